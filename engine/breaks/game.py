@@ -1,0 +1,523 @@
+"""Breaks: build five-card sequences by matching suit or rank; steal with drawn court cards.
+
+Rules as in ``docs/games/breaks.md`` (our summary of the published rules plus the
+project's decisions). A turn is either ``draw`` followed by one pending decision
+(``place``, ``break`` or ``discard``), or one ``merge``. After the piles run out,
+the final merge round lets each player merge as often as they can, then ``done``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.base import (
+    FORMAT_VERSION,
+    Event,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NotYourTurnError,
+    OptionSpec,
+    Result,
+    rank_by,
+)
+from engine.breaks.cards import court_points, is_court, make_deck, matches, short, spoken
+from engine.rng import Rng
+
+SLOTS = 3
+STACK = 5
+
+PLAY, FINAL, OVER = "play", "final", "over"
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One step. Slots and seats are 0-based here, 1-based in notation."""
+
+    kind: str  # draw | place | discard | break | merge | done
+    slot: int = -1  # place: my slot; merge: from-slot; break: the victim's slot
+    target: int = -1  # merge: onto-slot; break: my slot (-1 = my first empty slot)
+    player: int = -1  # break: the victim's seat
+
+
+DRAW = Move("draw")
+DISCARD = Move("discard")
+DONE = Move("done")
+
+
+@dataclass
+class BreaksState:
+    seats: int
+    options: dict[str, Any]
+    rng: int
+    draw: list[str]  # the top of the pile is the end of the list
+    discard: list[str]
+    slots: list[list[list[str]]]  # [seat][slot] -> cards, bottom first
+    stacks: list[list[list[str]]]  # [seat] -> completed stacks
+    turn: int
+    phase: str = PLAY
+    pending: str | None = None  # the card just drawn, awaiting place/break/discard
+    recycles_left: int = 0
+    final_queue: list[int] = field(default_factory=list)  # final merge round, next first
+    last: dict[str, Any] | None = None  # what the last move touched, for highlighting
+    ply: int = 0
+
+    def clone(self) -> BreaksState:
+        return BreaksState(
+            seats=self.seats,
+            options=self.options,  # never mutated
+            rng=self.rng,
+            draw=list(self.draw),
+            discard=list(self.discard),
+            slots=[[list(s) for s in seat] for seat in self.slots],
+            stacks=[[list(s) for s in seat] for seat in self.stacks],
+            turn=self.turn,
+            phase=self.phase,
+            pending=self.pending,
+            recycles_left=self.recycles_left,
+            final_queue=list(self.final_queue),
+            last=self.last,
+            ply=self.ply,
+        )
+
+
+def _slot_name(i: int) -> str:
+    return f"slot {i + 1}"
+
+
+class Breaks(Game[BreaksState, Move]):
+    key = "breaks"
+    name = "Breaks"
+    min_players = 2
+    max_players = 4
+    summary = "Build five-card sequences by matching suit or rank; steal with court cards."
+    options = (
+        OptionSpec("decks", int, 1, "Number of 52-card decks (2 suits well for 4 players).", (1, 2)),
+        OptionSpec("jokers", bool, False, "Add two wild Jokers per deck.", (False, True)),
+        OptionSpec("aces_wild", bool, False, "Every Ace is wild.", (False, True)),
+        OptionSpec("scoring", str, "standard", "standard: 1 per stack; court: +3 K, +2 Q, +1 J in stacks.",
+                   ("standard", "court")),
+        OptionSpec("recycles", int, 1, "How often the discard pile may be reshuffled into the draw pile.",
+                   (0, 1, 2, 3)),
+        OptionSpec("tiebreak", str, "none", "none: ties share the win; cards_left: more cards left wins a tie.",
+                   ("none", "cards_left")),
+    )
+
+    # --- setup --------------------------------------------------------------------
+    def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BreaksState:
+        self.check_seats(seats)
+        opts = self.resolve_options(options)
+        rng = Rng(seed)
+        deck = make_deck(opts["decks"], opts["jokers"])
+        rng.shuffle(deck)
+        slots = [[[deck.pop()] for _ in range(SLOTS)] for _ in range(seats)]
+        first = rng.below(seats)
+        return BreaksState(
+            seats=seats,
+            options=opts,
+            rng=rng.state,
+            draw=deck,
+            discard=[],
+            slots=slots,
+            stacks=[[] for _ in range(seats)],
+            turn=first,
+            recycles_left=opts["recycles"],
+        )
+
+    # --- whose turn, what is legal --------------------------------------------------
+    def to_act(self, state: BreaksState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        if state.phase == FINAL:
+            return frozenset(state.final_queue[:1])
+        return frozenset((state.turn,))
+
+    def _wild(self, state: BreaksState) -> bool:
+        return bool(state.options["aces_wild"])
+
+    def _merges(self, state: BreaksState, seat: int) -> list[Move]:
+        slots = state.slots[seat]
+        wild = self._wild(state)
+        return [
+            Move("merge", slot=a, target=b)
+            for a in range(SLOTS)
+            for b in range(SLOTS)
+            if a != b and slots[a] and slots[b] and matches(slots[a][0], slots[b][-1], wild)
+        ]
+
+    def _breaks(self, state: BreaksState, seat: int, card: str) -> list[Move]:
+        if not is_court(card):
+            return []
+        wild = self._wild(state)
+        mine = state.slots[seat]
+        out = []
+        for victim in range(state.seats):
+            if victim == seat:
+                continue
+            for vs, seq in enumerate(state.slots[victim]):
+                if not seq or not matches(card, seq[-1], wild):
+                    continue
+                bottom = seq[0]
+                for t in range(SLOTS):
+                    if not mine[t] or matches(bottom, mine[t][-1], wild):
+                        out.append(Move("break", slot=vs, target=t, player=victim))
+        return out
+
+    def legal_moves(self, state: BreaksState, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        if state.phase == FINAL:
+            return self._merges(state, seat) + [DONE]
+        if state.pending is None:
+            return [DRAW] + self._merges(state, seat)
+        card = state.pending
+        wild = self._wild(state)
+        places = [
+            Move("place", slot=i)
+            for i, seq in enumerate(state.slots[seat])
+            if not seq or matches(card, seq[-1], wild)
+        ]
+        return places + self._breaks(state, seat, card) + [DISCARD]
+
+    # --- applying -------------------------------------------------------------------
+    def _normalise(self, state: BreaksState, seat: int, move: Move) -> Move:
+        """Fill a break's default target: the breaker's first empty slot."""
+        if move.kind == "break" and move.target == -1 and state.pending is not None and is_court(state.pending):
+            empty = [i for i, seq in enumerate(state.slots[seat]) if not seq]
+            if not empty:
+                raise IllegalMoveError("You have no empty slot: say which of your slots it goes onto, "
+                                       "e.g. `break P2 1 onto 3`.")
+            return Move("break", slot=move.slot, target=empty[0], player=move.player)
+        return move
+
+    def apply(self, state: BreaksState, seat: int, move: Move) -> tuple[BreaksState, list[Event]]:
+        if state.phase == OVER:
+            raise GameOverError("This game is already over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError("It is not your turn.")
+        move = self._normalise(state, seat, move)
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMoveError(self._why_illegal(state, seat, move))
+        s = state.clone()
+        s.ply += 1
+        events: list[Event] = []
+        fmt = self.format_move(move)
+        if move.kind == "draw":
+            self._draw(s, seat, events)
+            s.last = {"seat": seat, "move": fmt, "touched": [], "stacked": []}
+            return s, events
+        if move.kind == "done":
+            events.append(Event("done", seat, "{p%d} is done merging." % seat))
+            s.final_queue.pop(0)
+            s.last = {"seat": seat, "move": fmt, "touched": [], "stacked": []}
+            self._advance_final(s, events)
+            return s, events
+
+        touched: list[list[int]] = []
+        stacked: list[int] = []
+        if move.kind == "merge":
+            src, dst = s.slots[seat][move.slot], s.slots[seat][move.target]
+            events.append(Event("merge", seat, "{p%d} merged %s (%d cards) onto %s." % (
+                seat, _slot_name(move.slot), len(src), _slot_name(move.target)), {"move": fmt}))
+            s.slots[seat][move.target] = dst + src
+            s.slots[seat][move.slot] = []
+            touched = [[seat, move.slot], [seat, move.target]]
+            stacked = self._stack_up(s, seat, move.target, events)
+        else:
+            card = s.pending
+            assert card is not None
+            s.pending = None
+            if move.kind == "place":
+                s.slots[seat][move.slot].append(card)
+                events.append(Event("place", seat, "{p%d} placed %s on %s." % (
+                    seat, short(card), _slot_name(move.slot)), {"card": card, "move": fmt}))
+                touched = [[seat, move.slot]]
+                stacked = self._stack_up(s, seat, move.slot, events)
+            elif move.kind == "discard":
+                s.discard.append(card)
+                events.append(Event("discard", seat, "{p%d} discarded %s." % (seat, short(card)),
+                                    {"card": card, "move": fmt}))
+            else:  # break
+                stolen = s.slots[move.player][move.slot] + [card]
+                s.slots[move.player][move.slot] = []
+                s.slots[seat][move.target] = s.slots[seat][move.target] + stolen
+                events.append(Event("break", seat, "{p%d} broke {p%d}'s %s with %s and took %d cards to %s." % (
+                    seat, move.player, _slot_name(move.slot), short(card), len(stolen), _slot_name(move.target)),
+                    {"card": card, "victim": move.player, "move": fmt}))
+                touched = [[move.player, move.slot], [seat, move.target]]
+                stacked = self._stack_up(s, seat, move.target, events)
+            if not s.draw and (s.recycles_left == 0 or not s.discard):
+                self._start_final(s, seat, events)
+        s.last = {"seat": seat, "move": fmt, "touched": touched, "stacked": stacked}
+        if s.phase == PLAY:
+            s.turn = (seat + 1) % s.seats
+        elif s.phase == FINAL and move.kind == "merge" and not self._merges(s, seat):
+            s.final_queue.pop(0)
+            events.append(Event("done", seat, "{p%d} has no merges left." % seat))
+            self._advance_final(s, events)
+        return s, events
+
+    def _draw(self, s: BreaksState, seat: int, events: list[Event]) -> None:
+        if not s.draw:
+            # The play phase ends as soon as the pile cannot be refilled, so a refill is possible here.
+            rng = Rng(s.rng)
+            s.draw, s.discard = s.discard, []
+            rng.shuffle(s.draw)
+            s.rng = rng.state
+            s.recycles_left -= 1
+            events.append(Event("recycle", None, "The discard pile (%d cards) was shuffled into a new draw pile."
+                                % len(s.draw), {"cards": len(s.draw)}))
+        s.pending = s.draw.pop()
+        events.append(Event("draw", seat, "{p%d} drew %s." % (seat, short(s.pending)), {"card": s.pending}))
+
+    def _stack_up(self, s: BreaksState, seat: int, slot: int, events: list[Event]) -> list[int]:
+        seq = s.slots[seat][slot]
+        if len(seq) < STACK:
+            return []
+        stack, rest = seq[:STACK], seq[STACK:]
+        s.stacks[seat].append(stack)
+        s.slots[seat][slot] = rest
+        points = self._stack_points(s, stack)
+        events.append(Event("stack", seat, "{p%d} completed a stack on %s (+%d)." % (seat, _slot_name(slot), points),
+                            {"stack": stack, "points": points}))
+        return [seat]
+
+    def _stack_points(self, s: BreaksState, stack: list[str]) -> int:
+        return 1 + (court_points(stack) if s.options["scoring"] == "court" else 0)
+
+    def _start_final(self, s: BreaksState, last_seat: int, events: list[Event]) -> None:
+        s.phase = FINAL
+        s.final_queue = [(last_seat + 1 + i) % s.seats for i in range(s.seats)]
+        events.append(Event("final", None, "The cards have run out: final merge round."))
+        self._advance_final(s, events)
+
+    def _advance_final(self, s: BreaksState, events: list[Event]) -> None:
+        """Skip players with no legal merge; end the game when nobody is left."""
+        while s.final_queue and not self._merges(s, s.final_queue[0]):
+            s.final_queue.pop(0)
+        if not s.final_queue:
+            s.phase = OVER
+            events.append(Event("over", None, "Game over."))
+
+    def _why_illegal(self, s: BreaksState, seat: int, move: Move) -> str:
+        wild = self._wild(s)
+        if s.phase == FINAL and move.kind != "merge" and move.kind != "done":
+            return "The cards have run out: you may only `merge` or say `done`."
+        if move.kind == "done":
+            return "`done` is only for the final merge round."
+        if s.pending is not None and move.kind in ("draw", "merge"):
+            return f"You drew {short(s.pending)}: `place` it, `break` with it, or `discard` it."
+        if s.pending is None and move.kind in ("place", "discard", "break"):
+            return "Draw a card first (`draw`), or `merge` two of your sequences."
+        named = {"place": [move.slot], "merge": [move.slot, move.target],
+                 "break": [move.slot] + ([move.target] if move.target != -1 else [])}.get(move.kind, [])
+        if any(not 0 <= value < SLOTS for value in named):
+            return "Slots are numbered 1 to 3."
+        mine = s.slots[seat]
+        if move.kind == "merge":
+            a, b = move.slot, move.target
+            if a == b:
+                return "Merge two different slots."
+            if not mine[a] or not mine[b]:
+                return "Both slots of a merge must hold cards."
+            return (f"The bottom card of {_slot_name(a)} ({short(mine[a][0])}) does not match the top card of "
+                    f"{_slot_name(b)} ({short(mine[b][-1])}).")
+        card = s.pending or ""
+        if move.kind == "place":
+            return f"{short(card)} does not match the top of {_slot_name(move.slot)} ({short(mine[move.slot][-1])})."
+        if move.kind == "break":
+            if not is_court(card):
+                return f"Only a Jack, Queen or King drawn from the pile can break; you drew {short(card)}."
+            if not 0 <= move.player < s.seats or move.player == seat:
+                return "Break an opponent's sequence: name another player, e.g. `break P2 1 onto 3`."
+            theirs = s.slots[move.player][move.slot]
+            if not theirs:
+                return f"Player {move.player + 1}'s {_slot_name(move.slot)} is empty."
+            if not matches(card, theirs[-1], wild):
+                return f"{short(card)} does not match the top of that sequence ({short(theirs[-1])})."
+            return (f"The stolen sequence does not fit: its bottom card {short(theirs[0])} does not match the top "
+                    f"of your {_slot_name(move.target)} ({short(mine[move.target][-1])}).")
+        return "That move is not allowed now."
+
+    # --- result ---------------------------------------------------------------------
+    def scores(self, state: BreaksState) -> list[int]:
+        return [sum(self._stack_points(state, st) for st in state.stacks[p]) for p in range(state.seats)]
+
+    def cards_left(self, state: BreaksState) -> list[int]:
+        return [sum(len(seq) for seq in state.slots[p]) for p in range(state.seats)]
+
+    def result(self, state: BreaksState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        scores = self.scores(state)
+        if state.options["tiebreak"] == "cards_left":
+            left = self.cards_left(state)
+            keys = [(scores[p], left[p]) for p in range(state.seats)]
+        else:
+            keys = [(scores[p],) for p in range(state.seats)]
+        ranks = rank_by(keys)
+        winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
+        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners,
+                      reason="most points" if len(winners) == 1 else "tie: the win is shared")
+
+    # --- notation -------------------------------------------------------------------
+    _RE = {
+        "draw": re.compile(r"^(?:draw|d)$"),
+        "discard": re.compile(r"^(?:discard|x)$"),
+        "done": re.compile(r"^(?:done|pass)$"),
+        "place": re.compile(r"^(?:place|p)\s+(?:slot\s*)?(\d+)$"),
+        "merge": re.compile(r"^(?:merge|m)\s+(?:slot\s*)?(\d+)\s+(?:onto\s+|on\s+|>\s*)?(?:slot\s*)?(\d+)$"),
+        "break": re.compile(r"^(?:break|b)\s+p?(\d+)\s+(?:slot\s*)?(\d+)(?:\s+(?:onto|on|>)\s*(?:slot\s*)?(\d+))?$"),
+    }
+    HELP = ("Moves look like `draw`, `place 2`, `discard`, `break P2 1 onto 3`, `merge 1 onto 2`, "
+            "or `done` in the final merge round.")
+
+    def parse_move(self, text: str) -> Move:
+        t = " ".join(text.strip().lower().split())
+        for kind in ("draw", "discard", "done"):
+            if self._RE[kind].match(t):
+                return Move(kind)
+        m = self._RE["place"].match(t)
+        if m:
+            return Move("place", slot=self._slot(m.group(1)))
+        m = self._RE["merge"].match(t)
+        if m:
+            return Move("merge", slot=self._slot(m.group(1)), target=self._slot(m.group(2)))
+        m = self._RE["break"].match(t)
+        if m:
+            player = int(m.group(1)) - 1
+            if player < 0 or player >= self.max_players:
+                raise NotationError(f"There is no player {m.group(1)}; players are P1 to P{self.max_players}.")
+            target = self._slot(m.group(3)) if m.group(3) else -1
+            return Move("break", slot=self._slot(m.group(2)), target=target, player=player)
+        raise NotationError(f"I don't understand `{text.strip()[:40]}`. {self.HELP}")
+
+    @staticmethod
+    def _slot(digits: str) -> int:
+        n = int(digits)
+        if not 1 <= n <= SLOTS:
+            raise NotationError(f"There is no slot {n}; slots are numbered 1 to {SLOTS}.")
+        return n - 1
+
+    def format_move(self, move: Move) -> str:
+        if move.kind == "place":
+            return f"place {move.slot + 1}"
+        if move.kind == "merge":
+            return f"merge {move.slot + 1} onto {move.target + 1}"
+        if move.kind == "break":
+            tail = f" onto {move.target + 1}" if move.target >= 0 else ""
+            return f"break P{move.player + 1} {move.slot + 1}{tail}"
+        return move.kind
+
+    def describe_move(self, state: BreaksState, seat: int, move: Move) -> str:
+        mine = state.slots[seat]
+        card = short(state.pending) if state.pending else ""
+        if move.kind == "draw":
+            return f"Draw a card ({len(state.draw) or len(state.discard)} left)"
+        if move.kind == "discard":
+            return f"Discard {card}"
+        if move.kind == "done":
+            return "Done merging"
+        if move.kind == "place":
+            where = f"on {short(mine[move.slot][-1])}" if mine[move.slot] else "in empty"
+            return f"Place {card} {where} (slot {move.slot + 1})"
+        if move.kind == "merge":
+            return (f"Merge slot {move.slot + 1} ({len(mine[move.slot])}) onto slot {move.target + 1} "
+                    f"({len(mine[move.target])})")
+        theirs = state.slots[move.player][move.slot]
+        return (f"Break P{move.player + 1} slot {move.slot + 1} ({len(theirs)}) with {card} "
+                f"onto slot {move.target + 1}")
+
+    # --- views ----------------------------------------------------------------------
+    def view(self, state: BreaksState, seat: int | None) -> dict[str, Any]:
+        # Breaks has no hidden hands: every seat sees the public view (the draw order is never shown).
+        res = self.result(state)
+        scores = self.scores(state)
+        left = self.cards_left(state)
+        return {
+            "game": self.key,
+            "viewer": seat,
+            "phase": state.phase,
+            "ply": state.ply,
+            "turn": state.turn,
+            "to_act": sorted(self.to_act(state)),
+            "players": [
+                {"slots": [list(seq) for seq in state.slots[p]], "stacks": [list(st) for st in state.stacks[p]],
+                 "score": scores[p], "cards_left": left[p]}
+                for p in range(state.seats)
+            ],
+            "draw_pile": len(state.draw),
+            "discard_pile": len(state.discard),
+            "recycles_left": state.recycles_left,
+            "pending": state.pending,
+            "last": copy.deepcopy(state.last),
+            "options": dict(state.options),
+            "result": res.to_json() if res else None,
+        }
+
+    def status_line(self, state: BreaksState) -> str:
+        if state.phase == OVER:
+            return "Game over."
+        if state.phase == FINAL:
+            return "Final merge round: {p%d} may merge, then `done`." % state.final_queue[0]
+        if state.pending:
+            return "{p%d} drew %s and must place, break or discard it." % (state.turn, short(state.pending))
+        return "{p%d} to play: draw or merge." % state.turn
+
+    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        parts = []
+        for p, pl in enumerate(view["players"]):
+            seqs = []
+            for i, seq in enumerate(pl["slots"]):
+                seqs.append(f"slot {i + 1} " + (", ".join(spoken(c) for c in seq) if seq else "empty"))
+            parts.append(f"{names[p]}: {pl['score']} points, {len(pl['stacks'])} stacks; " + "; ".join(seqs) + ".")
+        piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}."
+        if view["pending"]:
+            piles += f" Card in hand: {spoken(view['pending'])}."
+        return "Breaks. " + " ".join(parts) + " " + piles
+
+    # --- persistence ----------------------------------------------------------------
+    def dump(self, state: BreaksState) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION,
+            "game": self.key,
+            "seats": state.seats,
+            "options": dict(state.options),
+            "rng": state.rng,
+            "draw": list(state.draw),
+            "discard": list(state.discard),
+            "slots": [[list(seq) for seq in seat] for seat in state.slots],
+            "stacks": [[list(st) for st in seat] for seat in state.stacks],
+            "turn": state.turn,
+            "phase": state.phase,
+            "pending": state.pending,
+            "recycles_left": state.recycles_left,
+            "final_queue": list(state.final_queue),
+            "last": copy.deepcopy(state.last),
+            "ply": state.ply,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> BreaksState:
+        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"not a Breaks state of format {FORMAT_VERSION}")
+        return BreaksState(
+            seats=data["seats"],
+            options=dict(data["options"]),
+            rng=data["rng"],
+            draw=list(data["draw"]),
+            discard=list(data["discard"]),
+            slots=[[list(seq) for seq in seat] for seat in data["slots"]],
+            stacks=[[list(st) for st in seat] for seat in data["stacks"]],
+            turn=data["turn"],
+            phase=data["phase"],
+            pending=data["pending"],
+            recycles_left=data["recycles_left"],
+            final_queue=list(data["final_queue"]),
+            last=copy.deepcopy(data["last"]),
+            ply=data["ply"],
+        )
