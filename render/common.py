@@ -1,0 +1,399 @@
+"""Shared drawing helpers for the board renderers: fonts, palette, text, shapes, PNG encoding.
+
+Everything here is pure. Text costs far more than pasting a sprite, so renderers build
+sprites once at import: :class:`Label` for fixed text and badges, :class:`Glyphs` (a sprite
+per character) to set the text that changes, such as names. The only state is a few caches of fonts and
+masks; their values are never modified (masks are only read: ``putalpha`` copies them).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+Colour = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+Point = tuple[float, float]
+
+
+def hex_colour(code: str) -> Colour:
+    code = code.lstrip("#")
+    return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
+
+
+# --- palette -----------------------------------------------------------------------------
+# Okabe–Ito, safe for the common colour-vision deficiencies. Meaning is never carried by
+# colour alone: every highlight also has a shape, a thickness, a pattern or a word.
+BLACK = hex_colour("#000000")
+ORANGE = hex_colour("#E69F00")
+SKY = hex_colour("#56B4E9")
+GREEN = hex_colour("#009E73")
+YELLOW = hex_colour("#F0E442")
+BLUE = hex_colour("#0072B2")
+VERMILLION = hex_colour("#D55E00")
+PURPLE = hex_colour("#CC79A7")
+
+WHITE = (255, 255, 255)
+INK = (24, 24, 28)  # near-black for text on light surfaces
+MUTED = (176, 196, 186)  # secondary text on the felt
+FAINT = (120, 150, 136)  # placeholders on the felt
+CARD_EDGE = (150, 150, 160)
+
+FELT_CENTRE = (22, 92, 62)
+FELT_EDGE = (10, 52, 35)
+PANEL = (12, 58, 40)
+PANEL_EDGE = (44, 104, 78)
+STRIP = (8, 36, 25)
+
+
+# --- fonts ---------------------------------------------------------------------------------
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font (Aileron Regular, Pillow >= 10.1) at ``size`` pixels."""
+    f = ImageFont.load_default(size=size)
+    if not isinstance(f, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
+        raise RuntimeError("Pillow was built without FreeType; the renderer needs it.")
+    return f
+
+
+# The characters Pillow's built-in font really has (it lacks most of Unicode, even accents).
+# Measured against its .notdef glyph; tests/render checks each of them still draws.
+SUPPORTED = frozenset(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+    "\u00a9\u00ab\u00b0\u00b1\u00b4\u00b7\u00bb\u2018\u2019\u201c\u201d\u2026\u2039\u203a\u2044\u2122"
+)
+_FOLD = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x", "\u00df": "ss", "\u00e6": "ae",
+                       "\u00c6": "AE", "\u00f8": "o", "\u00d8": "O", "\u0142": "l", "\u0141": "L", "\u0111": "d"})
+ELLIPSIS = "…" if "…" in SUPPORTED else "..."
+
+
+def clean_text(text: str, drop_symbols: bool = False) -> str:
+    """Fold ``text`` into characters the font can draw: accents are dropped (``ë`` -> ``e``), other
+    letters and digits become ``?``, other symbols (emoji…) ``?`` or nothing, runs of space one space."""
+    out = []
+    for ch in text.translate(_FOLD):
+        if ch in SUPPORTED:
+            out.append(ch)
+        elif ch.isspace():
+            out.append(" ")
+        else:
+            folded = "".join(c for c in unicodedata.normalize("NFKD", ch) if c in SUPPORTED and c != " ")
+            if folded:
+                out.append(folded)
+            elif not drop_symbols or unicodedata.category(ch)[0] in "LN":
+                out.append("?")
+    return " ".join("".join(out).split())
+
+
+def clean_name(name: str, fallback: str) -> str:
+    """A display name the font can draw, without emoji; ``fallback`` when most of it is in a script
+    the font lacks."""
+    text = clean_text(name, drop_symbols=True)
+    useful = sum(1 for c in text if c.isalnum())
+    if useful == 0 or text.count("?") > useful:
+        return fallback
+    return text
+
+
+def text_width(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+def fit_text(text: str, size: int, max_width: float) -> str:
+    """``text`` truncated with an ellipsis so that it fits in ``max_width`` pixels."""
+    f = font(size)
+    if f.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS
+
+
+def bold_stroke(size: int) -> float:
+    """Stroke width that makes the regular face read as bold at ``size`` (fractional strokes work)."""
+    return max(0.5, size / 32)
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: Colour,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Text at ``xy`` with a Pillow anchor; ``bold`` thickens the regular face with a stroke."""
+    if bold:
+        draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=bold_stroke(size),
+                  stroke_fill=fill)
+    else:
+        draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A pre-drawn RGBA sprite (text, a pill, a badge) placed by its vertical middle."""
+
+    image: Image.Image
+    pad: int = 0  # transparent margin left and right of the visible width
+
+    @property
+    def width(self) -> int:
+        return self.image.width - 2 * self.pad
+
+    @property
+    def height(self) -> int:
+        return self.image.height
+
+    def paste(self, img: Image.Image, xy: Point, anchor: str = "l") -> Box:
+        """Paste with ``xy`` = (x, middle y); ``anchor`` l/m/r says what x is. Returns the visible box."""
+        x, y = xy
+        if anchor == "m":
+            x -= self.width / 2
+        elif anchor == "r":
+            x -= self.width
+        left, top = round(x), round(y - self.image.height / 2)
+        img.paste(self.image, (left - self.pad, top), self.image)
+        return (left, top, left + self.width, top + self.image.height)
+
+
+def text_label(text: str, size: int, fill: Colour, bold: bool = False, pad: int = 2) -> Label:
+    """``text`` as a transparent sprite (anti-aliased against any background)."""
+    stroke = bold_stroke(size) if bold else 0
+    pad += math.ceil(stroke)
+    width = math.ceil(font(size).getlength(text))
+    height = int(size * 1.5) + 2 * math.ceil(stroke)
+    image = Image.new("RGBA", (width + 2 * pad, height), fill + (0,))
+    draw_text(ImageDraw.Draw(image), (pad, height / 2), text, size, fill, anchor="lm", bold=bold)
+    return Label(image, pad)
+
+
+def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = None, pad: int = 8,
+               bold: bool = True) -> Label:
+    """A rounded badge with ``text`` and optionally a shape (see :data:`SHAPES`) before it."""
+    height = size + pad + 2
+    icon_size = int(size * 0.85) if icon else 0
+    text_w = math.ceil(font(size).getlength(text))
+    width = pad + (icon_size + 5 if icon else 0) + text_w + pad
+    image = Image.new("RGBA", (width, height), bg + (255,))
+    if icon:
+        image.alpha_composite(shape_sprite(icon, icon_size, fg), (pad, (height - icon_size) // 2))
+    draw_text(ImageDraw.Draw(image), (width - pad - text_w, height / 2), text, size, fg, anchor="lm", bold=bold)
+    image.putalpha(rounded_mask((width, height), height // 2))
+    return Label(image)
+
+
+class Glyphs:
+    """One face (size, colour, weight) as a sprite per character, to set text by pasting.
+
+    FreeType renders every glyph of every string again (~20 µs a character, twice that in bold);
+    pasting a ready glyph costs ~8 µs. The built-in font has no kerning, so advances add up
+    exactly to ``getlength``. Characters outside the set are drawn as ``?``.
+    """
+
+    def __init__(self, size: int, fill: Colour, bold: bool = False, chars: Iterable[str] | None = None) -> None:
+        f = font(size)
+        charset = set(SUPPORTED if chars is None else chars) | {"?"}
+        self.size = size
+        self._advance = {c: f.getlength(c) for c in charset}
+        self._sprites = {c: text_label(c, size, fill, bold, pad=4) for c in charset if not c.isspace()}
+        self._height = int(size * 1.5)
+
+    def width(self, text: str) -> float:
+        advance = self._advance
+        return sum(advance.get(c, advance["?"]) for c in text)
+
+    def fit(self, text: str, max_width: float) -> str:
+        """``text`` cut short with an ellipsis so that it fits in ``max_width`` pixels."""
+        if self.width(text) <= max_width:
+            return text
+        room = max_width - self.width(ELLIPSIS)
+        advance = self._advance
+        used, cut = 0.0, 0
+        for i, c in enumerate(text):
+            used += advance.get(c, advance["?"])
+            if used > room:
+                cut = i
+                break
+        return text[:cut].rstrip() + ELLIPSIS
+
+    def paste(self, img: Image.Image, xy: Point, text: str, anchor: str = "l") -> Box:
+        """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes."""
+        x, y = xy
+        total = self.width(text)
+        if anchor == "m":
+            x -= total / 2
+        elif anchor == "r":
+            x -= total
+        left = x
+        sprites, advance = self._sprites, self._advance
+        for c in text:
+            sprite = sprites.get(c)
+            if sprite is not None:
+                sprite.paste(img, (x, y))
+            elif c not in advance:
+                c = "?"
+                sprites[c].paste(img, (x, y))
+            x += advance[c]
+        half = self._height // 2
+        return (round(left), round(y) - half, round(left + total), round(y) + half)
+
+
+# --- shapes ----------------------------------------------------------------------------------
+def dashed_rect(draw: ImageDraw.ImageDraw, box: Box, fill: Colour, width: int = 2, dash: int = 10,
+                gap: int = 7) -> None:
+    """A rectangle outline made of dashes (the pattern, not just the colour, carries meaning)."""
+    x0, y0, x1, y1 = box
+
+    def run(a: int, b: int, fixed: int, horizontal: bool) -> None:
+        pos = a
+        while pos < b:
+            end = min(pos + dash, b)
+            if horizontal:
+                draw.rectangle((pos, fixed, end, fixed + width - 1), fill=fill)
+            else:
+                draw.rectangle((fixed, pos, fixed + width - 1, end), fill=fill)
+            pos = end + gap
+
+    run(x0, x1, y0, True)
+    run(x0, x1, y1 - width + 1, True)
+    run(y0, y1, x0, False)
+    run(y0, y1, x1 - width + 1, False)
+
+
+def star_points(cx: float, cy: float, r_out: float, r_in: float, points: int = 5) -> list[Point]:
+    out = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = -math.pi / 2 + i * math.pi / points
+        out.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return out
+
+
+# Suit shapes in a unit square, drawn as filled circles and polygons.
+ShapeOp = tuple[str, Sequence[float]]
+
+
+def _heart(flip: bool) -> list[ShapeOp]:
+    def y(v: float) -> float:
+        return 1 - v if flip else v
+
+    r = 0.255
+    ops: list[ShapeOp] = [
+        ("ellipse", (0.27 - r, y(0.31) - r, 0.27 + r, y(0.31) + r)),
+        ("ellipse", (0.73 - r, y(0.31) - r, 0.73 + r, y(0.31) + r)),
+        ("polygon", (0.03, y(0.40), 0.5, y(0.99), 0.97, y(0.40), 0.5, y(0.25))),
+    ]
+    if flip:  # shift the heart up and narrow the space for a stem
+        ops = [(kind, tuple(v - 0.13 if i % 2 else v for i, v in enumerate(vals))) for kind, vals in ops]
+    return ops
+
+
+SHAPES: dict[str, list[ShapeOp]] = {
+    "H": _heart(False),
+    "S": _heart(True) + [("polygon", (0.5, 0.55, 0.76, 1.0, 0.24, 1.0))],
+    "D": [("polygon", (0.5, 0.0, 0.9, 0.5, 0.5, 1.0, 0.1, 0.5))],
+    "C": [
+        ("ellipse", (0.285, 0.02, 0.715, 0.45)),
+        ("ellipse", (0.02, 0.34, 0.45, 0.77)),
+        ("ellipse", (0.55, 0.34, 0.98, 0.77)),
+        ("polygon", (0.5, 0.3, 0.3, 0.6, 0.5, 0.7, 0.7, 0.6)),
+        ("polygon", (0.5, 0.5, 0.76, 1.0, 0.24, 1.0)),
+    ],
+    "*": [("polygon", tuple(v for p in star_points(0.5, 0.53, 0.52, 0.22) for v in p))],
+    ">": [("polygon", (0.12, 0.0, 0.98, 0.5, 0.12, 1.0))],
+    "o": [("ellipse", (0.0, 0.0, 1.0, 1.0))],
+}
+
+
+@cache
+def shape_mask(shape: str, size: int, supersample: int = 4) -> Image.Image:
+    """An anti-aliased ``L`` mask of a suit (``S``, ``H``, ``D``, ``C``), a star (``*``), a play
+    triangle (``>``) or a disc (``o``)."""
+    big = size * supersample
+    mask = Image.new("L", (big, big), 0)
+    d = ImageDraw.Draw(mask)
+    for kind, vals in SHAPES[shape]:
+        pts = [v * big for v in vals]
+        if kind == "ellipse":
+            d.ellipse(pts, fill=255)
+        else:
+            d.polygon(list(zip(pts[0::2], pts[1::2], strict=True)), fill=255)
+    return mask.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def shape_sprite(shape: str, size: int, colour: Colour) -> Image.Image:
+    """An RGBA sprite of a shape in ``colour`` with anti-aliased edges (a new image each call)."""
+    sprite = Image.new("RGBA", (size, size), colour + (0,))
+    sprite.putalpha(shape_mask(shape, size))
+    return sprite
+
+
+@cache
+def rounded_mask(size: tuple[int, int], radius: int, supersample: int = 4) -> Image.Image:
+    """An anti-aliased ``L`` mask of a rounded rectangle filling ``size``."""
+    w, h = size
+    big = Image.new("L", (w * supersample, h * supersample), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w * supersample - 1, h * supersample - 1),
+                                          radius=radius * supersample, fill=255)
+    return big.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def felt(size: tuple[int, int]) -> Image.Image:
+    """A dark table background: a soft radial light over deep green."""
+    w, h = size
+    glow = Image.radial_gradient("L").resize((w, h), Image.Resampling.BILINEAR)
+    return Image.composite(Image.new("RGB", size, FELT_EDGE), Image.new("RGB", size, FELT_CENTRE), glow)
+
+
+# --- palette images ---------------------------------------------------------------------------
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    """``a`` blended towards ``b`` by ``t`` (0..1)."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def ramp(a: Colour, b: Colour, steps: int) -> list[Colour]:
+    """``steps`` + 1 colours from ``a`` to ``b`` inclusive."""
+    return [mix(a, b, i / steps) for i in range(steps + 1)]
+
+
+def palette_image(colours: Iterable[Colour]) -> Image.Image:
+    """A ``P`` image whose palette is ``colours`` (deduplicated, at most 256) for :func:`encode_png`."""
+    unique = list(dict.fromkeys(colours))
+    if len(unique) > 256:
+        raise ValueError(f"{len(unique)} colours do not fit in a PNG palette")
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in unique for v in c], rawmode="RGB")
+    return pal
+
+
+# --- encoding --------------------------------------------------------------------------------
+def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """Encode as PNG, fast. With ``palette`` (from :func:`palette_image`) each pixel is first mapped to
+    the nearest palette colour, without dithering: a third of the bytes to filter and deflate, which
+    makes encoding several times faster and the file smaller. Flat drawings lose nothing visible
+    if the palette holds the anti-aliasing ramps between the colours that meet."""
+    if palette is not None:
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=False, compress_level=1)
+    return buf.getvalue()
+
+
+def join_names(names: Iterable[str]) -> str:
+    items = list(names)
+    if len(items) <= 2:
+        return " & ".join(items)
+    return ", ".join(items[:-1]) + " & " + items[-1]

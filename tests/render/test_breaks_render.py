@@ -1,0 +1,251 @@
+"""The Breaks board renderer: real views from seeded playouts in, valid PNGs out.
+
+Checks are on the decoded image (format, orientation, size, pixels where a highlight must
+be), never on timing.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from PIL import Image, ImageFont
+
+from engine import default_registry
+from render import render_png
+from render.breaks import HIGHLIGHT, LAYOUTS, render
+from render.common import SUPPORTED, YELLOW, clean_name, font
+
+GAME = default_registry().get("breaks")
+MAX_BYTES = 200 * 1024
+NAMES = ["Alice", "Bob", "Carmen", "Dmitri"]
+OPTION_SETS = [
+    {},
+    {"jokers": True},
+    {"aces_wild": True},
+    {"scoring": "court"},
+    {"decks": 2},
+    {"decks": 2, "jokers": True, "aces_wild": True, "scoring": "court", "tiebreak": "cards_left", "recycles": 0},
+]
+
+View = dict[str, Any]
+
+
+def playout(seats: int, options: dict[str, Any], seed: int) -> list[View]:
+    """Every view of one seeded game with random legal moves (placing is preferred to discarding)."""
+    assert GAME is not None
+    state = GAME.new_game(seats, GAME.resolve_options(options), seed)
+    rnd = random.Random(seed)
+    views = [GAME.view(state, None)]
+    for _ in range(5000):
+        acting = sorted(GAME.to_act(state))
+        if not acting:
+            break
+        seat = acting[0]
+        moves = GAME.legal_moves(state, seat)
+        keep = [m for m in moves if m.kind not in ("discard", "done")]
+        move = rnd.choice(keep) if keep and rnd.random() < 0.85 else rnd.choice(moves)
+        state, _ = GAME.apply(state, seat, move)
+        views.append(GAME.view(state, None))
+    assert views[-1]["phase"] == "over", "the playout did not finish"
+    return views
+
+
+def first(views: list[View], test: Callable[[View], bool]) -> View:
+    found = [v for v in views if test(v)]
+    assert found, "no view in the playout matches"
+    return found[0]
+
+
+def decode(png: bytes) -> Image.Image:
+    """Open and fully verify the PNG, then reopen it for pixel access."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    Image.open(io.BytesIO(png)).verify()
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG"
+    img.load()
+    return img.convert("RGB")
+
+
+def check_board(view: View, names: list[str] | None = None) -> Image.Image:
+    png = render_png("breaks", view, names if names is not None else NAMES[: len(view["players"])])
+    assert len(png) < MAX_BYTES
+    img = decode(png)
+    assert img.width > img.height, "the board is landscape"
+    assert img.size == (1200, LAYOUTS[len(view["players"])].height)
+    return img
+
+
+def count_colour(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    colours = img.crop(box).getcolors(maxcolors=1 << 24) or []
+    return sum(n for n, c in colours if c == colour)
+
+
+# --- states of the game ---------------------------------------------------------------------------
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_start_of_game(seats: int) -> None:
+    views = playout(seats, {}, seed=seats)
+    start = views[0]
+    assert start["last"] is None and start["pending"] is None
+    check_board(start)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_mid_game_with_pending_card_and_last_move(seats: int) -> None:
+    views = playout(seats, {}, seed=10 + seats)
+    view = first(views[len(views) // 3:], lambda v: v["pending"] is not None and v["last"] is not None)
+    img = check_board(view)
+    # the drawn card is shown in the pile column: white card face pixels in the middle column
+    mx0, my0, mx1, my1 = LAYOUTS[seats].middle
+    assert count_colour(img, (mx0, my0 + 200, mx1, my1), (255, 255, 255)) > 2000
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_final_round_and_game_over(seats: int) -> None:
+    views = playout(seats, {}, seed=20 + seats)
+    over = views[-1]
+    assert over["result"] is not None
+    finals = [v for v in views if v["phase"] == "final"]
+    for view in finals[:1] + [over]:
+        check_board(view)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("seats", [2, 4])
+def test_option_combinations(seats: int, options: dict[str, Any]) -> None:
+    views = playout(seats, options, seed=31 * seats + len(options))
+    picks = [views[0], views[len(views) // 2], views[-1]]
+    picks += [v for v in views if v["last"] and v["last"]["stacked"]][:1]
+    picks += [v for v in views if v["last"] and v["last"]["move"].startswith("break")][:1]
+    for view in picks:
+        check_board(view)
+
+
+def test_every_card_including_jokers_and_wild_aces() -> None:
+    view = copy.deepcopy(playout(4, {"jokers": True, "aces_wild": True}, seed=7)[0])
+    cards = iter([r + s for s in "SHDC" for r in "A23456789TJQK"])
+    for player in view["players"]:
+        player["slots"] = [[next(cards, "JK") for _ in range(4)] for _ in range(3)]
+    view["pending"] = "JK"
+    check_board(view)
+    view["players"][0]["slots"][0] = ["2S", "3S", "4S", "5S", "6S", "7S"]  # more than a slot ever holds
+    check_board(view)
+
+
+# --- what the image shows --------------------------------------------------------------------------
+def test_players_to_act_get_the_thick_yellow_border() -> None:
+    view = playout(4, {}, seed=3)[5]
+    img = check_board(view)
+    layout = LAYOUTS[4]
+    for seat, (x0, y0, x1, _) in enumerate(layout.panels):
+        top_edge = img.getpixel(((x0 + x1) // 2, y0 + 2))
+        assert (top_edge == YELLOW) == (seat in view["to_act"]), seat
+
+
+def test_winners_get_the_yellow_border_after_the_game() -> None:
+    over = playout(3, {}, seed=4)[-1]
+    img = check_board(over)
+    winners = set(over["result"]["winners"])
+    assert winners and over["to_act"] == []
+    for seat, (x0, y0, x1, _) in enumerate(LAYOUTS[3].panels):
+        assert (img.getpixel(((x0 + x1) // 2, y0 + 2)) == YELLOW) == (seat in winners), seat
+
+
+def test_a_shared_win_marks_every_winner() -> None:
+    over = copy.deepcopy(playout(2, {}, seed=5)[-1])
+    over["result"] = {"scores": [3.0, 3.0], "ranks": [1, 1], "winners": [0, 1], "reason": "tie: the win is shared"}
+    img = check_board(over)
+    for x0, y0, x1, _ in LAYOUTS[2].panels:
+        assert img.getpixel(((x0 + x1) // 2, y0 + 2)) == YELLOW
+
+
+def test_last_move_outlines_exactly_the_touched_slots() -> None:
+    views = playout(2, {}, seed=6)
+    view = copy.deepcopy(first(views, lambda v: bool(v["last"] and v["last"]["touched"])))
+    layout = LAYOUTS[2]
+
+    def outlined(img: Image.Image, seat: int, slot: int) -> int:
+        """Highlight pixels above and below the slot (its outline's top and bottom edges, its label);
+        the sides are left out as they are close to the neighbouring slots' outlines."""
+        x = layout.slot_x(seat, slot)
+        base = layout.baseline(seat)
+        return count_colour(img, (x + 10, layout.panels[seat][1] + 60, x + layout.style.w - 10, base + 30), HIGHLIGHT)
+
+    touched = {(s, i) for s, i in view["last"]["touched"]}
+    img = check_board(view)
+    for seat in range(2):
+        for slot in range(3):
+            if (seat, slot) in touched:
+                assert outlined(img, seat, slot) > 300
+            else:
+                assert outlined(img, seat, slot) < 50
+    view["last"]["touched"] = []
+    plain = check_board(view)
+    assert all(outlined(plain, s, i) < 50 for s, i in touched)
+
+
+def test_different_states_give_different_images() -> None:
+    views = playout(3, {"jokers": True}, seed=8)
+    images = {render(v, NAMES[:3]) for v in views[:40]}
+    assert len(images) == 40
+    view = copy.deepcopy(first(views, lambda v: v["pending"] is not None))
+    before = render(view, NAMES[:3])
+    view["pending"] = "KS" if view["pending"] != "KS" else "QH"
+    assert render(view, NAMES[:3]) != before
+    assert render(views[10], ["Xavier", "Bob", "Carmen"]) != render(views[10], NAMES[:3])
+
+
+def test_rendering_is_pure() -> None:
+    views = playout(4, {"scoring": "court"}, seed=9)
+    picks = [
+        first(views, lambda v: v["pending"] is not None),
+        first(views, lambda v: bool(v["last"] and v["last"]["touched"] and v["last"]["stacked"])),
+        views[-1],
+    ]
+    for view in picks:
+        names = list(NAMES)
+        snapshot = copy.deepcopy(view)
+        once = render_png("breaks", view, names)
+        assert view == snapshot and names == NAMES
+        assert render_png("breaks", view, names) == once
+        assert render(view, names) == once
+
+
+def test_unknown_game_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        render_png("no-such-game", playout(2, {}, seed=1)[0], NAMES[:2])
+
+
+# --- names and fonts -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("names", [
+    ["A" * 80, "B" * 80],
+    ["Zoë Åström", "李小龙"],
+    ["🎲🎲", ""],
+    ["x"],  # fewer names than seats
+])
+def test_awkward_names_still_render(names: list[str]) -> None:
+    view = first(playout(2, {}, seed=12), lambda v: v["pending"] is not None and v["last"] is not None)
+    check_board(view, names)
+
+
+def test_clean_name_folds_to_what_the_font_can_draw() -> None:
+    assert clean_name("Zoë Åström", "P1") == "Zoe Astrom"
+    assert clean_name("🎲🎲", "Player 2") == "Player 2"
+    assert clean_name("🎲 Dicey", "Player 2") == "Dicey"
+    assert clean_name("李小龙", "Player 3") == "Player 3"
+    assert clean_name("  Bob   the   Builder ", "P1") == "Bob the Builder"
+
+
+def test_builtin_font_is_scalable_and_has_the_characters_we_rely_on() -> None:
+    f = font(40)
+    assert isinstance(f, ImageFont.FreeTypeFont)
+    assert f.getbbox("A")[3] > 20  # really 40 px, not the tiny bitmap fallback
+    notdef = f.getmask("\U0010fff0")
+    missing = (bytes(notdef), notdef.size)
+    for ch in SUPPORTED - {" "}:
+        mask = f.getmask(ch)
+        assert (bytes(mask), mask.size) != missing, repr(ch)
