@@ -1,0 +1,18 @@
+"""Persistence: SQLite via aiosqlite, with numbered migrations in ``storage/migrations``."""
+
+from storage.db import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    ChannelBusy,
+    Database,
+    MoveRow,
+    SeatRow,
+    StaleVersion,
+    StorageError,
+    TableRow,
+)
+
+__all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "ChannelBusy", "Database", "MoveRow", "SeatRow",
+           "StaleVersion", "StorageError", "TableRow"]

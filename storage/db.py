@@ -1,0 +1,328 @@
+"""SQLite storage for tables, seats and move logs (aiosqlite, WAL, numbered migrations).
+
+Every change to a table runs in one ``BEGIN IMMEDIATE`` transaction and is guarded by the
+table's ``version``: a write names the version it was computed from, and if another write
+got there first nothing is changed and :class:`StaleVersion` is raised. So two clicks on
+the same button never apply two moves, and a crash never leaves half a move behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+class StorageError(Exception):
+    """A storage rule was broken (not a player's mistake)."""
+
+
+class StaleVersion(StorageError):
+    """The table changed since the caller read it; nothing was written."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a lobby or a game in progress."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int | None
+    name: str
+    bot: str | None
+    resigned: int
+    dm_open: bool
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    lobby_channel_id: int | None
+    lobby_message_id: int | None
+    game: str
+    options: dict[str, Any]
+    status: str
+    host_id: int
+    seed: int | None
+    state: dict[str, Any] | None
+    version: int
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRow, ...]
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    seat: int
+    notation: str
+    events: list[str]
+    created_at: float
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) for every ``NNNN_name.sql`` in storage/migrations, in order."""
+    out = []
+    for entry in resources.files("storage.migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            out.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    out.sort()
+    numbers = [n for n, _, _ in out]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise StorageError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    return out
+
+
+class Database:
+    """One aiosqlite connection; open with :meth:`open`, which applies migrations."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self.path = path
+        # One connection serves every coroutine: the lock keeps one coroutine's reads out of
+        # another's open transaction.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await _run(conn, "PRAGMA journal_mode=WAL")
+        await _run(conn, "PRAGMA synchronous=NORMAL")
+        await _run(conn, "PRAGMA foreign_keys=ON")
+        await _run(conn, "PRAGMA busy_timeout=5000")
+        db = cls(conn, path)
+        await db.migrate()
+        return db
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def migrate(self) -> int:
+        """Apply pending migrations; returns the schema version."""
+        await _run(self._conn, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                                 "name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
+        async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+            row = await cur.fetchone()
+        current = row[0] if row else 0
+        for number, name, sql in _migrations():
+            if number <= current:
+                continue
+            async with self.transaction():
+                for statement in _split_sql(sql):
+                    await _run(self._conn, statement)
+                await _run(self._conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                                         (number, name))
+            current = number
+        return current
+
+    async def journal_mode(self) -> str:
+        async with self._reading() as conn, conn.execute("PRAGMA journal_mode") as cur:
+            row = await cur.fetchone()
+        return str(row[0]) if row else ""
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await _run(self._conn, "BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await _run(self._conn, "ROLLBACK")
+                raise
+            else:
+                await _run(self._conn, "COMMIT")
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._conn
+
+    # --- reads ------------------------------------------------------------------------
+    async def get_table(self, table_id: int) -> TableRow | None:
+        return await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+
+    async def _one(self, sql: str, args: tuple[Any, ...]) -> TableRow | None:
+        async with self._reading() as conn:
+            async with conn.execute(sql, args) as cur:
+                row = await cur.fetchone()
+            return await self._table(row) if row else None
+
+    async def open_table_in(self, channel_id: int) -> TableRow | None:
+        """The lobby or game in progress in this channel or thread, if any."""
+        return await self._one("SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                               (channel_id,))
+
+    async def latest_table_in(self, channel_id: int) -> TableRow | None:
+        """The newest table in this channel, whatever its status."""
+        return await self._one("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
+        marks = ",".join("?" for _ in statuses)
+        async with self._reading() as conn:
+            async with conn.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+                rows = await cur.fetchall()
+            return [await self._table(r) for r in rows]
+
+    async def moves(self, table_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order; only the ``last`` N moves when given."""
+        if last is None:
+            sql, args = "SELECT * FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)
+        else:
+            sql = "SELECT * FROM (SELECT * FROM moves WHERE table_id = ? ORDER BY ply DESC LIMIT ?) ORDER BY ply"
+            args = (table_id, last)  # type: ignore[assignment]
+        async with self._reading() as conn, conn.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"]) for r in rows]
+
+    async def _table(self, row: sqlite3.Row) -> TableRow:
+        async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
+            seat_rows = await cur.fetchall()
+        seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]))
+                      for s in seat_rows)
+        return TableRow(
+            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+            lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
+            game=row["game"], options=json.loads(row["options"]), status=row["status"], host_id=row["host_id"],
+            seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+            result=json.loads(row["result"]) if row["result"] else None,
+            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        )
+
+    # --- writes -----------------------------------------------------------------------
+    async def create_table(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
+                           host_id: int, host_name: str, now: float, lobby_channel_id: int | None = None,
+                           lobby_message_id: int | None = None) -> int:
+        """A new lobby with the host in seat 0; raises :class:`ChannelBusy`."""
+        try:
+            async with self.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO tables (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, options, "
+                    "status, host_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options),
+                     host_id, now, now),
+                )
+                table_id = cur.lastrowid
+                await cur.close()
+                await _run(conn, "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                                   (table_id, host_id, host_name))
+        except sqlite3.IntegrityError as err:
+            raise ChannelBusy("this channel already has a lobby or a game in progress") from err
+        assert table_id is not None
+        return table_id
+
+    async def _bump(self, conn: aiosqlite.Connection, table_id: int, version: int, now: float,
+                    sets: str = "", args: Iterable[Any] = ()) -> None:
+        sql = f"UPDATE tables SET version = version + 1, updated_at = ?{', ' + sets if sets else ''} " \
+              "WHERE id = ? AND version = ?"
+        if await _run(conn, sql, (now, *args, table_id, version)) != 1:
+            raise StaleVersion(f"table {table_id} is no longer at version {version}")
+
+    async def set_seats(self, table_id: int, version: int, seats: list[tuple[int | None, str, str | None]],
+                        now: float, host_id: int | None = None) -> None:
+        """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order."""
+        async with self.transaction() as conn:
+            if host_id is None:
+                await self._bump(conn, table_id, version, now)
+            else:
+                await self._bump(conn, table_id, version, now, "host_id = ?", (host_id,))
+            await _run(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await _run_many(conn,
+                "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, i, uid, name, bot) for i, (uid, name, bot) in enumerate(seats)],
+            )
+
+    async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> None:
+        async with self.transaction() as conn:
+            await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?",
+                             (seed, json.dumps(state)))
+
+    async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
+                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> None:
+        """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction."""
+        async with self.transaction() as conn:
+            if result is None:
+                await self._bump(conn, table_id, version, now, "state = ?", (json.dumps(state),))
+            else:
+                await self._bump(conn, table_id, version, now, "state = ?, status = 'finished', result = ?",
+                                 (json.dumps(state), json.dumps(result)))
+            await _run_many(conn,
+                "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],
+            )
+
+    async def resign(self, table_id: int, version: int, seat: int, now: float,
+                     result: dict[str, Any] | None = None) -> None:
+        async with self.transaction() as conn:
+            if result is None:
+                await self._bump(conn, table_id, version, now)
+            else:
+                await self._bump(conn, table_id, version, now, "status = 'finished', result = ?",
+                                 (json.dumps(result),))
+            await _run(conn,
+                "UPDATE seats SET resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE table_id = ?) "
+                "WHERE table_id = ? AND seat = ?", (table_id, table_id, seat))
+
+    async def cancel(self, table_id: int, version: int, now: float) -> None:
+        async with self.transaction() as conn:
+            await self._bump(conn, table_id, version, now, "status = 'cancelled'")
+
+    async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
+                               (channel_id, message_id, table_id))
+
+    async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> None:
+        """Remember whether DMs reach a player (not versioned: it changes no game state)."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
+                               (int(is_open), table_id, user_id))
+
+
+async def _run(conn: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> int:
+    """Execute one statement and close its cursor at once (an open cursor blocks COMMIT)."""
+    cur = await conn.execute(sql, tuple(args))
+    try:
+        return cur.rowcount
+    finally:
+        await cur.close()
+
+
+async def _run_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+    cur = await conn.executemany(sql, [tuple(r) for r in rows])
+    await cur.close()
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (our migrations keep ';' out of strings and comments)."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -1,0 +1,94 @@
+"""What the table service returns: plain data the Discord layer turns into messages.
+
+Nothing here knows about Discord; a cog maps a :class:`Post` to an embed, a file and
+components, and a :class:`Refusal` to a private reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class Refusal(Exception):
+    """A request the service declines; ``str()`` is a clear message for the requester only."""
+
+
+class StaleButton(Refusal):
+    """The control was made for an earlier position of the game."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The person making a request."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False  # has Manage Channels where the table lives
+
+
+@dataclass(frozen=True)
+class Choice:
+    notation: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Controls:
+    """Legal moves offered to one player, tied to the table version they were made for."""
+
+    table_id: int
+    version: int
+    user_id: int | None  # who may use them; None for several (simultaneous) players
+    choices: tuple[Choice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Board:
+    png: bytes
+    alt: str  # the position in words, for screen readers (attachment description)
+    filename: str = "board.png"
+
+
+@dataclass
+class Post:
+    """A rich message: text, an embed-like card, maybe a board image and move controls."""
+
+    content: str = ""
+    title: str = ""
+    description: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    footer: str = ""
+    colour: int = 0x2B7A78
+    board: Board | None = None
+    controls: Controls | None = None
+    panel_table: int | None = None  # offer the "my view" button for this table
+    mention_ids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    user_id: int
+    table_id: int
+    post: Post
+
+
+@dataclass
+class LobbyCard:
+    """The lobby message: its text and whether its buttons are live."""
+
+    table_id: int
+    post: Post
+    open: bool
+
+
+@dataclass
+class Outcome:
+    """Everything a request produced."""
+
+    reply: str = ""  # a private answer to the requester
+    reply_post: Post | None = None  # a private rich answer (e.g. /hand)
+    public: list[Post] = field(default_factory=list)  # to the table's channel, in order
+    dms: list[DirectMessage] = field(default_factory=list)
+    lobby: LobbyCard | None = None  # the lobby message should now read like this
+    table_id: int | None = None
+    channel_id: int | None = None  # where ``public`` goes
