@@ -1,0 +1,123 @@
+"""Blockhouse: tabletop block games on Discord. Run ``python bot.py`` (see README.md)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from cogs.controls import DYNAMIC_ITEMS
+from cogs.game import GameCog
+from engine import Registry, default_registry
+from storage import Database
+from tables import TableService
+
+log = logging.getLogger("blockhouse")
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT_DB = "data/blockhouse.db"
+
+
+class ConfigError(Exception):
+    """The environment is missing something the bot needs; the message says what."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    test_guild: int | None = None
+    database: str = DEFAULT_DB
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set. Create a bot in the Discord Developer Portal, put its token in a "
+                ".env file next to bot.py (copy .env.example), and run again. "
+                "See README.md, section 'Create the Discord application'.")
+        guild = env.get("BLOCKHOUSE_TEST_GUILD", "").strip()
+        if guild and not guild.isdigit():
+            raise ConfigError(f"BLOCKHOUSE_TEST_GUILD must be a server id (digits), not {guild!r}.")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
+        return cls(token=token, test_guild=int(guild) if guild else None,
+                   database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level)
+
+
+class Blockhouse(commands.Bot):
+    """The bot: storage and the table service are opened in ``setup_hook``."""
+
+    service: TableService
+
+    def __init__(self, settings: Settings, registry: Registry | None = None, *, sync: bool = True) -> None:
+        # Default intents only: slash commands and components need no privileged intent.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.settings = settings
+        self.registry = registry or default_registry()
+        self.sync_commands = sync
+        self.db: Database | None = None
+
+    async def setup_hook(self) -> None:
+        path = self.settings.database
+        if path != ":memory:" and not Path(path).is_absolute():
+            path = str(ROOT / path)
+        self.db = await Database.open(path)
+        log.info("database: %s (journal mode %s)", path, await self.db.journal_mode())
+        self.service = TableService(self.db, self.registry)
+        await self.add_cog(GameCog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.sync_commands:
+            if self.settings.test_guild:
+                guild = discord.Object(self.settings.test_guild)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to test guild %s", len(synced), self.settings.test_guild)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d global commands (they may take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+
+def main() -> int:
+    try:
+        from dotenv import load_dotenv
+    except ImportError:  # pragma: no cover - python-dotenv is in requirements.txt
+        pass
+    else:
+        load_dotenv(ROOT / ".env")
+    try:
+        settings = Settings.from_env()
+    except ConfigError as err:
+        print(f"blockhouse: {err}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bot = Blockhouse(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("blockhouse: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
+              "(Bot → Reset Token) into .env. See README.md.", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Persistent message components.
+
+Each is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries everything needed to
+act (table id, table version, move notation), so buttons keep working after a restart
+and a button from an earlier turn is recognised as stale. Callbacks only parse the id
+and hand over to the game cog; no game logic lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from tables import Choice
+
+if TYPE_CHECKING:
+    from cogs.game import GameCog
+
+LOBBY_ACTIONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "bot": ("Add bot", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+def _cog(interaction: discord.Interaction) -> GameCog:
+    cog = cast(Any, interaction.client).get_cog("GameCog")
+    if cog is None:  # pragma: no cover - the cog is always loaded with the bot
+        raise RuntimeError("GameCog is not loaded")
+    return cast("GameCog", cog)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:lobby:(?P<action>[a-z]+):(?P<table>\d+)"):
+    def __init__(self, table_id: int, action: str) -> None:
+        label, style = LOBBY_ACTIONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"bh:lobby:{action}:{table_id}"))
+        self.table_id = table_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> LobbyButton:
+        action = match["action"] if match["action"] in LOBBY_ACTIONS else "join"
+        return cls(int(match["table"]), action)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_lobby_button(interaction, self.table_id, self.action)
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"bh:mv:(?P<table>\d+):(?P<version>\d+):(?P<move>.+)"):
+    def __init__(self, table_id: int, version: int, notation: str, label: str = "", *, primary: bool = False,
+                 row: int | None = None) -> None:
+        style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=(label or notation)[:80], style=style, row=row,
+                                           custom_id=f"bh:mv:{table_id}:{version}:{notation}"[:100]))
+        self.table_id = table_id
+        self.version = version
+        self.notation = notation
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> MoveButton:
+        return cls(int(match["table"]), int(match["version"]), match["move"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_move_control(interaction, self.table_id, self.version, self.notation)
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"bh:pick:(?P<table>\d+):(?P<version>\d+)"):
+    def __init__(self, table_id: int, version: int, choices: list[Choice] | None = None, total: int = 0) -> None:
+        choices = choices or []
+        placeholder = "Choose your move…"
+        if total > len(choices):
+            placeholder = f"Choose your move ({len(choices)} of {total}; /move lists all)…"
+        options = [discord.SelectOption(label=c.label[:100], value=c.notation[:100]) for c in choices]
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"bh:pick:{table_id}:{version}", placeholder=placeholder,
+            options=options or [discord.SelectOption(label="…", value="-")], min_values=1, max_values=1)
+        super().__init__(select)
+        self.table_id = table_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> MoveSelect:
+        return cls(int(match["table"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        notation = values[0] if values else ""
+        await _cog(interaction).on_move_control(interaction, self.table_id, self.version, notation)
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel:(?P<table>\d+)"):
+    """Re-issues the clicker's private view and choices (ephemeral messages expire)."""
+
+    def __init__(self, table_id: int, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label="My view", emoji="🂠", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bh:panel:{table_id}", row=row))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> PanelButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_panel(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, PanelButton)

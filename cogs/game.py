@@ -1,0 +1,377 @@
+"""Slash commands and component callbacks for every game.
+
+Thin by design: parse what the user gave, call the table service, send what it returns.
+Every interaction is acknowledged first (defer), so slow work (rendering, storage) never
+misses Discord's three-second window; refusals are answered privately.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.present import lobby_kwargs, message_kwargs
+from engine.base import GameError
+from tables import Actor, Outcome, Post, Refusal, StaleButton
+
+if TYPE_CHECKING:
+    from bot import Blockhouse
+
+log = logging.getLogger(__name__)
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    perms = interaction.permissions
+    return Actor(user_id=user.id, name=user.display_name, can_manage=bool(perms and perms.manage_channels))
+
+
+class GameCog(commands.Cog):
+    """Lobbies, moves and information commands for all games."""
+
+    game_group = app_commands.Group(name="game", description="Open or cancel a game")
+
+    def __init__(self, bot: Blockhouse) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    # --- plumbing ---------------------------------------------------------------------
+    async def _run(self, interaction: discord.Interaction, work: Awaitable[Outcome], *,
+                   component: bool = False) -> Outcome | None:
+        """Defer, run a service call, deliver its outcome; refusals answered privately."""
+        if not interaction.response.is_done():
+            if component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            out = await work
+        except (Refusal, GameError) as err:
+            await self._private(interaction, str(err))
+            if isinstance(err, StaleButton):
+                await self._offer_panel(interaction)
+            return None
+        except Exception:
+            log.exception("error in %s by user %s in channel %s", _what(interaction), interaction.user.id,
+                          interaction.channel_id)
+            await self._private(interaction, OOPS)
+            return None
+        await self.deliver(interaction, out)
+        return out
+
+    async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+        await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)
+
+    async def _offer_panel(self, interaction: discord.Interaction) -> None:
+        try:
+            out = await self.service.hand(interaction.channel_id, actor_of(interaction))
+        except (Refusal, GameError):
+            return
+        if out.reply_post:
+            await self._private(interaction, "Here is the current position:",
+                                **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
+
+    async def deliver(self, interaction: discord.Interaction | None, out: Outcome) -> None:
+        """Post an outcome: lobby edit, public posts, DMs, then the private reply."""
+        if out.lobby is not None:
+            await self._edit_lobby(interaction, out)
+        for post in out.public:
+            await self._post(out.channel_id, post)
+        for dm in out.dms:
+            await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
+        if interaction is None:
+            return
+        if out.reply_post is not None:
+            await self._private(interaction, out.reply or "",
+                                **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
+        elif out.reply and interaction.type != discord.InteractionType.component:
+            await self._private(interaction, out.reply)
+
+    async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
+        if channel_id is None:
+            return None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone", channel_id)
+                return None
+        return channel  # type: ignore[return-value]
+
+    async def _post(self, channel_id: int | None, post: Post) -> None:
+        channel = await self._channel(channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.send(**message_kwargs(post))
+        except discord.HTTPException:
+            log.exception("could not post to channel %s", channel_id)
+
+    async def _dm(self, channel_id: int | None, table_id: int, user_id: int, post: Post) -> None:
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**message_kwargs(post, ephemeral=True))
+            delivered = True
+        except discord.HTTPException:
+            delivered = False
+        notice = await self.service.dm_result(table_id, user_id, delivered)
+        if notice is not None:
+            await self._post(channel_id, notice)
+
+    async def _edit_lobby(self, interaction: discord.Interaction | None, out: Outcome) -> None:
+        assert out.lobby is not None
+        kwargs = lobby_kwargs(out.lobby)
+        table = await self.service.db.get_table(out.lobby.table_id)
+        if table is None or table.lobby_message_id is None:
+            return
+        try:
+            if (interaction is not None and interaction.message is not None
+                    and interaction.message.id == table.lobby_message_id):
+                await interaction.edit_original_response(**kwargs)
+                return
+            channel = await self._channel(table.lobby_channel_id)
+            if isinstance(channel, (discord.TextChannel, discord.Thread)):
+                await channel.get_partial_message(table.lobby_message_id).edit(**kwargs)
+        except discord.HTTPException:
+            log.warning("could not update the lobby message of table %s", table.id)
+
+    # --- components -------------------------------------------------------------------
+    async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
+        actor = actor_of(interaction)
+        calls = {
+            "join": lambda: self.service.join(table_id, actor),
+            "leave": lambda: self.service.leave(table_id, actor),
+            "bot": lambda: self.service.add_bot(table_id, actor),
+            "start": lambda: self.service.start(table_id, actor),
+            "cancel": lambda: self.service.cancel(table_id, actor, by_table=True),
+        }
+        await self._run(interaction, calls[action](), component=True)
+
+    async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
+                              notation: str) -> None:
+        await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
+                                                         version=version), component=True)
+
+    async def on_panel(self, interaction: discord.Interaction, table_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._run(interaction, self.service.hand(None, actor_of(interaction), table_id=table_id))
+
+    # --- /game ------------------------------------------------------------------------
+    async def _game_autocomplete(self, interaction: discord.Interaction, current: str
+                                 ) -> list[app_commands.Choice[str]]:
+        cur = current.lower()
+        return [app_commands.Choice(name=f"{g.name} ({g.min_players}–{g.max_players} players)", value=g.key)
+                for g in self.service.registry.all() if cur in g.key or cur in g.name.lower()][:25]
+
+    async def _options_autocomplete(self, interaction: discord.Interaction, current: str
+                                    ) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None) or ""
+        game = self.service.registry.get(key)
+        if game is None:
+            return []
+        head, _, last = current.rpartition(" ")
+        prefix = (head + " ") if head else ""
+        out = []
+        for spec in game.options:
+            for value in spec.choices:
+                text = f"{spec.name}={_opt_text(value)}"
+                if text.startswith(last.lower()) and spec.name + "=" not in head:
+                    out.append(app_commands.Choice(name=(prefix + text)[:100], value=(prefix + text)[:100]))
+        return out[:25]
+
+    @game_group.command(name="new", description="Open a lobby for a new game")
+    @app_commands.describe(game="Which game", options="Options such as `decks=2 jokers=yes` (see /rules)",
+                           thread="Play in a new thread (default: yes, in text channels)")
+    async def game_new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                       thread: bool = True) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        actor = actor_of(interaction)
+        channel = interaction.channel
+        use_thread = thread and isinstance(channel, discord.TextChannel)
+        try:
+            if not use_thread:
+                await self._open_here(interaction, actor, game, options)
+                return
+            await self.service.check_new(0, game, options)  # validate before making a thread
+            assert isinstance(channel, discord.TextChannel)
+            game_obj = self.service.game(game)
+            try:
+                message = await channel.send(embed=discord.Embed(title=f"{game_obj.name}: opening a table…"))
+                room = await message.create_thread(name=f"{game_obj.name} · {actor.name}"[:100],
+                                                   auto_archive_duration=10080)
+            except discord.HTTPException as err:
+                log.warning("could not open a thread in channel %s: %s", channel.id, err)
+                await self._open_here(interaction, actor, game, options,
+                                      note="I couldn't open a thread here, so the game is in this channel.")
+                return
+            out = await self.service.open_lobby(
+                guild_id=interaction.guild_id, channel_id=room.id, host=actor, game_key=game, options_text=options,
+                lobby_channel_id=channel.id, lobby_message_id=message.id)
+            assert out.lobby is not None
+            await message.edit(**lobby_kwargs(out.lobby))
+            await room.send(f"{interaction.user.mention} opened this {game_obj.name} table. Join with the buttons "
+                            f"on the lobby message; the game is played here.",
+                            allowed_mentions=discord.AllowedMentions.none())
+            await self._private(interaction, f"Your table is open: {room.mention}")
+        except (Refusal, GameError) as err:
+            await self._private(interaction, str(err))
+        except Exception:
+            log.exception("error opening a lobby in channel %s", interaction.channel_id)
+            await self._private(interaction, OOPS)
+
+    async def _open_here(self, interaction: discord.Interaction, actor: Actor, game: str, options: str | None,
+                         note: str = "") -> None:
+        channel = interaction.channel
+        assert channel is not None and interaction.channel_id is not None
+        out = await self.service.open_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                                            host=actor, game_key=game, options_text=options)
+        assert out.lobby is not None and out.table_id is not None
+        message = await channel.send(**lobby_kwargs(out.lobby))  # type: ignore[union-attr]
+        await self.service.set_lobby_message(out.table_id, channel.id, message.id)
+        await self._private(interaction, note or "Lobby opened.")
+
+    game_new.autocomplete("game")(_game_autocomplete)
+    game_new.autocomplete("options")(_options_autocomplete)
+
+    @game_group.command(name="cancel", description="Cancel the lobby or game here (host or channel managers)")
+    async def game_cancel(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.cancel(interaction.channel_id or 0, actor_of(interaction)))
+
+    # --- playing ----------------------------------------------------------------------
+    @app_commands.command(name="move", description="Play a move (start typing to see your legal moves)")
+    @app_commands.describe(move="Your move, e.g. `draw`, `place 2`, `merge 1 onto 2`")
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        out = await self._run(interaction, self.service.submit(actor_of(interaction), move,
+                                                                channel_id=interaction.channel_id or 0))
+        if out is not None:
+            await self._private(interaction, f"Played `{move.strip()}`.")
+
+    @move.autocomplete("move")
+    async def _move_autocomplete(self, interaction: discord.Interaction, current: str
+                                 ) -> list[app_commands.Choice[str]]:
+        try:
+            choices = await self.service.choices(interaction.channel_id or 0, actor_of(interaction), current)
+        except Exception:
+            log.exception("autocomplete failed in channel %s", interaction.channel_id)
+            return []
+        return [app_commands.Choice(name=f"{c.notation} — {c.label}"[:100], value=c.notation[:100])
+                for c in choices[:25]]
+
+    @app_commands.command(name="resign", description="Resign from the game here")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        out = await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
+        if out is not None:
+            await self._private(interaction, "You resigned.")
+
+    @app_commands.command(name="hand", description="Your private view of the game here (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.hand(interaction.channel_id, actor_of(interaction)))
+
+    # --- information ------------------------------------------------------------------
+    @app_commands.command(name="board", description="Post the current board here")
+    async def board(self, interaction: discord.Interaction) -> None:
+        out = await self._run(interaction, self.service.board(interaction.channel_id or 0))
+        if out is not None:
+            await self._private(interaction, "Board posted." if out.public else "Here it is.")
+
+    @app_commands.command(name="status", description="Players, scores and whose turn it is")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self._text(interaction, self.service.status(interaction.channel_id or 0))
+
+    @app_commands.command(name="log", description="The most recent moves")
+    @app_commands.describe(count="How many moves (1–50, default 15)")
+    async def log_cmd(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
+        await self._text(interaction, self.service.history(interaction.channel_id or 0, count))
+
+    async def _text(self, interaction: discord.Interaction, work: Awaitable[str]) -> None:
+        async def wrap() -> Outcome:
+            return Outcome(reply=await work)
+        await self._run(interaction, wrap())
+
+    @app_commands.command(name="rules", description="How to play a game")
+    @app_commands.describe(game="Which game (default: the one here)")
+    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        key = game
+        if key is None:
+            table = await self.service.db.open_table_in(interaction.channel_id or 0)
+            key = table.game if table else None
+        if key is None:
+            names = ", ".join(f"`{g.key}`" for g in self.service.registry.all())
+            await self._private(interaction, f"Which game? Try `/rules game:` with one of {names}.")
+            return
+        known = self.service.registry.get(key)
+        path = DOCS / f"{key}.md"
+        if known is None or not path.exists():
+            await self._private(interaction, f"I have no rules for `{key}`.")
+            return
+        for embed in rules_embeds(known.name, path.read_text(encoding="utf-8")):
+            await interaction.followup.send(embed=embed, ephemeral=True)
+
+    rules.autocomplete("game")(_game_autocomplete)
+
+    @app_commands.command(name="help", description="What this bot does and its commands")
+    async def help(self, interaction: discord.Interaction) -> None:
+        games = ", ".join(f"{g.name} ({g.min_players}–{g.max_players})" for g in self.service.registry.all())
+        text = (
+            f"**Blockhouse** runs turn-based tabletop games in this server. Games: {games}.\n"
+            "`/game new` open a lobby (in a new thread) · `/game cancel` cancel it\n"
+            "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
+            "`/hand` your private view · `/board` repost the board · `/status` scores and turn · "
+            "`/log` recent moves\n`/rules` how to play · `/resign` leave a game in progress"
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
+                  interaction.channel_id, exc_info=error)
+        if interaction.response.is_done():
+            await interaction.followup.send(OOPS, ephemeral=True)
+        else:
+            await interaction.response.send_message(OOPS, ephemeral=True)
+
+
+def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:
+    """Split a rules page into embeds under Discord's size limits (one per ~4000 characters)."""
+    text = "\n".join(line[2:] if line.startswith("# ") else line for line in markdown.splitlines())
+    chunks: list[str] = []
+    current = ""
+    for para in text.split("\n\n"):
+        if len(current) + len(para) + 2 > 3900:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n\n{para}" if current else para
+    if current:
+        chunks.append(current)
+    chunks = chunks[:10]  # at most 10 embeds per message
+    return [discord.Embed(title=f"{name} — rules" if i == 0 else None, description=c, colour=0x2B7A78)
+            for i, c in enumerate(chunks)]
+
+
+def _opt_text(value: Any) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def _without_content(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in kwargs.items() if k != "content"}
+
+
+def _what(interaction: discord.Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data = interaction.data or {}
+    return f"component {data.get('custom_id', '?')}"

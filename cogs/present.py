@@ -1,0 +1,72 @@
+"""Turn service output (:mod:`tables.outcome`) into discord.py message arguments."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from cogs.controls import LobbyButton, MoveButton, MoveSelect, PanelButton
+from tables import Controls, LobbyCard, Post
+
+MAX_BUTTON_CHOICES = 5  # more than this become a select menu
+MAX_SELECT = 25
+
+
+def embed_of(post: Post) -> discord.Embed:
+    embed = discord.Embed(title=post.title or None, description=post.description or None, colour=post.colour)
+    for name, value in post.fields:
+        embed.add_field(name=name[:256], value=(value or "\u200b")[:1024], inline=len(value) < 40)
+    if post.footer:
+        embed.set_footer(text=post.footer[:2048])
+    if post.board:
+        embed.set_image(url=f"attachment://{post.board.filename}")
+    return embed
+
+
+def controls_view(controls: Controls | None, panel_table: int | None) -> discord.ui.View | None:
+    """Move buttons (few choices) or a select (up to 25), plus the "My view" button."""
+    if controls is None and panel_table is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    if controls is not None and controls.choices:
+        choices = controls.choices
+        if len(choices) <= MAX_BUTTON_CHOICES:
+            for i, choice in enumerate(choices):
+                view.add_item(MoveButton(controls.table_id, controls.version, choice.notation, choice.label,
+                                         primary=i == 0, row=0))
+        else:
+            view.add_item(MoveSelect(controls.table_id, controls.version, list(choices[:MAX_SELECT]),
+                                     total=len(choices)))
+    if panel_table is not None:
+        view.add_item(PanelButton(panel_table, row=1))
+    return view
+
+
+def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
+    """Keyword arguments for ``send`` (channel, followup or DM)."""
+    kwargs: dict[str, Any] = {
+        "content": post.content or None,
+        "embed": embed_of(post),
+        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in post.mention_ids],
+                                                    roles=False, everyone=False),
+    }
+    if post.board:
+        kwargs["file"] = discord.File(io.BytesIO(post.board.png), filename=post.board.filename,
+                                      description=post.board.alt)
+    view = controls_view(post.controls, None if ephemeral else post.panel_table)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
+    view = discord.ui.View(timeout=None)
+    if card.open:
+        view.add_item(LobbyButton(card.table_id, "join"))
+        view.add_item(LobbyButton(card.table_id, "leave"))
+        view.add_item(LobbyButton(card.table_id, "bot"))
+        view.add_item(LobbyButton(card.table_id, "start"))
+        view.add_item(LobbyButton(card.table_id, "cancel"))
+    return {"embed": embed_of(card.post), "view": view}

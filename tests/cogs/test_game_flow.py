@@ -1,0 +1,237 @@
+"""Breaks end to end through real discord.py code, offline (simcord)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+import pytest
+from PIL import Image
+
+from tests.cogs.discord_helpers import board_messages, custom_ids, last_board, move_buttons, move_select, to_act
+from tests.conftest import make_bot
+
+MAX_TURNS = 600
+
+
+def world(env: Any) -> tuple[Any, Any, Any, Any]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    return guild, channel, alice, bob
+
+
+def lobby_message(channel: Any) -> discord.Message:
+    lobbies = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")]
+    assert lobbies, "no lobby message"
+    return lobbies[-1]
+
+
+async def open_two_player_table(env: Any) -> tuple[Any, Any, Any, Any]:
+    """Alice opens Breaks in #games, Bob joins, Alice starts. Returns channel, thread, alice, bob."""
+    _, channel, alice, bob = world(env)
+    res = await alice.slash(channel, "game new", game="breaks")
+    assert res.ephemeral
+    assert "Your table is open" in res.response.content
+    lobby = lobby_message(channel)
+    assert {"Join", "Leave", "Add bot", "Start", "Cancel"} <= {
+        c.label for row in lobby.components for c in row.children}
+    assert len(channel.threads) == 1
+    thread = channel.threads[0]
+    await bob.click(lobby, label="Join")
+    lobby = lobby_message(channel)
+    assert "bob" in lobby.embeds[0].fields[0].value
+    await alice.click(lobby, label="Start")
+    return channel, thread, alice, bob
+
+
+async def play_one(member: Any, thread: Any, board: discord.Message, turn: int) -> None:
+    """Play the first legal move, alternating buttons, the select menu and /move with autocomplete."""
+    buttons = move_buttons(board)
+    select = move_select(board)
+    if turn % 3 == 2 or (not buttons and select is None):
+        choices = await member.autocomplete(thread, "move", "move", "")
+        assert choices, "autocomplete offered no legal move"
+        res = await member.slash(thread, "move", move=choices[0]["value"])
+        assert res.ephemeral and "Played" in res.response.content
+    elif buttons:
+        await member.click(board, custom_id=buttons[0].custom_id)
+    else:
+        assert select is not None
+        await member.select(board, [select.options[0].value], custom_id=select.custom_id)
+
+
+async def play_to_the_end(thread: Any, members: dict[int, Any], max_turns: int = MAX_TURNS) -> discord.Message:
+    for turn in range(max_turns):
+        board = last_board(thread)
+        if "Game over" in (board.content or ""):
+            return board
+        acting = to_act(board)
+        assert len(acting) == 1, board.content
+        await play_one(members[acting[0]], thread, board, turn)
+    raise AssertionError("the game did not end")
+
+
+async def test_full_game_from_lobby_to_result(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    first = board_messages(thread)[0]
+    # The first board: an image with alt text, an embed naming whose turn it is, and a mention.
+    att = first.attachments[0]
+    assert att.filename == "board.png"
+    assert att.description and att.description.startswith("Breaks.") and "alice" in att.description
+    png = Image.open(io.BytesIO(await att.read()))
+    assert png.width > png.height
+    assert first.embeds[0].image.url == "attachment://board.png"
+    assert any(f.name == "To play" for f in first.embeds[0].fields)
+    assert len(to_act(first)) == 1
+    assert any(cid.startswith("bh:panel:") for cid in custom_ids(first))
+
+    final = await play_to_the_end(thread, {alice.id: alice, bob.id: bob})
+    embed = final.embeds[0]
+    result = next(f for f in embed.fields if f.name == "Result")
+    assert "alice" in result.value and "bob" in result.value
+    assert not move_buttons(final) and move_select(final) is None
+    # Every move produced a new board message (no edits of old ones).
+    assert len(board_messages(thread)) > 10
+    # After the end: status, log and board still answer; moves are refused.
+    status = await alice.slash(thread, "status")
+    assert "finished" in status.response.content
+    log = await bob.slash(thread, "log", count=5)
+    assert log.ephemeral and log.response.content.count("\n") == 4
+    late = await alice.slash(thread, "move", move="draw")
+    assert late.ephemeral and "over" in late.response.content.lower()
+
+
+async def test_one_person_against_a_bot_seat(simcord_env: Any) -> None:
+    _, channel, alice, _ = world(simcord_env)
+    await alice.slash(channel, "game new", game="breaks", thread=False)
+    lobby = lobby_message(channel)
+    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby_message(channel), label="Start")
+    final = await play_to_the_end(channel, {alice.id: alice})
+    result = next(f for f in final.embeds[0].fields if f.name == "Result")
+    assert "Bot 1" in result.value
+
+
+async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    members = {alice.id: alice, bob.id: bob}
+    for turn in range(6):
+        board = last_board(thread)
+        await play_one(members[to_act(board)[0]], thread, board, turn)
+    before = len(board_messages(thread))
+    # The old process goes away (its database connection with it) and a new one starts on the same file.
+    old = simcord_env.bot
+    await old.db.close()
+    await simcord_env.restart_bot(make_bot(db_path))
+    assert simcord_env.bot is not old
+    # The buttons on the board posted before the restart still work.
+    board = last_board(thread)
+    buttons = move_buttons(board)
+    actor = members[to_act(board)[0]]
+    if buttons:
+        await actor.click(board, custom_id=buttons[0].custom_id)
+    else:
+        select = move_select(board)
+        assert select is not None
+        await actor.select(board, [select.options[0].value], custom_id=select.custom_id)
+    assert len(board_messages(thread)) == before + 1
+    final = await play_to_the_end(thread, members)
+    assert "Game over" in final.content
+
+
+async def test_refusals_are_private_and_change_nothing(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    carol = simcord_env.guild.add_member(simcord_env.create_user("carol"))
+    board = last_board(thread)
+    members = {alice.id: alice, bob.id: bob}
+    actor_id = to_act(board)[0]
+    waiting = bob if actor_id == alice.id else alice
+    count = len(board_messages(thread))
+
+    res = await carol.slash(thread, "move", move="draw")
+    assert res.ephemeral and "not playing" in res.response.content
+    res = await waiting.slash(thread, "move", move="draw")
+    assert res.ephemeral and "not your turn" in res.response.content.lower()
+    res = await members[actor_id].slash(thread, "move", move="fly away")
+    assert res.ephemeral and "don't understand" in res.response.content
+    res = await members[actor_id].slash(thread, "move", move="place 2")
+    assert res.ephemeral and "draw a card first" in res.response.content.lower()
+    # A non-player clicking the current turn's button is refused privately.
+    buttons = move_buttons(board)
+    assert buttons
+    res = await carol.click(board, custom_id=buttons[0].custom_id)
+    assert res.followups and res.followups[0].ephemeral and "not playing" in res.followups[0].content
+    assert len(board_messages(thread)) == count  # nothing was posted
+
+    # A stale button (from an earlier turn) is refused and nothing is applied.
+    await members[actor_id].click(board, custom_id=buttons[0].custom_id)
+    assert len(board_messages(thread)) == count + 1
+    res = await members[actor_id].click(board, custom_id=buttons[0].custom_id)
+    assert res.followups and "earlier turn" in res.followups[0].content
+    assert len(board_messages(thread)) == count + 1
+
+
+async def test_unknown_game_and_bad_options(simcord_env: Any) -> None:
+    _, channel, alice, _ = world(simcord_env)
+    res = await alice.slash(channel, "game new", game="chess")
+    assert res.ephemeral and "no game called `chess`" in res.response.content
+    res = await alice.slash(channel, "game new", game="breaks", options="decks=7")
+    assert res.ephemeral and "decks" in res.response.content and "1, 2" in res.response.content
+    res = await alice.slash(channel, "game new", game="breaks", options="nonsense")
+    assert res.ephemeral and "decks=2" in res.response.content
+    assert channel.threads == []  # nothing was opened
+    res = await alice.slash(channel, "move", move="draw")
+    assert res.ephemeral and "no game here" in res.response.content.lower()
+
+
+async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    board = last_board(thread)
+    actor = alice if to_act(board)[0] == alice.id else bob
+    buttons = move_buttons(board)
+    count = len(board_messages(thread))
+    # Deliver two clicks before the bot runs either (simcord serialises actors; its settle step is
+    # switched off for the first click so both interactions are in flight at once).
+    real_settle = simcord_env._settle_internal
+
+    async def no_settle(**_: Any) -> None:
+        return None
+
+    simcord_env._settle_internal = no_settle
+    try:
+        first = await actor.click(board, custom_id=buttons[0].custom_id)
+        second = await actor.click(board, custom_id=buttons[0].custom_id)
+    finally:
+        simcord_env._settle_internal = real_settle
+    await simcord_env.settle()
+    assert len(board_messages(thread)) == count + 1
+    refusals = [f.content for r in (first, second) for f in r.followups]
+    assert any("earlier turn" in text or "got there first" in text for text in refusals)
+
+
+async def test_cancel_by_host_or_manager_only(simcord_env: Any) -> None:
+    guild, channel, alice, bob = world(simcord_env)
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    await alice.slash(channel, "game new", game="breaks")
+    thread = channel.threads[0]
+    res = await bob.slash(thread, "game cancel")
+    assert res.ephemeral and "Only the host" in res.response.content
+    res = await mod.slash(thread, "game cancel")
+    assert res.ephemeral and "cancelled" in res.response.content.lower()
+    lobby = lobby_message(channel)
+    assert lobby.components == [] or not any(row.children for row in lobby.components)
+    assert "Cancelled" in (lobby.embeds[0].description or "")
+
+
+@pytest.mark.parametrize("command", ["help", "rules"])
+async def test_help_and_rules(simcord_env: Any, command: str) -> None:
+    _, channel, alice, _ = world(simcord_env)
+    res = await alice.slash(channel, command, **({"game": "breaks"} if command == "rules" else {}))
+    assert res.ephemeral
+    text = res.response.content or ""
+    text += " ".join((e.title or "") + (e.description or "") for e in res.response.embeds)
+    assert "Breaks" in text
