@@ -194,6 +194,14 @@ class Game(ABC, Generic[S, M]):
         """One line describing the position, with {pN} seat placeholders."""
         return ""
 
+    def scores(self, state: S) -> list[float]:
+        """Running scores by seat, for the embed; empty when the game has none."""
+        return []
+
+    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
+        """A tip shown in the lobby for this seat count and these options (empty for none)."""
+        return ""
+
     def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
         """The position in words, for the image description (screen readers)."""
         return ""

@@ -17,7 +17,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.breaks.cards import court_points
 from render.common import (
     BLUE,
     CARD_EDGE,
@@ -465,11 +464,11 @@ def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Seque
     return top
 
 
-def _stack_points(stacks: Sequence[Sequence[str]]) -> list[str]:
-    return [f"+{1 + court_points(list(st))}" for st in stacks]
+def _stack_points(points: Sequence[int]) -> list[str]:
+    return [f"+{p}" for p in points]
 
 
-def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[Sequence[str]],
+def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int],
                 court: bool, fresh: bool, cards_left: int | None) -> None:
     """Completed stacks on one line: a small face-down pile, "3 stacks", per-stack points in court scoring."""
     x0, y0, x1, y1 = box
@@ -496,7 +495,7 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
         NOTE.paste(img, (x, cy), NOTE.fit(" ".join(_stack_points(stacks)), right - x))
 
 
-def _stacks(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[Sequence[str]],
+def _stacks(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int],
             court: bool, fresh: bool, cards_left: int | None) -> None:
     """Completed stacks as a small face-down pile with a count badge, in a column; per-stack points in
     court scoring."""
@@ -581,7 +580,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Ma
 
     left = player["cards_left"] if options.get("tiebreak") == "cards_left" else None
     draw_stacks = _stacks_row if layout.stacks_row else _stacks
-    draw_stacks(img, draw, layout.stack_box(seat), player["stacks"], options.get("scoring") == "court",
+    draw_stacks(img, draw, layout.stack_box(seat), player["stack_points"], options.get("scoring") == "court",
                 seat in last.get("stacked", ()), left)
 
 
@@ -607,7 +606,7 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: M
     if not pending:
         return
     style = layout.style
-    seat = view["to_act"][0] if view["to_act"] else view["turn"]
+    seat = view["pending_seat"]
     top = y + 40
     DRAWN_BY.paste(img, (cx, top), anchor="m")
     BODY.paste(img, (cx, top + 26), BODY.fit(names[seat], mx1 - mx0 - 8), anchor="m")

@@ -86,6 +86,10 @@ class BreaksState:
         )
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _slot_name(i: int) -> str:
     return f"slot {i + 1}"
 
@@ -209,21 +213,22 @@ class Breaks(Game[BreaksState, Move]):
         fmt = self.format_move(move)
         if move.kind == "draw":
             self._draw(s, seat, events)
-            s.last = {"seat": seat, "move": fmt, "touched": [], "stacked": []}
+            s.last = {"seat": seat, "move": fmt, "card": s.pending, "touched": [], "stacked": []}
             return s, events
         if move.kind == "done":
             events.append(Event("done", seat, "{p%d} is done merging." % seat))
             s.final_queue.pop(0)
-            s.last = {"seat": seat, "move": fmt, "touched": [], "stacked": []}
+            s.last = {"seat": seat, "move": fmt, "card": None, "touched": [], "stacked": []}
             self._advance_final(s, events)
             return s, events
 
         touched: list[list[int]] = []
         stacked: list[int] = []
+        card: str | None = None
         if move.kind == "merge":
             src, dst = s.slots[seat][move.slot], s.slots[seat][move.target]
-            events.append(Event("merge", seat, "{p%d} merged %s (%d cards) onto %s." % (
-                seat, _slot_name(move.slot), len(src), _slot_name(move.target)), {"move": fmt}))
+            events.append(Event("merge", seat, "{p%d} merged %s (%s) onto %s." % (
+                seat, _slot_name(move.slot), _cards(len(src)), _slot_name(move.target)), {"move": fmt}))
             s.slots[seat][move.target] = dst + src
             s.slots[seat][move.slot] = []
             touched = [[seat, move.slot], [seat, move.target]]
@@ -246,14 +251,15 @@ class Breaks(Game[BreaksState, Move]):
                 stolen = s.slots[move.player][move.slot] + [card]
                 s.slots[move.player][move.slot] = []
                 s.slots[seat][move.target] = s.slots[seat][move.target] + stolen
-                events.append(Event("break", seat, "{p%d} broke {p%d}'s %s with %s and took %d cards to %s." % (
-                    seat, move.player, _slot_name(move.slot), short(card), len(stolen), _slot_name(move.target)),
+                events.append(Event("break", seat, "{p%d} broke {p%d}'s %s with %s and took %s to %s." % (
+                    seat, move.player, _slot_name(move.slot), short(card), _cards(len(stolen)),
+                    _slot_name(move.target)),
                     {"card": card, "victim": move.player, "move": fmt}))
                 touched = [[move.player, move.slot], [seat, move.target]]
                 stacked = self._stack_up(s, seat, move.target, events)
             if not s.draw and (s.recycles_left == 0 or not s.discard):
                 self._start_final(s, seat, events)
-        s.last = {"seat": seat, "move": fmt, "touched": touched, "stacked": stacked}
+        s.last = {"seat": seat, "move": fmt, "card": card, "touched": touched, "stacked": stacked}
         if s.phase == PLAY:
             s.turn = (seat + 1) % s.seats
         elif s.phase == FINAL and move.kind == "merge" and not self._merges(s, seat):
@@ -345,7 +351,12 @@ class Breaks(Game[BreaksState, Move]):
         return "That move is not allowed now."
 
     # --- result ---------------------------------------------------------------------
-    def scores(self, state: BreaksState) -> list[int]:
+    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
+        if seats >= 4 and options.get("decks") == 1:
+            return "With four players one deck makes only about nine stacks in all: consider `decks=2`."
+        return ""
+
+    def scores(self, state: BreaksState) -> list[int]:  # type: ignore[override]
         return [sum(self._stack_points(state, st) for st in state.stacks[p]) for p in range(state.seats)]
 
     def cards_left(self, state: BreaksState) -> list[int]:
@@ -418,7 +429,9 @@ class Breaks(Game[BreaksState, Move]):
         mine = state.slots[seat]
         card = short(state.pending) if state.pending else ""
         if move.kind == "draw":
-            return f"Draw a card ({len(state.draw) or len(state.discard)} left)"
+            if state.draw:
+                return f"Draw a card ({len(state.draw)} in the pile)"
+            return "Draw a card (the discard pile is reshuffled first)"
         if move.kind == "discard":
             return f"Discard {card}"
         if move.kind == "done":
@@ -448,6 +461,7 @@ class Breaks(Game[BreaksState, Move]):
             "to_act": sorted(self.to_act(state)),
             "players": [
                 {"slots": [list(seq) for seq in state.slots[p]], "stacks": [list(st) for st in state.stacks[p]],
+                 "stack_points": [self._stack_points(state, st) for st in state.stacks[p]],
                  "score": scores[p], "cards_left": left[p]}
                 for p in range(state.seats)
             ],
@@ -455,6 +469,8 @@ class Breaks(Game[BreaksState, Move]):
             "discard_pile": len(state.discard),
             "recycles_left": state.recycles_left,
             "pending": state.pending,
+            "pending_seat": state.turn if state.pending else None,
+            "final_queue": list(state.final_queue),
             "last": copy.deepcopy(state.last),
             "options": dict(state.options),
             "result": res.to_json() if res else None,
@@ -475,7 +491,9 @@ class Breaks(Game[BreaksState, Move]):
             seqs = []
             for i, seq in enumerate(pl["slots"]):
                 seqs.append(f"slot {i + 1} " + (", ".join(spoken(c) for c in seq) if seq else "empty"))
-            parts.append(f"{names[p]}: {pl['score']} points, {len(pl['stacks'])} stacks; " + "; ".join(seqs) + ".")
+            points, stacks = pl["score"], len(pl["stacks"])
+            parts.append(f"{names[p]}: {points} point{'s' * (points != 1)}, {stacks} stack{'s' * (stacks != 1)}; "
+                         + "; ".join(seqs) + ".")
         piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}."
         if view["pending"]:
             piles += f" Card in hand: {spoken(view['pending'])}."

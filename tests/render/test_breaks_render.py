@@ -131,6 +131,7 @@ def test_every_card_including_jokers_and_wild_aces() -> None:
     for player in view["players"]:
         player["slots"] = [[next(cards, "JK") for _ in range(4)] for _ in range(3)]
     view["pending"] = "JK"
+    view["pending_seat"] = view["turn"]
     check_board(view)
     view["players"][0]["slots"][0] = ["2S", "3S", "4S", "5S", "6S", "7S"]  # more than a slot ever holds
     check_board(view)
