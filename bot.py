@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,13 +59,15 @@ class Blockhouse(commands.Bot):
 
     service: TableService
 
-    def __init__(self, settings: Settings, registry: Registry | None = None, *, sync: bool = True) -> None:
+    def __init__(self, settings: Settings, registry: Registry | None = None, *, sync: bool = True,
+                 seeds: Callable[[], int] | None = None) -> None:
         # Default intents only: slash commands and components need no privileged intent.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.settings = settings
         self.registry = registry or default_registry()
         self.sync_commands = sync
+        self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
         self.db: Database | None = None
 
     async def setup_hook(self) -> None:
@@ -73,7 +76,10 @@ class Blockhouse(commands.Bot):
             path = str(ROOT / path)
         self.db = await Database.open(path)
         log.info("database: %s (journal mode %s)", path, await self.db.journal_mode())
-        self.service = TableService(self.db, self.registry)
+        if self.seeds is None:
+            self.service = TableService(self.db, self.registry)
+        else:
+            self.service = TableService(self.db, self.registry, seeds=self.seeds)
         await self.add_cog(GameCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:

@@ -132,7 +132,7 @@ class TableService:
         if note:
             desc += f"\n{note}"
         if table.status == LOBBY:
-            advice = self._advice(game, len(table.seats), table.options)
+            advice = game.advice(len(table.seats), table.options)
             desc += f"\nNeeds {game.min_players}–{game.max_players} players. The host starts the game."
             if advice:
                 desc += f"\n💡 {advice}"
@@ -141,11 +141,6 @@ class TableService:
                     footer="Join, leave, add a bot, or start (host) with the buttons below.",
                     colour=COLOUR_LOBBY if table.status == LOBBY else COLOUR_PLAY)
         return LobbyCard(table_id=table.id, post=post, open=table.status == LOBBY)
-
-    @staticmethod
-    def _advice(game: Game, seats: int, options: dict[str, Any]) -> str:
-        advise = getattr(game, "advice", None)
-        return advise(seats, options) if advise else ""
 
     async def _lobby_change(self, table_id: int, actor: Actor, change: Callable[[TableRow], tuple[list, int, str]],
                             version: int | None = None) -> Outcome:
@@ -365,7 +360,7 @@ class TableService:
         if resigning is not None:
             resigned[resigning] = max(resigned.values(), default=0) + 1
         res: Result | None = game.result(state)
-        scores = list(res.scores) if res else [float(x) for x in self._scores(game, state)] or [0.0] * n
+        scores = list(res.scores) if res else [float(x) for x in game.scores(state)] or [0.0] * n
         base_rank = list(res.ranks) if res else [1] * n
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
@@ -380,11 +375,6 @@ class TableService:
         return {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason,
                 "resigned": sorted(resigned)}
 
-    @staticmethod
-    def _scores(game: Game, state: Any) -> list[float]:
-        scores = getattr(game, "scores", None)
-        return list(scores(state)) if scores else []
-
     async def _render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
         if not self.render_images:
             return None
@@ -396,7 +386,7 @@ class TableService:
         names = [s.name for s in table.seats]
         view = game.view(state, None)
         board = await self._render(game, view, names)
-        scores = self._scores(game, state)
+        scores = game.scores(state)
         fields: list[tuple[str, str]] = []
         if scores:
             fields.append(("Scores", " · ".join(f"{names[i]} **{_num(x)}**" for i, x in enumerate(scores))))
@@ -533,7 +523,7 @@ class TableService:
         lines = [head, f"Players: {players}"]
         if table.state:
             state = game.load(table.state)
-            scores = self._scores(game, state)
+            scores = game.scores(state)
             if scores:
                 lines.append("Scores: " + " · ".join(f"{names[i]} {_num(x)}" for i, x in enumerate(scores)))
             if table.status == ACTIVE:

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 
 from bot import Blockhouse, Settings
+from engine import Registry
 
 
-def make_bot(db_path: Path) -> Blockhouse:
-    """A fresh, unstarted bot on the given database file (a restart is a new bot on the same file)."""
-    return Blockhouse(Settings(token="test-token", database=str(db_path)))
+def make_bot(db_path: Path, registry: Registry | None = None, first_seed: int = 1) -> Blockhouse:
+    """A fresh, unstarted bot on the given database file (a restart is a new bot on the same file).
+
+    Game seeds count up from ``first_seed`` so every test run deals the same cards.
+    """
+    seeds = itertools.count(first_seed)
+    return Blockhouse(Settings(token="test-token", database=str(db_path)), registry, seeds=lambda: next(seeds))
 
 
 @pytest.fixture

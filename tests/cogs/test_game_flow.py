@@ -63,6 +63,16 @@ async def play_one(member: Any, thread: Any, board: discord.Message, turn: int) 
         await member.select(board, [select.options[0].value], custom_id=select.custom_id)
 
 
+async def use_first_control(member: Any, board: discord.Message) -> Any:
+    """Click the first move button, or pick the first option of the move menu."""
+    buttons = move_buttons(board)
+    if buttons:
+        return await member.click(board, custom_id=buttons[0].custom_id)
+    select = move_select(board)
+    assert select is not None, "the board offers no move control"
+    return await member.select(board, [select.options[0].value], custom_id=select.custom_id)
+
+
 async def play_to_the_end(thread: Any, members: dict[int, Any], max_turns: int = MAX_TURNS) -> discord.Message:
     for turn in range(max_turns):
         board = last_board(thread)
@@ -127,16 +137,9 @@ async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any)
     await old.db.close()
     await simcord_env.restart_bot(make_bot(db_path))
     assert simcord_env.bot is not old
-    # The buttons on the board posted before the restart still work.
+    # The controls on the board posted before the restart still work.
     board = last_board(thread)
-    buttons = move_buttons(board)
-    actor = members[to_act(board)[0]]
-    if buttons:
-        await actor.click(board, custom_id=buttons[0].custom_id)
-    else:
-        select = move_select(board)
-        assert select is not None
-        await actor.select(board, [select.options[0].value], custom_id=select.custom_id)
+    await use_first_control(members[to_act(board)[0]], board)
     assert len(board_messages(thread)) == before + 1
     final = await play_to_the_end(thread, members)
     assert "Game over" in final.content
@@ -159,17 +162,15 @@ async def test_refusals_are_private_and_change_nothing(simcord_env: Any) -> None
     assert res.ephemeral and "don't understand" in res.response.content
     res = await members[actor_id].slash(thread, "move", move="place 2")
     assert res.ephemeral and "draw a card first" in res.response.content.lower()
-    # A non-player clicking the current turn's button is refused privately.
-    buttons = move_buttons(board)
-    assert buttons
-    res = await carol.click(board, custom_id=buttons[0].custom_id)
+    # A non-player using the current turn's controls is refused privately.
+    res = await use_first_control(carol, board)
     assert res.followups and res.followups[0].ephemeral and "not playing" in res.followups[0].content
     assert len(board_messages(thread)) == count  # nothing was posted
 
-    # A stale button (from an earlier turn) is refused and nothing is applied.
-    await members[actor_id].click(board, custom_id=buttons[0].custom_id)
+    # A stale control (from an earlier turn) is refused and nothing is applied.
+    await use_first_control(members[actor_id], board)
     assert len(board_messages(thread)) == count + 1
-    res = await members[actor_id].click(board, custom_id=buttons[0].custom_id)
+    res = await use_first_control(members[actor_id], board)
     assert res.followups and "earlier turn" in res.followups[0].content
     assert len(board_messages(thread)) == count + 1
 
@@ -191,7 +192,6 @@ async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
     channel, thread, alice, bob = await open_two_player_table(simcord_env)
     board = last_board(thread)
     actor = alice if to_act(board)[0] == alice.id else bob
-    buttons = move_buttons(board)
     count = len(board_messages(thread))
     # Deliver two clicks before the bot runs either (simcord serialises actors; its settle step is
     # switched off for the first click so both interactions are in flight at once).
@@ -202,8 +202,8 @@ async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
 
     simcord_env._settle_internal = no_settle
     try:
-        first = await actor.click(board, custom_id=buttons[0].custom_id)
-        second = await actor.click(board, custom_id=buttons[0].custom_id)
+        first = await use_first_control(actor, board)
+        second = await use_first_control(actor, board)
     finally:
         simcord_env._settle_internal = real_settle
     await simcord_env.settle()
@@ -235,3 +235,18 @@ async def test_help_and_rules(simcord_env: Any, command: str) -> None:
     text = res.response.content or ""
     text += " ".join((e.title or "") + (e.description or "") for e in res.response.embeds)
     assert "Breaks" in text
+
+
+async def test_commands_sync_to_the_test_guild_when_set(db_path: Any) -> None:
+    import simcord
+
+    from bot import Blockhouse, Settings
+
+    bot = Blockhouse(Settings(token="t", database=str(db_path), test_guild=4242))
+    async with simcord.run(bot) as env:
+        home = env.create_guild(id=4242)
+        other = env.create_guild()
+        alice = home.add_member(env.create_user("alice"))
+        bob = other.add_member(env.create_user("bob"))
+        assert "game new" in alice.available_commands(home.create_text_channel("games"))
+        assert "game new" not in bob.available_commands(other.create_text_channel("games"))
