@@ -113,4 +113,21 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel
         await _cog(interaction).on_panel(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, PanelButton)
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rematch:(?P<table>\d+)"):
+    """Opens a new lobby with the same game, options and bots (players of the old game only)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
+                                           custom_id=f"bh:rematch:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> RematchButton:
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_rematch(interaction, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, PanelButton, RematchButton)

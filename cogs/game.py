@@ -135,7 +135,18 @@ class GameCog(commands.Cog):
         assert out.lobby is not None
         kwargs = lobby_kwargs(out.lobby)
         table = await self.service.db.get_table(out.lobby.table_id)
-        if table is None or table.lobby_message_id is None:
+        if table is None:
+            return
+        if table.lobby_message_id is None:  # a lobby opened without a message yet (a rematch): post it
+            channel = await self._channel(table.channel_id)
+            if channel is None:
+                return
+            try:
+                message = await channel.send(**kwargs)
+            except discord.HTTPException:
+                log.exception("could not post the lobby of table %s", table.id)
+                return
+            await self.service.set_lobby_message(table.id, table.channel_id, message.id)
             return
         try:
             if (interaction is not None and interaction.message is not None
@@ -164,6 +175,9 @@ class GameCog(commands.Cog):
                               notation: str) -> None:
         await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
                                                          version=version), component=True)
+
+    async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        await self._run(interaction, self.service.rematch(table_id, actor_of(interaction)), component=True)
 
     async def on_panel(self, interaction: discord.Interaction, table_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from cogs.controls import LobbyButton, MoveButton, MoveSelect, PanelButton
+from cogs.controls import LobbyButton, MoveButton, MoveSelect, PanelButton, RematchButton
 from tables import Controls, LobbyCard, Post
 
 MAX_BUTTON_CHOICES = 5  # more than this become a select menu
@@ -25,9 +25,10 @@ def embed_of(post: Post) -> discord.Embed:
     return embed
 
 
-def controls_view(controls: Controls | None, panel_table: int | None) -> discord.ui.View | None:
-    """Move buttons (few choices) or a select (up to 25), plus the "My view" button."""
-    if controls is None and panel_table is None:
+def controls_view(controls: Controls | None, panel_table: int | None,
+                  rematch_table: int | None = None) -> discord.ui.View | None:
+    """Move buttons (few choices) or a select (up to 25), plus the "My view" or "Rematch" button."""
+    if controls is None and panel_table is None and rematch_table is None:
         return None
     view = discord.ui.View(timeout=None)
     if controls is not None and controls.choices:
@@ -41,21 +42,24 @@ def controls_view(controls: Controls | None, panel_table: int | None) -> discord
                                      total=len(choices)))
     if panel_table is not None:
         view.add_item(PanelButton(panel_table, row=1))
+    if rematch_table is not None:
+        view.add_item(RematchButton(rematch_table))
     return view
+
+
+def _mentions(post: Post) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(u) for u in post.mention_ids], roles=False, everyone=False)
 
 
 def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
     """Keyword arguments for ``send`` (channel, followup or DM)."""
-    kwargs: dict[str, Any] = {
-        "content": post.content or None,
-        "embed": embed_of(post),
-        "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in post.mention_ids],
-                                                    roles=False, everyone=False),
-    }
+    kwargs: dict[str, Any] = {"content": post.content or None, "embed": embed_of(post),
+                              "allowed_mentions": _mentions(post)}
     if post.board:
         kwargs["file"] = discord.File(io.BytesIO(post.board.png), filename=post.board.filename,
                                       description=post.board.alt)
-    view = controls_view(post.controls, None if ephemeral else post.panel_table)
+    view = controls_view(post.controls, None if ephemeral else post.panel_table,
+                         None if ephemeral else post.rematch_table)
     if view is not None:
         kwargs["view"] = view
     return kwargs
@@ -69,4 +73,5 @@ def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
         view.add_item(LobbyButton(card.table_id, "bot"))
         view.add_item(LobbyButton(card.table_id, "start"))
         view.add_item(LobbyButton(card.table_id, "cancel"))
-    return {"embed": embed_of(card.post), "view": view}
+    return {"content": card.post.content or None, "embed": embed_of(card.post), "view": view,
+            "allowed_mentions": _mentions(card.post)}

@@ -62,6 +62,7 @@ class Post:
     board: Board | None = None
     controls: Controls | None = None
     panel_table: int | None = None  # offer the "my view" button for this table
+    rematch_table: int | None = None  # offer a rematch of this (finished) table
     mention_ids: list[int] = field(default_factory=list)
 
 

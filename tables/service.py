@@ -20,7 +20,7 @@ from engine import Registry
 from engine.base import Event, Game, GameError, Result, name_seats
 from engine.rng import Rng
 from render import render_png
-from storage import ACTIVE, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
+from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS, choose_move
 from tables.outcome import (
     Actor,
@@ -105,6 +105,12 @@ class TableService:
                          options_text: str | None = None, lobby_channel_id: int | None = None,
                          lobby_message_id: int | None = None) -> Outcome:
         options = await self.check_new(channel_id, game_key, options_text)
+        return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
+                                        lobby_message_id)
+
+    async def _create_lobby(self, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
+                            options: dict[str, Any], lobby_channel_id: int | None = None,
+                            lobby_message_id: int | None = None) -> Outcome:
         try:
             table_id = await self.db.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options, host_id=host.user_id,
@@ -116,6 +122,34 @@ class TableService:
         log.info("lobby %s opened for %s in channel %s by %s", table_id, game_key, channel_id, host.user_id)
         return Outcome(lobby=self._lobby_card(table), table_id=table_id, channel_id=channel_id,
                        reply=f"Lobby for {self.game(game_key).name} opened.")
+
+    async def rematch(self, table_id: int, actor: Actor) -> Outcome:
+        """A new lobby in the same channel, same game and options, the same bots, the caller as host.
+
+        The other people are invited (mentioned) rather than seated: they join if they want to.
+        """
+        old = await self._table(table_id)
+        if old.status != FINISHED:
+            raise Refusal("A rematch can start once this game is over.")
+        if old.seat_of(actor.user_id) is None:
+            raise Refusal("Only the players of that game can start its rematch; open your own with `/game new`.")
+        if await self.db.open_table_in(old.channel_id):
+            raise Refusal("There is already a new lobby or game here.")
+        out = await self._create_lobby(old.guild_id, old.channel_id, actor, old.game, old.options)
+        assert out.table_id is not None
+        table = await self._table(out.table_id)
+        bots = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
+        if bots:
+            await self.db.set_seats(table.id, table.version, self._rows(table) + bots, self.clock())
+            table = await self._table(table.id)
+        others = [s.user_id for s in old.seats if s.user_id is not None and s.user_id != actor.user_id]
+        card = self._lobby_card(table, note=f"Rematch of table #{old.id}.")
+        if others:
+            card.post.content = " ".join(f"<@{u}>" for u in others) + f" — {actor.name} wants a rematch: join below."
+            card.post.mention_ids = others
+        out.lobby = card
+        out.reply = "Rematch lobby opened."
+        return out
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         await self.db.set_lobby_message(table_id, channel_id, message_id)
@@ -393,6 +427,7 @@ class TableService:
         content = ""
         mention_ids: list[int] = []
         controls = None
+        rematch = None
         if table.status == ACTIVE and not game.is_over(state):
             acting = sorted(game.to_act(state))
             fields.insert(0, ("To play", ", ".join(_who(table, p) for p in acting)))
@@ -415,6 +450,7 @@ class TableService:
                 f"Winner: {_who(table, winners[0])}." if len(winners) == 1
                 else "Shared win: " + ", ".join(_who(table, w) for w in winners) + ".")
             colour = COLOUR_OVER
+            rematch = table.id
         ply = (state.ply if hasattr(state, "ply") else 0)
         shown = list(lines)[-EVENT_LINES:]
         if len(lines) > EVENT_LINES:
@@ -424,7 +460,7 @@ class TableService:
             description="\n".join(f"• {line}" for line in shown) or "\u200b",
             fields=fields, footer=f"Move {ply} · /move to play · /hand for your view · /log for history",
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
-            mention_ids=mention_ids)
+            rematch_table=rematch, mention_ids=mention_ids)
 
     def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
         moves = game.legal_moves(state, seat)

@@ -114,8 +114,8 @@ async def test_full_game_from_lobby_to_result(simcord_env: Any) -> None:
     assert late.ephemeral and "over" in late.response.content.lower()
 
 
-async def test_one_person_against_a_bot_seat(simcord_env: Any) -> None:
-    _, channel, alice, _ = world(simcord_env)
+async def test_one_person_against_a_bot_seat_then_a_rematch(simcord_env: Any) -> None:
+    _, channel, alice, bob = world(simcord_env)
     await alice.slash(channel, "game new", game="breaks", thread=False)
     lobby = lobby_message(channel)
     await alice.click(lobby, label="Add bot")
@@ -123,6 +123,18 @@ async def test_one_person_against_a_bot_seat(simcord_env: Any) -> None:
     final = await play_to_the_end(channel, {alice.id: alice})
     result = next(f for f in final.embeds[0].fields if f.name == "Result")
     assert "Bot 1" in result.value
+
+    # The result offers a rematch: only players of that game may open it; it keeps the bot seat.
+    res = await bob.click(final, label="Rematch")
+    assert res.followups and "Only the players" in res.followups[0].content
+    await alice.click(final, label="Rematch")
+    lobby = lobby_message(channel)
+    assert lobby.id != final.id and "Rematch of table #1" in (lobby.embeds[0].description or "")
+    assert "Bot 1" in lobby.embeds[0].fields[0].value
+    await alice.click(lobby, label="Start")
+    assert "table #2" in (last_board(channel).embeds[0].title or "")
+    res = await alice.click(final, label="Rematch")
+    assert res.followups and "already a new lobby or game" in res.followups[0].content
 
 
 async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any) -> None:
@@ -250,3 +262,26 @@ async def test_commands_sync_to_the_test_guild_when_set(db_path: Any) -> None:
         bob = other.add_member(env.create_user("bob"))
         assert "game new" in alice.available_commands(home.create_text_channel("games"))
         assert "game new" not in bob.available_commands(other.create_text_channel("games"))
+
+
+async def test_resign_in_a_two_player_game_ends_it(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    res = await bob.slash(thread, "resign")
+    assert res.ephemeral and "resigned" in res.response.content.lower()
+    final = last_board(thread)
+    assert "Game over" in final.content and f"<@{alice.id}>" in final.content
+    result = next(f for f in final.embeds[0].fields if f.name == "Result")
+    assert result.value.splitlines()[0].startswith("1. alice") and "bob" in result.value and "resigned" in result.value
+    res = await alice.slash(thread, "resign")
+    assert res.ephemeral and "over" in res.response.content.lower()
+
+
+async def test_hand_and_my_view_are_private(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    board = last_board(thread)
+    public_before = len(thread.history())
+    res = await alice.slash(thread, "hand")
+    assert res.ephemeral and res.response.attachments and res.response.embeds[0].title.startswith("Your view")
+    res = await bob.click(board, custom_id=next(c for c in custom_ids(board) if c.startswith("bh:panel:")))
+    assert res.ephemeral and res.response.attachments
+    assert len(thread.history()) == public_before  # nothing public was posted
