@@ -1,0 +1,1 @@
+"""Measurements of the bot's hot paths (not tests: they report numbers and always exit 0)."""
