@@ -285,3 +285,16 @@ async def test_hand_and_my_view_are_private(simcord_env: Any) -> None:
     res = await bob.click(board, custom_id=next(c for c in custom_ids(board) if c.startswith("bh:panel:")))
     assert res.ephemeral and res.response.attachments
     assert len(thread.history()) == public_before  # nothing public was posted
+
+
+async def test_lobby_buttons_survive_a_restart(simcord_env: Any, db_path: Any) -> None:
+    _, channel, alice, bob = world(simcord_env)
+    await alice.slash(channel, "game new", game="breaks")
+    lobby = lobby_message(channel)
+    old = simcord_env.bot
+    await old.db.close()
+    await simcord_env.restart_bot(make_bot(db_path, first_seed=50))
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby_message(channel), label="Start")
+    thread = channel.threads[0]
+    assert len(to_act(last_board(thread))) == 1

@@ -1,0 +1,67 @@
+"""The mapping from service output to discord.py messages respects Discord's limits."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from cogs.controls import MoveButton, MoveSelect, PanelButton, RematchButton
+from cogs.present import controls_view, lobby_kwargs, message_kwargs
+from tables import Board, Choice, Controls, LobbyCard, Post
+
+
+def choices(n: int) -> tuple[Choice, ...]:
+    return tuple(Choice(f"break P2 {i % 3 + 1} onto {i % 3 + 1}", f"Move number {i} " + "x" * 120) for i in range(n))
+
+
+@pytest.mark.parametrize(("n", "buttons", "select"), [(1, 1, False), (5, 5, False), (6, 0, True), (25, 0, True),
+                                                      (40, 0, True)])
+def test_few_choices_are_buttons_many_are_one_select(n: int, buttons: int, select: bool) -> None:
+    view = controls_view(Controls(7, 3, 11, choices(n)), panel_table=7)
+    assert view is not None and view.timeout is None  # persistent
+    items = [getattr(i, "item", i) for i in view.children]  # unwrap DynamicItems
+    assert sum(isinstance(i, discord.ui.Button) and i.custom_id.startswith("bh:mv:") for i in items) == buttons
+    selects = [i for i in items if isinstance(i, discord.ui.Select)]
+    assert bool(selects) == select
+    if selects:
+        assert len(selects[0].options) == min(n, 25)
+        assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in selects[0].options)
+        assert (f"of {n}" in (selects[0].placeholder or "")) == (n > 25)
+    for item in items:
+        assert len(item.custom_id) <= 100
+        if isinstance(item, discord.ui.Button):
+            assert len(item.label or "") <= 80
+    assert sum(isinstance(i, discord.ui.Button) and i.custom_id == "bh:panel:7" for i in items) == 1
+
+
+def test_custom_ids_round_trip_through_the_dynamic_item_templates() -> None:
+    button = MoveButton(12, 34, "merge 1 onto 2", "Merge")
+    match = MoveButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id)
+    assert match and (match["table"], match["version"], match["move"]) == ("12", "34", "merge 1 onto 2")
+    select = MoveSelect(12, 34, list(choices(3)))
+    assert MoveSelect.__discord_ui_compiled_template__.fullmatch(select.item.custom_id)
+    assert PanelButton.__discord_ui_compiled_template__.fullmatch(PanelButton(5).item.custom_id)
+    assert RematchButton.__discord_ui_compiled_template__.fullmatch(RematchButton(5).item.custom_id)
+
+
+def test_board_post_carries_image_alt_text_and_only_intended_mentions() -> None:
+    post = Post(content="<@11> — your turn.", title="Breaks · table #7", description="• x", footer="f",
+                board=Board(png=b"\x89PNG", alt="Breaks. Alice: 1 point"), mention_ids=[11],
+                controls=Controls(7, 3, 11, choices(2)), panel_table=7)
+    kwargs = message_kwargs(post)
+    file = kwargs["file"]
+    assert file.filename == "board.png" and file.description == "Breaks. Alice: 1 point"
+    assert kwargs["embed"].image.url == "attachment://board.png"
+    mentions = kwargs["allowed_mentions"]
+    assert [u.id for u in mentions.users] == [11] and mentions.everyone is False and mentions.roles is False
+    private = message_kwargs(post, ephemeral=True)
+    ids = [getattr(i, "item", i).custom_id for i in private["view"].children]
+    assert "bh:panel:7" not in ids  # the private copy doesn't offer itself again
+
+
+def test_closed_lobby_has_no_buttons() -> None:
+    card = LobbyCard(table_id=3, post=Post(title="Breaks · table #3"), open=False)
+    assert lobby_kwargs(card)["view"].children == []
+    card.open = True
+    labels = [getattr(i, "item", i).label for i in lobby_kwargs(card)["view"].children]
+    assert labels == ["Join", "Leave", "Add bot", "Start", "Cancel"]
