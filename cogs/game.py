@@ -219,15 +219,18 @@ class GameCog(commands.Cog):
             if not use_thread:
                 await self._open_here(interaction, actor, game, options)
                 return
-            await self.service.check_new(0, game, options)  # validate before making a thread
+            await self.service.check_new(None, game, options)  # validate before making a thread
             assert isinstance(channel, discord.TextChannel)
             game_obj = self.service.game(game)
+            message = None
             try:
                 message = await channel.send(embed=discord.Embed(title=f"{game_obj.name}: opening a table…"))
                 room = await message.create_thread(name=f"{game_obj.name} · {actor.name}"[:100],
                                                    auto_archive_duration=10080)
             except discord.HTTPException as err:
                 log.warning("could not open a thread in channel %s: %s", channel.id, err)
+                if message is not None:
+                    await message.delete()
                 await self._open_here(interaction, actor, game, options,
                                       note="I couldn't open a thread here, so the game is in this channel.")
                 return

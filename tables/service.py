@@ -89,14 +89,14 @@ class TableService:
         return table
 
     # --- lobby -------------------------------------------------------------------------
-    async def check_new(self, channel_id: int, game_key: str, options_text: str | None) -> dict[str, Any]:
-        """Validate a new lobby before the caller makes a thread for it; returns resolved options."""
+    async def check_new(self, channel_id: int | None, game_key: str, options_text: str | None) -> dict[str, Any]:
+        """Validate a new lobby; returns resolved options. ``channel_id=None``: a new thread, always free."""
         game = self.game(game_key)
         try:
             options = game.resolve_options(parse_options(options_text))
         except GameError as err:
             raise Refusal(str(err)) from None
-        if await self.db.open_table_in(channel_id):
+        if channel_id is not None and await self.db.open_table_in(channel_id):
             raise Refusal("This channel already has a game. Finish or cancel it (`/game cancel`), "
                           "or start the new one in a thread.")
         return options
@@ -388,7 +388,7 @@ class TableService:
         return last[-1].ply if last else 0
 
     def _standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None) -> dict[str, Any]:
-        """The engine's result, with resigned seats ranked last (latest resignation lowest)."""
+        """The engine's result, with resigned seats ranked last (earliest resignation lowest)."""
         n = len(table.seats)
         resigned = {s.seat: s.resigned for s in table.seats if s.resigned}
         if resigning is not None:
@@ -439,7 +439,9 @@ class TableService:
             if mention_ids:
                 content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
                                                                        else " — your move.")
-            if len(acting) == 1 and table.seats[acting[0]].user_id is not None:
+            # A hidden-information game's choices reveal the mover's hand, so they only go out privately
+            # (DM, /hand, the "My view" button), never on the public board.
+            if len(acting) == 1 and table.seats[acting[0]].user_id is not None and not game.hidden_information:
                 controls = self._controls(table, game, state, acting[0])
             colour = COLOUR_PLAY
         else:

@@ -298,3 +298,18 @@ async def test_lobby_buttons_survive_a_restart(simcord_env: Any, db_path: Any) -
     await alice.click(lobby_message(channel), label="Start")
     thread = channel.threads[0]
     assert len(to_act(last_board(thread))) == 1
+
+
+async def test_without_thread_permission_the_game_opens_in_the_channel(simcord_env: Any) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel(
+        "no-threads", overwrites={guild.me: discord.PermissionOverwrite(create_public_threads=False)})
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    res = await alice.slash(channel, "game new", game="breaks")
+    assert res.ephemeral and "in this channel" in res.response.content
+    assert channel.threads == []
+    lobbies = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")]
+    assert len(lobbies) == 1 and lobbies[0].components
+    assert not [m for m in channel.history() if m.embeds and "opening a table" in (m.embeds[0].title or "")]
+    res = await alice.slash(channel, "game new", game="breaks")
+    assert res.ephemeral and "already has a game" in res.response.content
