@@ -108,6 +108,7 @@ class Database:
         # One connection serves every coroutine: the lock keeps one coroutine's reads out of
         # another's open transaction.
         self._lock = asyncio.Lock()
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -125,23 +126,28 @@ class Database:
         return db
 
     async def close(self) -> None:
-        await self._conn.close()
+        """Close the connection; closing twice is harmless."""
+        if not self._closed:
+            self._closed = True
+            await self._conn.close()
 
     async def migrate(self) -> int:
         """Apply pending migrations; returns the schema version."""
         await _run(self._conn, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
                                  "name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
-        async with self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-            row = await cur.fetchone()
-        current = row[0] if row else 0
+        current = 0
         for number, name, sql in _migrations():
-            if number <= current:
-                continue
-            async with self.transaction():
+            # Read the version inside the write transaction: another process opening the same file at the
+            # same moment may have applied this migration since we looked.
+            async with self.transaction() as conn:
+                async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
+                    row = await cur.fetchone()
+                current = row[0] if row else 0
+                if number <= current:
+                    continue
                 for statement in _split_sql(sql):
-                    await _run(self._conn, statement)
-                await _run(self._conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
-                                         (number, name))
+                    await _run(conn, statement)
+                await _run(conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (number, name))
             current = number
         return current
 

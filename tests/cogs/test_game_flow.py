@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.cogs.discord_helpers import board_messages, custom_ids, last_board, move_buttons, move_select, to_act
-from tests.conftest import make_bot
+from tests.conftest import OPEN_BOTS, make_bot
 
 MAX_TURNS = 600
 
@@ -255,6 +255,7 @@ async def test_commands_sync_to_the_test_guild_when_set(db_path: Any) -> None:
     from bot import Blockhouse, Settings
 
     bot = Blockhouse(Settings(token="t", database=str(db_path), test_guild=4242))
+    OPEN_BOTS.append(bot)  # closed after the test like every other bot
     async with simcord.run(bot) as env:
         home = env.create_guild(id=4242)
         other = env.create_guild()
