@@ -215,6 +215,26 @@ class Game(ABC, Generic[S, M]):
     def load(self, data: Mapping[str, Any]) -> S:
         """Inverse of :meth:`dump`; raises ``ValueError`` on an unknown format."""
 
+    # --- checking a move (shared by every game's ``apply``) ---------------------------
+    def normalise_move(self, state: S, seat: int, move: M) -> M:
+        """Fill in what a short form leaves out (e.g. a default target); may raise IllegalMoveError."""
+        return move
+
+    def why_illegal(self, state: S, seat: int, move: M) -> str:
+        """The reason, in words a player understands, that ``move`` is not legal now."""
+        return "That move is not allowed now."
+
+    def checked_move(self, state: S, seat: int, move: M) -> M:
+        """The move in canonical form if ``seat`` may play it now; otherwise the matching typed error."""
+        if self.is_over(state):
+            raise GameOverError("This game is already over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurnError("It is not your turn.")
+        move = self.normalise_move(state, seat, move)
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMoveError(self.why_illegal(state, seat, move))
+        return move
+
     # --- conveniences built on the contract ------------------------------------------
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None

@@ -47,10 +47,8 @@ from engine.base import (
     FORMAT_VERSION,
     Event,
     Game,
-    GameOverError,
     IllegalMoveError,
     NotationError,
-    NotYourTurnError,
     OptionError,
     OptionSpec,
     Result,
@@ -308,7 +306,7 @@ class Blockers(Game[BlockersState, Move]):
         return self._plays(state, seat) or [PASS]
 
     # --- applying --------------------------------------------------------------------------
-    def _colour_for(self, state: BlockersState, seat: int, move: Move) -> Move:
+    def normalise_move(self, state: BlockersState, seat: int, move: Move) -> Move:
         """Fill in or check the colour of a typed move: optional in the basic game, guessed when unambiguous in
         the advanced game."""
         if move.is_pass:
@@ -333,13 +331,7 @@ class Blockers(Game[BlockersState, Move]):
         return move
 
     def apply(self, state: BlockersState, seat: int, move: Move) -> tuple[BlockersState, list[Event]]:
-        if state.phase == OVER:
-            raise GameOverError("This game is already over.")
-        if seat not in self.to_act(state):
-            raise NotYourTurnError("It is not your turn.")
-        move = self._colour_for(state, seat, move)
-        if move not in self.legal_moves(state, seat):
-            raise IllegalMoveError(self._why_illegal(state, seat, move))
+        move = self.checked_move(state, seat, move)
         s = state.clone()
         s.ply += 1
         events: list[Event] = []
@@ -415,7 +407,7 @@ class Blockers(Game[BlockersState, Move]):
             nxt = (nxt + 1) % s.seats
         s.turn = nxt
 
-    def _why_illegal(self, s: BlockersState, seat: int, move: Move) -> str:
+    def why_illegal(self, s: BlockersState, seat: int, move: Move) -> str:
         if move.is_pass:
             example = self.format_move(self._plays(s, seat)[0])
             return f"You can't pass while a tile can be played, e.g. `{example}`."

@@ -18,10 +18,8 @@ from engine.base import (
     FORMAT_VERSION,
     Event,
     Game,
-    GameOverError,
     IllegalMoveError,
     NotationError,
-    NotYourTurnError,
     OptionSpec,
     Result,
     rank_by,
@@ -189,7 +187,7 @@ class Breaks(Game[BreaksState, Move]):
         return places + self._breaks(state, seat, card) + [DISCARD]
 
     # --- applying -------------------------------------------------------------------
-    def _normalise(self, state: BreaksState, seat: int, move: Move) -> Move:
+    def normalise_move(self, state: BreaksState, seat: int, move: Move) -> Move:
         """Fill a break's default target: the breaker's first empty slot."""
         if move.kind == "break" and move.target == -1 and state.pending is not None and is_court(state.pending):
             empty = [i for i, seq in enumerate(state.slots[seat]) if not seq]
@@ -200,13 +198,7 @@ class Breaks(Game[BreaksState, Move]):
         return move
 
     def apply(self, state: BreaksState, seat: int, move: Move) -> tuple[BreaksState, list[Event]]:
-        if state.phase == OVER:
-            raise GameOverError("This game is already over.")
-        if seat not in self.to_act(state):
-            raise NotYourTurnError("It is not your turn.")
-        move = self._normalise(state, seat, move)
-        if move not in self.legal_moves(state, seat):
-            raise IllegalMoveError(self._why_illegal(state, seat, move))
+        move = self.checked_move(state, seat, move)
         s = state.clone()
         s.ply += 1
         events: list[Event] = []
@@ -310,7 +302,7 @@ class Breaks(Game[BreaksState, Move]):
             s.phase = OVER
             events.append(Event("over", None, "Game over."))
 
-    def _why_illegal(self, s: BreaksState, seat: int, move: Move) -> str:
+    def why_illegal(self, s: BreaksState, seat: int, move: Move) -> str:
         wild = self._wild(s)
         if s.phase == FINAL and move.kind != "merge" and move.kind != "done":
             return "The cards have run out: you may only `merge` or say `done`."
