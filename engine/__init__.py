@@ -7,6 +7,7 @@ game module directly.
 from __future__ import annotations
 
 from engine.base import Game
+from engine.blockers import Blockers
 from engine.breaks import Breaks
 
 
@@ -34,7 +35,7 @@ class Registry:
 
 
 def default_registry() -> Registry:
-    return Registry([Breaks()])
+    return Registry([Breaks(), Blockers()])
 
 
 __all__ = ["Game", "Registry", "default_registry"]

@@ -584,8 +584,8 @@ class Blockers(Game[BlockersState, Move]):
             parts.append(text + ".")
         elif last:
             parts.append(f"Last move: {names[last['seat']]} passed.")
-        if "rack" in view:
-            parts.append("Your rack: " + "; ".join(f"{c} " + ", ".join(faces) for c, faces in view["rack"].items())
+        if "rack" in view:  # first after the title: the description is cut at 1,024 characters
+            parts.insert(1, "Your rack: " + "; ".join(f"{c} " + ", ".join(faces) for c, faces in view["rack"].items())
                          + ".")
         return " ".join(parts)
 
