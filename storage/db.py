@@ -116,13 +116,17 @@ class Database:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await _run(conn, "PRAGMA journal_mode=WAL")
-        await _run(conn, "PRAGMA synchronous=NORMAL")
-        await _run(conn, "PRAGMA foreign_keys=ON")
-        await _run(conn, "PRAGMA busy_timeout=5000")
-        db = cls(conn, path)
-        await db.migrate()
+        try:
+            conn.row_factory = sqlite3.Row
+            await _set_wal(conn)
+            await _run(conn, "PRAGMA synchronous=NORMAL")
+            await _run(conn, "PRAGMA foreign_keys=ON")
+            await _run(conn, "PRAGMA busy_timeout=5000")
+            db = cls(conn, path)
+            await db.migrate()
+        except BaseException:
+            await conn.close()  # an open connection's worker thread would keep the process alive
+            raise
         return db
 
     async def close(self) -> None:
@@ -312,6 +316,19 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
                                (int(is_open), table_id, user_id))
+
+
+async def _set_wal(conn: aiosqlite.Connection, attempts: int = 100) -> None:
+    """Switch to WAL. SQLite answers "database is locked" at once, without the busy handler, while another
+    connection is switching the same fresh file, so retry for a few seconds."""
+    for attempt in range(attempts):
+        try:
+            await _run(conn, "PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.05)
 
 
 async def _run(conn: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> int:

@@ -246,7 +246,10 @@ class TableService:
                 raise Refusal(f"{game.name} needs at least {game.min_players} players: "
                               "wait for someone to join, or add a bot.")
             seed = self.seeds()
-            state = game.new_game(len(table.seats), table.options, seed)
+            try:
+                state = game.new_game(len(table.seats), table.options, seed)
+            except GameError as err:  # an option that doesn't suit this many players
+                raise Refusal(f"Can't start: {err}") from None
             try:
                 await self.db.start(table.id, table.version, seed, game.dump(state), self.clock())
             except StaleVersion:
@@ -266,7 +269,10 @@ class TableService:
                 raise Refusal("This game is already over.")
             if actor.user_id != table.host_id and not actor.can_manage:
                 raise Refusal("Only the host, or someone who can manage this channel, can cancel the game.")
-            await self.db.cancel(table.id, table.version, self.clock())
+            try:
+                await self.db.cancel(table.id, table.version, self.clock())
+            except StaleVersion:
+                raise StaleButton("The game moved on while you clicked; try again.") from None
             table = await self._table(table.id)
             log.info("table %s cancelled by %s", table.id, actor.user_id)
             post = Post(title=f"{self.game(table.game).name} · table #{table.id}",

@@ -1,0 +1,324 @@
+"""storage.db against real SQLite files: migrations, WAL, the one-open-table rule and versioned writes."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
+from storage.db import _migrations
+
+CHANNEL = 500
+STATE = {"format": 1, "pos": "start"}
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "blockhouse.db"
+
+
+@pytest.fixture
+async def db(path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(path)
+    yield database
+    await database.close()
+
+
+async def new_table(db: Database, channel: int = CHANNEL, host: int = 1) -> int:
+    return await db.create_table(guild_id=9, channel_id=channel, game="breaks", options={"decks": 1},
+                                 host_id=host, host_name="Alice", now=1.0)
+
+
+async def table(db: Database, table_id: int) -> TableRow:
+    row = await db.get_table(table_id)
+    assert row is not None
+    return row
+
+
+async def active_table(db: Database) -> int:
+    """A started table with two seats, at version 2."""
+    tid = await new_table(db)
+    await db.set_seats(tid, 0, [(1, "Alice", None), (2, "Bob", None)], 2.0)
+    await db.start(tid, 1, 77, STATE, 3.0)
+    return tid
+
+
+def raw(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
+    """Read the file with the plain sqlite3 module: what is really on disk."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql, args).fetchall()
+    finally:
+        conn.close()
+
+
+# --- migrations --------------------------------------------------------------------------------------------------
+
+
+async def test_migrations_apply_on_a_fresh_file_and_record_the_version(db: Database, path: Path) -> None:
+    assert path.exists()
+    latest = len(_migrations())
+    assert latest >= 1
+    versions = raw(path, "SELECT version, name FROM schema_migrations ORDER BY version")
+    assert [v for v, _ in versions] == list(range(1, latest + 1))
+    assert versions[0][1] == "0001_tables.sql"
+    names = {r[0] for r in raw(path, "SELECT name FROM sqlite_master")}
+    assert {"tables", "seats", "moves", "tables_one_open_per_channel", "seats_one_per_user"} <= names
+    assert await db.migrate() == latest  # idempotent on an up-to-date file
+
+
+async def test_reopening_does_not_reapply_and_keeps_data(path: Path) -> None:
+    db = await Database.open(path)
+    try:
+        tid = await new_table(db)
+    finally:
+        await db.close()
+    applied_before = raw(path, "SELECT version, applied_at FROM schema_migrations")
+
+    db = await Database.open(path)
+    try:
+        assert raw(path, "SELECT version, applied_at FROM schema_migrations") == applied_before
+        row = await table(db, tid)
+        assert (row.game, row.status, row.options, row.host_id) == ("breaks", LOBBY, {"decks": 1}, 1)
+        assert [(s.seat, s.user_id, s.name) for s in row.seats] == [(0, 1, "Alice")]
+    finally:
+        await db.close()
+
+
+async def test_processes_opening_a_fresh_file_at_once_all_succeed(tmp_path: Path) -> None:
+    """Switching a fresh file to WAL and migrating it race when several processes start together."""
+    for attempt in range(10):
+        path = tmp_path / f"fresh{attempt}.db"
+        opened = await asyncio.gather(*(Database.open(path) for _ in range(3)), return_exceptions=True)
+        try:
+            assert all(isinstance(db, Database) for db in opened), opened
+            assert raw(path, "SELECT COUNT(*) FROM schema_migrations") == [(len(_migrations()),)]
+            tid = await new_table(opened[0])  # type: ignore[arg-type]
+            assert (await table(opened[2], tid)).game == "breaks"  # type: ignore[arg-type]
+        finally:
+            for db in opened:
+                if isinstance(db, Database):
+                    await db.close()
+
+
+async def test_journal_mode_is_wal(db: Database, path: Path) -> None:
+    assert (await db.journal_mode()).lower() == "wal"
+    assert raw(path, "PRAGMA journal_mode") == [("wal",)]  # persistent: a plain connection sees it too
+
+
+# --- one open table per channel ----------------------------------------------------------------------------------
+
+
+async def test_only_one_lobby_or_active_table_per_channel(db: Database) -> None:
+    tid = await new_table(db)
+    with pytest.raises(ChannelBusy):
+        await new_table(db)
+    await db.start(tid, 0, 1, STATE, 2.0)  # active also blocks
+    with pytest.raises(ChannelBusy):
+        await new_table(db, host=2)
+    other = await new_table(db, channel=CHANNEL + 1)  # another channel is free
+    assert (await table(db, other)).status == LOBBY
+    assert [t.id for t in await db.tables_with_status(LOBBY, ACTIVE)] == [tid, other]
+    assert (await db.open_table_in(CHANNEL)).id == tid  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("close", ["finish", "cancel"])
+async def test_a_new_table_is_allowed_after_finish_or_cancel(db: Database, close: str) -> None:
+    tid = await active_table(db)
+    if close == "finish":
+        await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0, result={"winners": [0]})
+        expected = FINISHED
+    else:
+        await db.cancel(tid, 2, 4.0)
+        expected = CANCELLED
+    assert (await table(db, tid)).status == expected
+    assert await db.open_table_in(CHANNEL) is None
+    again = await new_table(db)
+    assert again != tid
+    assert (await db.open_table_in(CHANNEL)).id == again  # type: ignore[union-attr]
+    assert (await db.latest_table_in(CHANNEL)).id == again  # type: ignore[union-attr]
+    with pytest.raises(ChannelBusy):
+        await new_table(db)
+
+
+async def test_a_refused_create_leaves_no_seat_behind(db: Database, path: Path) -> None:
+    await new_table(db)
+    with pytest.raises(ChannelBusy):
+        await new_table(db, host=2)
+    assert raw(path, "SELECT COUNT(*) FROM tables") == [(1,)]
+    assert raw(path, "SELECT COUNT(*) FROM seats") == [(1,)]
+
+
+# --- versioned writes --------------------------------------------------------------------------------------------
+
+
+async def test_set_seats_bumps_the_version_and_a_stale_one_changes_nothing(db: Database) -> None:
+    tid = await new_table(db)
+    assert (await table(db, tid)).version == 0
+    await db.set_seats(tid, 0, [(1, "Alice", None), (None, "Bot 1", "random")], 2.0)
+    row = await table(db, tid)
+    assert row.version == 1 and row.updated_at == 2.0
+    assert [(s.user_id, s.name, s.bot, s.is_bot) for s in row.seats] == [(1, "Alice", None, False),
+                                                                       (None, "Bot 1", "random", True)]
+    await db.set_seats(tid, 1, [(1, "Alice", None), (2, "Bob", None)], 3.0, host_id=2)
+    row = await table(db, tid)
+    assert (row.version, row.host_id) == (2, 2)
+
+    before = await table(db, tid)
+    with pytest.raises(StaleVersion):
+        await db.set_seats(tid, 1, [(3, "Carl", None)], 4.0, host_id=3)
+    assert await table(db, tid) == before
+
+
+async def test_start_bumps_the_version_and_a_stale_one_changes_nothing(db: Database) -> None:
+    tid = await new_table(db)
+    await db.set_seats(tid, 0, [(1, "Alice", None), (2, "Bob", None)], 2.0)
+    before = await table(db, tid)
+    with pytest.raises(StaleVersion):
+        await db.start(tid, 0, 77, STATE, 3.0)
+    assert await table(db, tid) == before
+
+    await db.start(tid, 1, 77, STATE, 3.0)
+    row = await table(db, tid)
+    assert (row.status, row.seed, row.state, row.version) == (ACTIVE, 77, STATE, 2)
+
+
+async def test_record_moves_bumps_the_version_and_a_stale_one_changes_nothing(db: Database) -> None:
+    tid = await active_table(db)
+    await db.record_moves(tid, 2, [(1, 0, "draw", ["Alice drew 5♣."]), (2, 0, "place 1", ["placed"])],
+                          {"format": 1, "pos": "after two"}, 4.0)
+    row = await table(db, tid)
+    assert (row.version, row.state, row.status, row.result) == (3, {"format": 1, "pos": "after two"}, ACTIVE, None)
+    before_moves = await db.moves(tid)
+    assert [(m.ply, m.seat, m.notation, m.events) for m in before_moves] == [
+        (1, 0, "draw", ["Alice drew 5♣."]), (2, 0, "place 1", ["placed"])]
+
+    with pytest.raises(StaleVersion):
+        await db.record_moves(tid, 2, [(3, 1, "draw", [])], {"format": 1, "pos": "stale"}, 5.0,
+                              result={"winners": [1]})
+    assert await table(db, tid) == row
+    assert await db.moves(tid) == before_moves
+
+
+async def test_resign_and_cancel_refuse_a_stale_version(db: Database) -> None:
+    tid = await active_table(db)
+    before = await table(db, tid)
+    with pytest.raises(StaleVersion):
+        await db.resign(tid, 1, 0, 4.0)
+    with pytest.raises(StaleVersion):
+        await db.cancel(tid, 1, 4.0)
+    assert await table(db, tid) == before
+
+
+async def test_unknown_table_is_stale(db: Database) -> None:
+    with pytest.raises(StaleVersion):
+        await db.record_moves(12345, 0, [], STATE, 1.0)
+    assert await db.get_table(12345) is None
+
+
+async def test_record_moves_is_atomic_when_a_later_insert_fails(db: Database, path: Path) -> None:
+    tid = await active_table(db)
+    await db.record_moves(tid, 2, [(1, 0, "draw", [])], {"format": 1, "pos": "one"}, 4.0)
+    before = await table(db, tid)
+    # The first new move is fine, the second repeats ply 2: the whole transaction must vanish.
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.record_moves(tid, 3, [(2, 0, "place 1", []), (2, 1, "draw", [])], {"format": 1, "pos": "two"},
+                              5.0, result={"winners": [0]})
+    assert await table(db, tid) == before
+    assert [m.ply for m in await db.moves(tid)] == [1]
+    assert raw(path, "SELECT version, status FROM tables WHERE id = ?", (tid,)) == [(3, ACTIVE)]
+    # A ply already on disk is refused the same way.
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.record_moves(tid, 3, [(1, 1, "draw", [])], {"format": 1, "pos": "dup"}, 6.0)
+    assert await table(db, tid) == before
+    # And the connection is still usable afterwards (no transaction left open).
+    await db.record_moves(tid, 3, [(2, 0, "place 1", [])], {"format": 1, "pos": "two"}, 7.0)
+    assert [m.ply for m in await db.moves(tid)] == [1, 2]
+
+
+async def test_moves_last_n_returns_the_newest_in_order(db: Database) -> None:
+    tid = await active_table(db)
+    await db.record_moves(tid, 2, [(p, p % 2, f"m{p}", [f"e{p}"]) for p in range(1, 8)], STATE, 4.0)
+    assert [m.ply for m in await db.moves(tid)] == [1, 2, 3, 4, 5, 6, 7]
+    assert [m.notation for m in await db.moves(tid, last=3)] == ["m5", "m6", "m7"]
+    assert [m.ply for m in await db.moves(tid, last=1)] == [7]
+    assert [m.ply for m in await db.moves(tid, last=50)] == [1, 2, 3, 4, 5, 6, 7]
+    assert await db.moves(tid, last=0) == []
+    other = await new_table(db, channel=CHANNEL + 1)
+    assert await db.moves(other) == []
+
+
+async def test_resign_records_the_order_of_resignations(db: Database) -> None:
+    tid = await new_table(db)
+    await db.set_seats(tid, 0, [(1, "A", None), (2, "B", None), (3, "C", None), (4, "D", None)], 2.0)
+    await db.start(tid, 1, 5, STATE, 3.0)
+    await db.resign(tid, 2, 2, 4.0)
+    await db.resign(tid, 3, 0, 5.0)
+    row = await table(db, tid)
+    assert [s.resigned for s in row.seats] == [2, 0, 1, 0]
+    assert (row.status, row.version) == (ACTIVE, 4)
+    await db.resign(tid, 4, 3, 6.0, result={"winners": [1]})
+    row = await table(db, tid)
+    assert [s.resigned for s in row.seats] == [2, 0, 1, 3]
+    assert (row.status, row.result) == (FINISHED, {"winners": [1]})
+
+
+async def test_dm_open_and_lobby_message_are_not_versioned(db: Database) -> None:
+    tid = await active_table(db)
+    await db.set_dm_open(tid, 2, False)
+    await db.set_lobby_message(tid, 600, 700)
+    row = await table(db, tid)
+    assert [s.dm_open for s in row.seats] == [True, False]
+    assert (row.lobby_channel_id, row.lobby_message_id, row.version) == (600, 700, 2)
+
+
+async def test_a_second_connection_sees_committed_data_and_a_restart_keeps_it(path: Path) -> None:
+    db = await Database.open(path)
+    other = await Database.open(path)
+    try:
+        tid = await active_table(db)
+        await db.record_moves(tid, 2, [(1, 0, "draw", ["e"])], {"format": 1, "pos": "x"}, 4.0)
+        assert await table(other, tid) == await table(db, tid)
+        assert await other.moves(tid) == await db.moves(tid)
+        await other.record_moves(tid, 3, [(2, 0, "place 1", [])], {"format": 1, "pos": "y"}, 5.0)
+        row = await table(db, tid)  # and the first connection sees the second one's commit
+        assert (row.version, row.state) == (4, {"format": 1, "pos": "y"})
+    finally:
+        await other.close()
+        await db.close()
+    reopened = await Database.open(path)  # a restart
+    try:
+        assert [m.notation for m in await reopened.moves(tid)] == ["draw", "place 1"]
+        assert (await table(reopened, tid)).version == 4
+    finally:
+        await reopened.close()
+
+
+async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: Path) -> None:
+    tid = await active_table(db)
+    other = await Database.open(path)
+    try:
+        for round_ in range(5):
+            version = (await table(db, tid)).version
+            ply = round_ + 1
+            results = await asyncio.gather(
+                db.record_moves(tid, version, [(ply, 0, "a", [])], {"format": 1, "by": "a"}, 10.0 + round_),
+                other.record_moves(tid, version, [(ply, 1, "b", [])], {"format": 1, "by": "b"}, 10.0 + round_),
+                return_exceptions=True,
+            )
+            ok = [r for r in results if r is None]
+            stale = [r for r in results if isinstance(r, StaleVersion)]
+            assert (len(ok), len(stale)) == (1, 1), results
+            row = await table(other, tid)
+            assert row.version == version + 1
+            winner = "a" if results[0] is None else "b"
+            assert row.state == {"format": 1, "by": winner}
+            moves = await db.moves(tid)
+            assert [m.ply for m in moves] == list(range(1, ply + 1))
+            assert moves[-1].notation == winner
+    finally:
+        await other.close()
