@@ -241,6 +241,8 @@ class TableService:
                 raise Refusal("This game has already started or was cancelled.")
             if actor.user_id != table.host_id:
                 raise Refusal("Only the host can start the game.")
+            if version is not None and version != table.version:
+                raise StaleButton("The lobby changed since you looked: check the players, then start again.")
             game = self.game(table.game)
             if len(table.seats) < game.min_players:
                 raise Refusal(f"{game.name} needs at least {game.min_players} players: "

@@ -6,10 +6,10 @@ import itertools
 import json
 
 import pytest
-from hidden_game import HighCard, HighCardState
 
 from engine.base import GameOverError, IllegalMoveError, NotationError, NotYourTurnError, OptionError
 from engine.rng import Rng
+from tests.tables.hidden_game import HighCard, HighCardState
 
 GAME = HighCard()
 

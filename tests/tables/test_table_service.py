@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hidden_game import HighCard
 
 import render
 from engine import Registry, default_registry
@@ -17,6 +16,7 @@ from engine.base import Game
 from engine.breaks import Breaks
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database, TableRow
 from tables import Actor, Choice, Outcome, Post, Refusal, StaleButton, TableService
+from tests.tables.hidden_game import HighCard
 
 CH = 1000  # the channel (or thread) where the game is played
 ALICE, BOB, CARL, DANA, EVE = (Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carl"), Actor(4, "Dana"),
@@ -760,3 +760,21 @@ async def test_the_public_board_never_shows_a_hand(hsvc: TableService, monkeypat
         hands_seen[m.seat].add(tuple(state.hands[m.seat]))
     for view in private_views:
         assert tuple(view["hand"]) in hands_seen[view["viewer"]]
+
+
+async def test_start_with_an_out_of_date_lobby_version_is_refused(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "v.db")
+    try:
+        svc = TableService(db, default_registry(), seeds=lambda: 5, render=False)
+        alice, bob = Actor(1, "Alice"), Actor(2, "Bob")
+        out = await svc.open_lobby(guild_id=1, channel_id=77, host=alice, game_key="breaks")
+        assert out.table_id is not None
+        seen = (await db.get_table(out.table_id)).version  # type: ignore[union-attr]
+        await svc.join(out.table_id, bob)
+        with pytest.raises(StaleButton):
+            await svc.start(out.table_id, alice, version=seen)
+        assert (await db.get_table(out.table_id)).status == "lobby"  # type: ignore[union-attr]
+        await svc.start(out.table_id, alice, version=seen + 1)
+        assert (await db.get_table(out.table_id)).status == "active"  # type: ignore[union-attr]
+    finally:
+        await db.close()
