@@ -163,7 +163,7 @@ class Bench:
         self.next_channel += 1
         channel = self.next_channel
         actors = [Actor(user_id=channel * 10 + i, name=f"Player {i + 1}") for i in range(players)]
-        out = await self.service.open_lobby(guild_id=1, channel_id=channel, host=actors[0], game_key=GAME_KEY)
+        out = await self.service.open_lobby(guild_id=1, channel_id=channel, host=actors[0], game_key=self.game.key)
         assert out.table_id is not None
         table_id = out.table_id
         for actor in actors[1:]:
@@ -209,7 +209,8 @@ class Bench:
         return samples
 
 
-async def run(games: int, players: Sequence[int], seed: int, warmup: int) -> dict[str, Any]:
+async def run(games: int, players: Sequence[int], seed: int, warmup: int, game_key: str = GAME_KEY
+              ) -> dict[str, Any]:
     rng = Rng(seed)
     with tempfile.TemporaryDirectory(prefix="blockhouse-bench-") as tmp:
         db_path = Path(tmp) / "bench.sqlite3"
@@ -218,7 +219,7 @@ async def run(games: int, players: Sequence[int], seed: int, warmup: int) -> dic
         try:
             journal = await db.journal_mode()
             service = TimedService(db, default_registry(), seeds=lambda: rng.next64() >> 1)
-            game = service.game(GAME_KEY)
+            game = service.game(game_key)
             bench = Bench(service=service, db=db, game=game, rng=rng)
             for _ in range(warmup):  # fonts, sprites, SQLite pages: not counted
                 await bench.play_game(players[0])
@@ -237,7 +238,7 @@ async def run(games: int, players: Sequence[int], seed: int, warmup: int) -> dic
     for s in groups.values():
         overall.extend(s)
     return {
-        "game": GAME_KEY, "seed": seed, "games_per_player_count": games, "warmup_games": warmup,
+        "game": game_key, "seed": seed, "games_per_player_count": games, "warmup_games": warmup,
         "wall_s": wall, "journal_mode": journal, "db_files_kb": db_kb, "state_mismatches": bench.mismatches,
         "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
         "memory": {"rss_after_warmup_kb": rss_start, "rss_end_kb": rss_end,
@@ -308,6 +309,7 @@ def format_text(res: dict[str, Any]) -> str:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.pipeline", description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per player count (default %(default)s)")
+    p.add_argument("--game", default=GAME_KEY, help="which game (default %(default)s)")
     p.add_argument("--players", default=",".join(map(str, DEFAULT_PLAYERS)),
                    help="comma-separated player counts (default %(default)s)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for deals and moves (default %(default)s)")
@@ -318,8 +320,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.players = sorted({int(x) for x in args.players.split(",") if x.strip()})
     except ValueError:
         p.error(f"--players must look like 2,3,4, not {args.players!r}")
-    game = default_registry().get(GAME_KEY)
-    assert game is not None
+    game = default_registry().get(args.game)
+    if game is None:
+        p.error(f"--game must be one of {', '.join(g.key for g in default_registry().all())}")
     if not args.players or any(not game.min_players <= n <= game.max_players for n in args.players):
         p.error(f"--players must be between {game.min_players} and {game.max_players}")
     if args.games < 1 or args.warmup < 0:
@@ -329,7 +332,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    res = asyncio.run(run(args.games, args.players, args.seed, args.warmup))
+    res = asyncio.run(run(args.games, args.players, args.seed, args.warmup, args.game))
     res["targets"] = targets(res["overall"])
     print(format_text(res))
     if args.json is not None:

@@ -190,6 +190,15 @@ class Game(ABC, Generic[S, M]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """JSON-safe view for ``seat``, or the public view when ``seat`` is None."""
 
+    def private_info(self, state: S, seat: int) -> dict[str, Any]:
+        """What only ``seat`` sees: the entries of its view that differ from the public view.
+
+        The platform DMs a player when this changes (e.g. their rack after they draw), not when
+        the public position moves on.
+        """
+        public = self.view(state, None)
+        return {k: v for k, v in self.view(state, seat).items() if k != "viewer" and public.get(k) != v}
+
     def status_line(self, state: S) -> str:
         """One line describing the position, with {pN} seat placeholders."""
         return ""

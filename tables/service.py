@@ -479,7 +479,7 @@ class TableService:
                         choices=choices)
 
     async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
-        """DM each person whose private view changed (games with hidden information only)."""
+        """DM each person whose private information changed (games with hidden information only)."""
         if not game.hidden_information:
             return []
         out = []
@@ -487,9 +487,9 @@ class TableService:
         for s in table.seats:
             if s.user_id is None or s.resigned:
                 continue
-            view = game.view(new, s.seat)
-            if old is not None and game.view(old, s.seat) == view:
+            if old is not None and game.private_info(old, s.seat) == game.private_info(new, s.seat):
                 continue
+            view = game.view(new, s.seat)
             post = await self._private_post(table, game, new, s.seat, view, names)
             out.append(DirectMessage(user_id=s.user_id, table_id=table.id, post=post))
         return out

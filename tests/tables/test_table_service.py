@@ -778,3 +778,29 @@ async def test_start_with_an_out_of_date_lobby_version_is_refused(tmp_path: Path
         assert (await db.get_table(out.table_id)).status == "active"  # type: ignore[union-attr]
     finally:
         await db.close()
+
+
+async def test_blockers_dms_only_the_player_whose_rack_changed(tmp_path: Path) -> None:
+    """A DM goes out when private information changes (your rack after your draw), not on every move."""
+    db = await Database.open(tmp_path / "dm.db")
+    try:
+        svc = TableService(db, default_registry(), seeds=lambda: 11, render=False)
+        people = [Actor(i, f"P{i}") for i in (1, 2, 3)]
+        out = await svc.open_lobby(guild_id=1, channel_id=5, host=people[0], game_key="blockers")
+        assert out.table_id is not None
+        for p in people[1:]:
+            await svc.join(out.table_id, p)
+        out = await svc.start(out.table_id, people[0])
+        assert sorted(dm.user_id for dm in out.dms) == [1, 2, 3]  # everyone sees their first rack
+        for _ in range(6):
+            table = await db.get_table(out.table_id)  # type: ignore[arg-type]
+            assert table is not None
+            game = svc.game("blockers")
+            state = game.load(table.state or {})
+            (seat,) = game.to_act(state)
+            mover = table.seats[seat].user_id
+            mine = [c for c in await svc.choices(5, people[seat]) if c.notation != "pass"]
+            out = await svc.submit(people[seat], mine[0].notation, channel_id=5)
+            assert [dm.user_id for dm in out.dms] == [mover]
+    finally:
+        await db.close()
