@@ -544,6 +544,10 @@ class Blockers(Game[BlockersState, Move]):
             return "The advanced game is for two players only: switch to `mode=basic` or play with two."
         return ""
 
+    def private_info(self, state: BlockersState, seat: int) -> dict[str, Any]:
+        """Only the racks are private (the same as the view's "rack", without building whole views)."""
+        return {"rack": {c: list(state.racks[c]) for c in state.colours(seat)}}
+
     def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
         players = view["players"]
         board = view["board"]

@@ -188,3 +188,19 @@ def test_registry() -> None:
     assert registry.get("no-such-game") is None
     with pytest.raises(ValueError):
         Registry([*registry.all(), registry.all()[0]])
+
+
+def test_blockers_private_info_matches_the_generic_definition() -> None:
+    """Blockers! answers private_info from its racks; it must equal the view-based default."""
+    from engine.base import Game
+    from engine.blockers import Blockers
+    from engine.rng import Rng
+
+    game = Blockers()
+    state = game.new_game(3, game.resolve_options({}), 4)
+    rng = Rng(9)
+    for _ in range(30):
+        for seat in range(3):
+            assert game.private_info(state, seat) == Game.private_info(game, state, seat)
+        (seat,) = game.to_act(state)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
