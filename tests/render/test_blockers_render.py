@@ -9,7 +9,6 @@ where a highlight or the rack must be), never on timing.
 from __future__ import annotations
 
 import copy
-import io
 import random
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from PIL import Image
 
 from render.blockers import HIGHLIGHT, layout, render, square_box
+from tests.render.png_helpers import decode
 
 MAX_BYTES = 200 * 1024
 NAMES = ["Alice", "Bob", "Carmen", "Dmitri", "Eun-ji"]
@@ -176,16 +176,6 @@ def make_view(
 
 
 # --- checks on the image ---------------------------------------------------------------------------
-def decode(png: bytes) -> Image.Image:
-    """Open and fully verify the PNG, then reopen it for pixel access."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    Image.open(io.BytesIO(png)).verify()
-    img = Image.open(io.BytesIO(png))
-    assert img.format == "PNG"
-    img.load()
-    return img.convert("RGB")
-
-
 def check_board(view: View, names: list[str] | None = None) -> Image.Image:
     png = render(view, names if names is not None else NAMES[: len(view["players"])])
     assert len(png) < MAX_BYTES

@@ -7,7 +7,6 @@ be), never on timing.
 from __future__ import annotations
 
 import copy
-import io
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +18,7 @@ from engine import default_registry
 from render import render_png
 from render.breaks import HIGHLIGHT, LAYOUTS, render
 from render.common import SUPPORTED, YELLOW, clean_name, font
+from tests.render.png_helpers import decode
 
 GAME = default_registry().get("breaks")
 MAX_BYTES = 200 * 1024
@@ -59,16 +59,6 @@ def first(views: list[View], test: Callable[[View], bool]) -> View:
     found = [v for v in views if test(v)]
     assert found, "no view in the playout matches"
     return found[0]
-
-
-def decode(png: bytes) -> Image.Image:
-    """Open and fully verify the PNG, then reopen it for pixel access."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    Image.open(io.BytesIO(png)).verify()
-    img = Image.open(io.BytesIO(png))
-    assert img.format == "PNG"
-    img.load()
-    return img.convert("RGB")
 
 
 def check_board(view: View, names: list[str] | None = None) -> Image.Image:
