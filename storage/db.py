@@ -131,9 +131,15 @@ class Database:
 
     async def close(self) -> None:
         """Close the connection; closing twice is harmless."""
-        if not self._closed:
-            self._closed = True
+        if self._closed:
+            return
+        self._closed = True
+        try:
             await self._conn.close()
+        finally:
+            # If close() was cancelled part-way (a shutdown that cancels pending work), still stop
+            # aiosqlite's worker thread, which would otherwise keep the process from exiting.
+            self._conn.stop()
 
     async def migrate(self) -> int:
         """Apply pending migrations; returns the schema version."""

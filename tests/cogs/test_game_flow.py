@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.cogs.discord_helpers import board_messages, custom_ids, last_board, move_buttons, move_select, to_act
-from tests.conftest import OPEN_BOTS, make_bot
+from tests.support import OPEN_BOTS, make_bot
 
 MAX_TURNS = 600
 

@@ -18,7 +18,7 @@ import render
 from engine import Registry
 from engine.breaks import Breaks
 from tests.cogs.discord_helpers import last_board, to_act
-from tests.conftest import make_bot
+from tests.support import make_bot
 from tests.tables.hidden_game import HighCard
 
 
