@@ -9,11 +9,12 @@ in automatically (each colour's first unused face that fits the square) unless `
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 import pytest
 
-from engine.base import GameOverError, IllegalMoveError, NotationError, NotYourTurnError, OptionError
+from engine.base import GameOverError, NotationError, NotYourTurnError, OptionError
 from engine.blockers import PASS, Blockers, BlockersState, Move
 from engine.blockers.board import (
     COLOURS,
@@ -25,6 +26,7 @@ from engine.blockers.board import (
     section_of,
     square_name,
 )
+from tests.engine import rule_helpers
 
 G = Blockers()
 INITIAL = {c[0]: c for c in COLOURS}
@@ -82,8 +84,7 @@ def make(picture: list[str] | None = None, *, cells: dict[str, str] | None = Non
     )
 
 
-def snapshot(state: BlockersState) -> Any:
-    return json.loads(json.dumps(G.dump(state)))
+snapshot = partial(rule_helpers.snapshot, G)
 
 
 def play(state: BlockersState, seat: int, text: str) -> BlockersState:
@@ -97,16 +98,7 @@ def legal_texts(state: BlockersState, seat: int | None = None) -> list[str]:
     return [G.format_move(m) for m in G.legal_moves(state, state.turn if seat is None else seat)]
 
 
-def expect_illegal(state: BlockersState, seat: int, text: str, *words: str,
-                   error: type[Exception] = IllegalMoveError) -> str:
-    before = snapshot(state)
-    with pytest.raises(error) as info:
-        G.apply(state, seat, G.parse_move(text))
-    message = str(info.value)
-    for word in words:
-        assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
-    assert snapshot(state) == before
-    return message
+expect_illegal = partial(rule_helpers.expect_illegal, G)
 
 
 # --- the board --------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from engine.base import GameOverError, IllegalMoveError, NotationError, NotYourTurnError, OptionError
 from engine.breaks import Breaks, BreaksState, Move
 from engine.breaks.cards import make_deck, matches
+from tests.engine import rule_helpers
 
 G = Breaks()
 FILLER = "2D 3D 4D 5D"  # a draw pile that does not run out in one turn
@@ -51,9 +53,7 @@ def stacks_of(state: BreaksState, seat: int) -> list[str]:
     return [" ".join(st) for st in state.stacks[seat]]
 
 
-def snapshot(state: BreaksState) -> Any:
-    """A deep, detached copy of the dump (the dump itself may share lists with the state)."""
-    return json.loads(json.dumps(G.dump(state)))
+snapshot = partial(rule_helpers.snapshot, G)
 
 
 def play(state: BreaksState, seat: int, text: str) -> BreaksState:
@@ -65,17 +65,7 @@ def legal_texts(state: BreaksState, seat: int) -> list[str]:
     return [G.format_move(m) for m in G.legal_moves(state, seat)]
 
 
-def expect_illegal(state: BreaksState, seat: int, text: str, *words: str,
-                   error: type[Exception] = IllegalMoveError) -> str:
-    """The move is rejected with a message naming ``words``, and the state is untouched."""
-    before = snapshot(state)
-    with pytest.raises(error) as info:
-        G.apply(state, seat, G.parse_move(text))
-    message = str(info.value)
-    for word in words:
-        assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
-    assert snapshot(state) == before
-    return message
+expect_illegal = partial(rule_helpers.expect_illegal, G)
 
 
 # --- matching ----------------------------------------------------------------------------------------------
