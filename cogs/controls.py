@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from tables import Choice
+from tables.menu import MenuNode
 
 if TYPE_CHECKING:
     from cogs.game import GameCog
@@ -71,29 +71,54 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_move_control(interaction, self.table_id, self.version, self.notation)
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"bh:pick:(?P<table>\d+):(?P<version>\d+)"):
-    def __init__(self, table_id: int, version: int, choices: list[Choice] | None = None, total: int = 0) -> None:
-        choices = choices or []
-        placeholder = "Choose your move…"
-        if total > len(choices):
-            placeholder = f"Choose your move ({len(choices)} of {total}; /move lists all)…"
-        options = [discord.SelectOption(label=c.label[:100], value=c.notation[:100]) for c in choices]
+class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"bh:step:(?P<table>\d+):(?P<version>\d+):(?P<path>[0-9.]*)"):
+    """One level of the move menu (:mod:`tables.menu`): picking an entry opens the next level or plays
+    the move. The id holds the path of indexes to this level, for the table version it was made for."""
+
+    def __init__(self, table_id: int, version: int, path: str = "", node: MenuNode | None = None,
+                 placeholder: str = "Choose your move…") -> None:
+        options = [discord.SelectOption(label=child.label[:100], value=str(i),
+                                        description=None if child.leaf else f"{child.moves} choices")
+                   for i, child in enumerate(node.children)] if node is not None else []
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"bh:pick:{table_id}:{version}", placeholder=placeholder,
-            options=options or [discord.SelectOption(label="…", value="-")], min_values=1, max_values=1)
+            custom_id=f"bh:step:{table_id}:{version}:{path}", placeholder=placeholder[:150],
+            options=options or [discord.SelectOption(label="…", value="0")], min_values=1, max_values=1)
         super().__init__(select)
         self.table_id = table_id
         self.version = version
+        self.path = path
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> MoveSelect:
-        return cls(int(match["table"]), int(match["version"]))
+                             match: re.Match[str]) -> StepSelect:
+        return cls(int(match["table"]), int(match["version"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        notation = values[0] if values else ""
-        await _cog(interaction).on_move_control(interaction, self.table_id, self.version, notation)
+        picked = values[0] if values and str(values[0]).isdigit() else ""
+        path = f"{self.path}.{picked}" if self.path and picked else (self.path or picked)
+        await _cog(interaction).on_step(interaction, self.table_id, self.version, path)
+
+
+class StepBack(discord.ui.DynamicItem[discord.ui.Button],
+               template=r"bh:back:(?P<table>\d+):(?P<version>\d+):(?P<path>[0-9.]*)"):
+    """Goes up one level of the move menu."""
+
+    def __init__(self, table_id: int, version: int, path: str = "") -> None:
+        super().__init__(discord.ui.Button(label="Back", emoji="⬅️", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bh:back:{table_id}:{version}:{path}"))
+        self.table_id = table_id
+        self.version = version
+        self.path = path
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> StepBack:
+        return cls(int(match["table"]), int(match["version"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_step(interaction, self.table_id, self.version, self.path)
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel:(?P<table>\d+)"):
@@ -130,4 +155,4 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rem
         await _cog(interaction).on_rematch(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, PanelButton, RematchButton)
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton)

@@ -16,9 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import lobby_kwargs, message_kwargs
+from cogs.present import lobby_kwargs, menu_view, message_kwargs
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton
+from tables.menu import decode_path
 
 if TYPE_CHECKING:
     from bot import Blockhouse
@@ -175,6 +176,35 @@ class GameCog(commands.Cog):
                               notation: str) -> None:
         await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
                                                          version=version), component=True)
+
+    async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str) -> None:
+        """A pick in the move menu: play the move it names, or show the next level privately.
+
+        In a private (ephemeral) message the menu moves in place; from a public board it opens privately.
+        """
+        await interaction.response.defer()
+        try:
+            step = await self.service.menu(table_id, actor_of(interaction), version, decode_path(path))
+        except (Refusal, GameError) as err:
+            await self._private(interaction, str(err))
+            if isinstance(err, StaleButton):
+                await self._offer_panel(interaction)
+            return
+        message = interaction.message
+        private = message is not None and message.flags.ephemeral
+        if step.node.choice is not None:
+            notation = step.node.choice.notation
+            out = await self._run(interaction, self.service.submit(actor_of(interaction), notation,
+                                                                   table_id=table_id, version=version),
+                                  component=True)
+            if out is not None and private:  # the spent menu goes; the private picture stays
+                await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None)
+            return
+        view = menu_view(step)
+        if private:
+            await interaction.edit_original_response(view=view)
+        else:
+            await self._private(interaction, " › ".join(step.trail) or "Your move:", view=view)
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         await self._run(interaction, self.service.rematch(table_id, actor_of(interaction)), component=True)

@@ -7,11 +7,11 @@ from typing import Any
 
 import discord
 
-from cogs.controls import LobbyButton, MoveButton, MoveSelect, PanelButton, RematchButton
+from cogs.controls import LobbyButton, MoveButton, PanelButton, RematchButton, StepBack, StepSelect
 from tables import Controls, LobbyCard, Post
+from tables.menu import MenuStep, build_menu, encode_path, shorten
 
-MAX_BUTTON_CHOICES = 5  # more than this become a select menu
-MAX_SELECT = 25
+MAX_BUTTON_CHOICES = 5  # more than this (or any grouping) become a menu of selects
 
 
 def embed_of(post: Post) -> discord.Embed:
@@ -27,23 +27,35 @@ def embed_of(post: Post) -> discord.Embed:
 
 def controls_view(controls: Controls | None, panel_table: int | None,
                   rematch_table: int | None = None) -> discord.ui.View | None:
-    """Move buttons (few choices) or a select (up to 25), plus the "My view" or "Rematch" button."""
+    """Move buttons (a few ungrouped choices) or the first level of the move menu, plus "My view" or "Rematch"."""
     if controls is None and panel_table is None and rematch_table is None:
         return None
     view = discord.ui.View(timeout=None)
     if controls is not None and controls.choices:
-        choices = controls.choices
-        if len(choices) <= MAX_BUTTON_CHOICES:
-            for i, choice in enumerate(choices):
-                view.add_item(MoveButton(controls.table_id, controls.version, choice.notation, choice.label,
+        root = build_menu(controls.choices)
+        if len(root.children) <= MAX_BUTTON_CHOICES and all(child.leaf for child in root.children):
+            for i, child in enumerate(root.children):
+                assert child.choice is not None
+                view.add_item(MoveButton(controls.table_id, controls.version, child.choice.notation, child.label,
                                          primary=i == 0, row=0))
         else:
-            view.add_item(MoveSelect(controls.table_id, controls.version, list(choices[:MAX_SELECT]),
-                                     total=len(choices)))
+            for item in menu_view(MenuStep(controls.table_id, controls.version, (), (), root)).children:
+                view.add_item(item)
     if panel_table is not None:
         view.add_item(PanelButton(panel_table, row=1))
     if rematch_table is not None:
         view.add_item(RematchButton(rematch_table))
+    return view
+
+
+def menu_view(step: MenuStep) -> discord.ui.View:
+    """One level of the move menu: its select and, below the top level, a Back button."""
+    view = discord.ui.View(timeout=None)
+    placeholder = (" › ".join(shorten(t, 40) for t in step.trail[-3:]) + " › choose…" if step.trail
+                   else f"Choose your move ({step.node.moves} legal)…")
+    view.add_item(StepSelect(step.table_id, step.version, encode_path(step.path), step.node, placeholder=placeholder))
+    if step.path:
+        view.add_item(StepBack(step.table_id, step.version, encode_path(step.path[:-1])))
     return view
 
 

@@ -185,6 +185,14 @@ class Game(ABC, Generic[S, M]):
         """A short label in words for menus; defaults to the notation."""
         return self.format_move(move)
 
+    def menu_groups(self, state: S, seat: int, move: M) -> tuple[str, ...]:
+        """The menu groups ``move`` sits under, outermost first; its own label is :meth:`describe_move`.
+
+        The default is none: a flat list. A game with many moves groups them (Blockers!: the tile,
+        and for a wild tile the row) so that a player picks step by step, each step one select menu.
+        """
+        return ()
+
     # --- views ---------------------------------------------------------------------
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:

@@ -30,6 +30,7 @@ class Actor:
 class Choice:
     notation: str
     label: str
+    groups: tuple[str, ...] = ()  # menu groups above this move, outermost first (see Game.menu_path)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from engine.rng import Rng
 from render import render_png
 from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS, choose_move
+from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
     Actor,
     Board,
@@ -321,6 +322,23 @@ class TableService:
             record = [(seat, game.format_move(move), events)]
             return await self._advance(table, game, new_state, record, [state])
 
+    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
+        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
+        table = await self._table(table_id)
+        game = self._playing(table)
+        seat = self._seat_for(table, actor)
+        if version != table.version:
+            raise StaleButton("That menu is from an earlier turn.")
+        state = game.load(table.state or {})
+        if seat not in game.to_act(state):
+            raise Refusal(self._not_your_turn(table, game, state))
+        root = build_menu(self._controls(table, game, state, seat).choices)
+        try:
+            node, trail = walk(root, path)
+        except IndexError:
+            raise StaleButton("That menu is out of date.") from None
+        return MenuStep(table.id, table.version, tuple(path), trail, node)
+
     def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
         names = [s.name for s in table.seats]
         waiting = ", ".join(names[s] for s in sorted(game.to_act(state)))
@@ -474,7 +492,8 @@ class TableService:
 
     def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
         moves = game.legal_moves(state, seat)
-        choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m)) for m in moves)
+        choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m),
+                               game.menu_groups(state, seat, m)) for m in moves)
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
                         choices=choices)
 

@@ -74,6 +74,7 @@ from engine.blockers.board import (
     face_of,
     fits,
     parts_without,
+    row_of,
     sort_faces,
     spoken,
     square_at,
@@ -488,6 +489,15 @@ class Blockers(Game[BlockersState, Move]):
         if there is not None:
             label += f" (captures {spoken(there)})"
         return label
+
+    def menu_groups(self, state: BlockersState, seat: int, move: Move) -> tuple[str, ...]:
+        """Tile first, then the square; a wild tile (up to 81 squares) adds the row in between."""
+        if move.is_pass:
+            return ()
+        tile_label = f"{(move.colour or state.colours(seat)[0]).capitalize()} {move.face}"
+        if move.face == WILD:
+            return (tile_label, f"Row {ROWS[row_of(move.square)]}")
+        return (tile_label,)
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: BlockersState, seat: int | None) -> dict[str, Any]:

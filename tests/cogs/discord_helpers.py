@@ -36,8 +36,32 @@ def move_buttons(message: discord.Message) -> list[Any]:
 
 
 def move_select(message: discord.Message) -> Any | None:
+    """The move menu's select on a message (a level of :mod:`tables.menu`), if any."""
     for row in message.components:
         for c in row.children:
-            if isinstance(c, discord.SelectMenu) and (c.custom_id or "").startswith("bh:pick:"):
+            if isinstance(c, discord.SelectMenu) and (c.custom_id or "").startswith("bh:step:"):
                 return c
     return None
+
+
+async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels: int = 8) -> list[str]:
+    """Pick option ``pick`` (or the last, if fewer) at each level of the move menu on ``message`` until a
+    move is played. A public board's menu continues in a private message; a private one changes in place.
+    Returns the labels picked."""
+    picked: list[str] = []
+    msg = message.message if hasattr(message, "message") and not isinstance(message, discord.Message) else message
+    for _ in range(max_levels):
+        select = move_select(msg)
+        assert select is not None, "no move menu on the message"
+        option = select.options[min(pick, len(select.options) - 1)]
+        picked.append(option.label)
+        res = await member.select(msg, [option.value], custom_id=select.custom_id)
+        nxt = next((f.message for f in res.followups if f.ephemeral and move_select(f.message)), None)
+        if nxt is None and msg.flags.ephemeral and res.response is not None:
+            again = res.response.message
+            if move_select(again) is not None and move_select(again).custom_id != select.custom_id:
+                nxt = again
+        if nxt is None:
+            return picked
+        msg = nxt
+    raise AssertionError(f"the menu went deeper than {max_levels} levels: {picked}")

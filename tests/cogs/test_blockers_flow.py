@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.cogs.discord_helpers import board_messages, last_board, to_act
+from tests.cogs.discord_helpers import board_messages, last_board, move_select, pick_through_menu, to_act
 
 
 async def test_three_player_game_with_private_racks(simcord_env: Any) -> None:
@@ -24,12 +24,22 @@ async def test_three_player_game_with_private_racks(simcord_env: Any) -> None:
         dms = [m for m in p.user.dm_channel.history() if m.embeds]
         assert dms and dms[-1].attachments and "Your rack: " in (dms[-1].attachments[0].description or "")
     by_id = {p.id: p for p in players}
+    menu_depths: set[int] = set()
     for turn in range(200):
         board = last_board(thread)
         if "Game over" in (board.content or ""):
             break
         assert "Your rack" not in (board.attachments[0].description or "")
         player = by_id[to_act(board)[0]]
+        if turn % 3 == 1:  # no typing: "My view", then the tile, (for a wild the row,) then the square
+            panel = (await player.click(board, label="My view")).response
+            assert panel is not None and panel.ephemeral
+            picked = await pick_through_menu(player, panel, pick=turn % 11)
+            assert last_board(thread).id != board.id, picked
+            assert "Played" in (panel.message.content or "")  # the spent menu is replaced
+            assert move_select(panel.message) is None
+            menu_depths.add(len(picked))
+            continue
         typed = "" if turn % 2 else "wild"
         choices = await player.autocomplete(thread, "move", "move", typed) or \
             await player.autocomplete(thread, "move", "move", "")
@@ -41,5 +51,7 @@ async def test_three_player_game_with_private_racks(simcord_env: Any) -> None:
     result = next(f for f in last_board(thread).embeds[0].fields if f.name == "Result")
     assert all(name in result.value for name in ("ann", "ben", "cy"))
     assert len(board_messages(thread)) > 60
+    assert 2 in menu_depths  # tile then square (a wild adds the row: see tests/tables/test_menu.py)
     res = await ann.slash(thread, "hand")
     assert res.ephemeral and res.response.attachments
+

@@ -9,7 +9,15 @@ import discord
 import pytest
 from PIL import Image
 
-from tests.cogs.discord_helpers import board_messages, custom_ids, last_board, move_buttons, move_select, to_act
+from tests.cogs.discord_helpers import (
+    board_messages,
+    custom_ids,
+    last_board,
+    move_buttons,
+    move_select,
+    pick_through_menu,
+    to_act,
+)
 from tests.support import OPEN_BOTS, make_bot
 
 MAX_TURNS = 600
@@ -60,7 +68,8 @@ async def play_one(member: Any, thread: Any, board: discord.Message, turn: int) 
         await member.click(board, custom_id=buttons[0].custom_id)
     else:
         assert select is not None
-        await member.select(board, [select.options[0].value], custom_id=select.custom_id)
+        await pick_through_menu(member, board)
+        assert last_board(thread).id != board.id, "the menu played no move"
 
 
 async def use_first_control(member: Any, board: discord.Message) -> Any:
@@ -70,6 +79,7 @@ async def use_first_control(member: Any, board: discord.Message) -> Any:
         return await member.click(board, custom_id=buttons[0].custom_id)
     select = move_select(board)
     assert select is not None, "the board offers no move control"
+    assert all(o.description is None for o in select.options), "a grouped menu: use pick_through_menu"
     return await member.select(board, [select.options[0].value], custom_id=select.custom_id)
 
 

@@ -5,28 +5,28 @@ from __future__ import annotations
 import discord
 import pytest
 
-from cogs.controls import MoveButton, MoveSelect, PanelButton, RematchButton
-from cogs.present import controls_view, lobby_kwargs, message_kwargs
+from cogs.controls import MoveButton, PanelButton, RematchButton, StepBack, StepSelect
+from cogs.present import controls_view, lobby_kwargs, menu_view, message_kwargs
 from tables import Board, Choice, Controls, LobbyCard, Post
+from tables.menu import MenuStep, build_menu, walk
 
 
 def choices(n: int) -> tuple[Choice, ...]:
     return tuple(Choice(f"break P2 {i % 3 + 1} onto {i % 3 + 1}", f"Move number {i} " + "x" * 120) for i in range(n))
 
 
-@pytest.mark.parametrize(("n", "buttons", "select"), [(1, 1, False), (5, 5, False), (6, 0, True), (25, 0, True),
-                                                      (40, 0, True)])
-def test_few_choices_are_buttons_many_are_one_select(n: int, buttons: int, select: bool) -> None:
+@pytest.mark.parametrize(("n", "buttons", "options"), [(1, 1, 0), (5, 5, 0), (6, 0, 6), (25, 0, 25), (40, 0, 2),
+                                                       (700, 0, 2)])
+def test_few_choices_are_buttons_many_are_a_menu_of_at_most_25(n: int, buttons: int, options: int) -> None:
     view = controls_view(Controls(7, 3, 11, choices(n)), panel_table=7)
     assert view is not None and view.timeout is None  # persistent
     items = [getattr(i, "item", i) for i in view.children]  # unwrap DynamicItems
     assert sum(isinstance(i, discord.ui.Button) and i.custom_id.startswith("bh:mv:") for i in items) == buttons
     selects = [i for i in items if isinstance(i, discord.ui.Select)]
-    assert bool(selects) == select
+    assert len(selects) == (1 if options else 0)
     if selects:
-        assert len(selects[0].options) == min(n, 25)
+        assert len(selects[0].options) == options and f"({n} legal)" in (selects[0].placeholder or "")
         assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in selects[0].options)
-        assert (f"of {n}" in (selects[0].placeholder or "")) == (n > 25)
     for item in items:
         assert len(item.custom_id) <= 100
         if isinstance(item, discord.ui.Button):
@@ -34,12 +34,38 @@ def test_few_choices_are_buttons_many_are_one_select(n: int, buttons: int, selec
     assert sum(isinstance(i, discord.ui.Button) and i.custom_id == "bh:panel:7" for i in items) == 1
 
 
+def test_grouped_choices_open_a_menu_even_when_few() -> None:
+    grouped = tuple(Choice(f"m{i}", f"move {i}", ("Tile A",)) for i in range(3))
+    view = controls_view(Controls(7, 3, 11, grouped), panel_table=None)
+    assert view is not None
+    (select,) = [getattr(i, "item", i) for i in view.children]
+    assert isinstance(select, discord.ui.Select)
+    assert [(o.label, o.description) for o in select.options] == [("Tile A", "3 choices")]
+
+
+def test_deeper_menu_levels_have_a_back_button_to_the_level_above() -> None:
+    root = build_menu(choices(700))
+    node, trail = walk(root, (1, 0))
+    view = menu_view(MenuStep(7, 3, (1, 0), trail, node))
+    items = [getattr(i, "item", i) for i in view.children]
+    select, back = items
+    assert select.custom_id == "bh:step:7:3:1.0" and back.custom_id == "bh:back:7:3:1"
+    assert (select.placeholder or "").startswith(trail[0][:30]) and len(select.placeholder or "") <= 150
+    assert len(select.options) == len(node.children) <= 25
+    assert all(len(o.label) <= 100 for o in select.options)
+
+
 def test_custom_ids_round_trip_through_the_dynamic_item_templates() -> None:
     button = MoveButton(12, 34, "merge 1 onto 2", "Merge")
     match = MoveButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id)
     assert match and (match["table"], match["version"], match["move"]) == ("12", "34", "merge 1 onto 2")
-    select = MoveSelect(12, 34, list(choices(3)))
-    assert MoveSelect.__discord_ui_compiled_template__.fullmatch(select.item.custom_id)
+    for path in ("", "3", "3.14.0"):
+        select = StepSelect(12, 34, path, build_menu(choices(3)))
+        match = StepSelect.__discord_ui_compiled_template__.fullmatch(select.item.custom_id)
+        assert match and match["path"] == path
+        back = StepBack(12, 34, path)
+        match = StepBack.__discord_ui_compiled_template__.fullmatch(back.item.custom_id)
+        assert match and match["path"] == path
     assert PanelButton.__discord_ui_compiled_template__.fullmatch(PanelButton(5).item.custom_id)
     assert RematchButton.__discord_ui_compiled_template__.fullmatch(RematchButton(5).item.custom_id)
 

@@ -16,6 +16,7 @@ from engine.base import Game
 from engine.breaks import Breaks
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database, TableRow
 from tables import Actor, Choice, Outcome, Post, Refusal, StaleButton, TableService
+from tables.menu import MAX_OPTIONS
 from tests.tables.hidden_game import HighCard
 
 CH = 1000  # the channel (or thread) where the game is played
@@ -804,3 +805,32 @@ async def test_blockers_dms_only_the_player_whose_rack_changed(tmp_path: Path) -
             assert [dm.user_id for dm in out.dms] == [mover]
     finally:
         await db.close()
+
+
+# --- the move menu --------------------------------------------------------------------------------------------
+
+
+async def test_service_menu_walks_to_a_move_and_refuses_stale_or_foreign_requests(svc: TableService) -> None:
+    tid, _ = await started(svc, ALICE, BOB, CARL, game="blockers")
+    table = await svc.db.get_table(tid)
+    assert table is not None
+    game = svc.game("blockers")
+    state = game.load(table.state)
+    (seat,) = game.to_act(state)
+    mover = (ALICE, BOB, CARL)[seat]
+    other = (ALICE, BOB, CARL)[(seat + 1) % 3]
+    top = await svc.menu(tid, mover, table.version, ())
+    assert top.trail == () and not top.node.leaf and len(top.node.children) <= MAX_OPTIONS
+    step = top
+    while not step.node.leaf:  # always the first entry: tile, (row,) square
+        step = await svc.menu(tid, mover, table.version, (*step.path, 0))
+        assert step.trail[-1] == step.node.label
+    assert 2 <= len(step.path) <= 3
+    assert step.node.choice is not None
+    assert step.node.choice.notation == game.format_move(game.legal_moves(state, seat)[0])
+    with pytest.raises(StaleButton):
+        await svc.menu(tid, mover, table.version - 1, ())
+    with pytest.raises(StaleButton):
+        await svc.menu(tid, mover, table.version, (99,))
+    with pytest.raises(Refusal, match="not your turn"):
+        await svc.menu(tid, other, table.version, ())
