@@ -403,8 +403,11 @@ class TableService:
         lines = [intro] if intro else []
         lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
-        out.public.append(await self._board_post(table, game, state, lines))
-        out.dms = await self._private_updates(table, game, old_state, state)
+        # The public board and the private views render at once: Pillow releases the GIL while it
+        # draws and encodes, so on a multi-core host the move costs about its slowest image.
+        board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
+                                              self._private_updates(table, game, old_state, state))
+        out.public.append(board)
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
         return out
@@ -501,17 +504,13 @@ class TableService:
         """DM each person whose private information changed (games with hidden information only)."""
         if not game.hidden_information:
             return []
-        out = []
         names = [s.name for s in table.seats]
-        for s in table.seats:
-            if s.user_id is None or s.resigned:
-                continue
-            if old is not None and game.private_info(old, s.seat) == game.private_info(new, s.seat):
-                continue
-            view = game.view(new, s.seat)
-            post = await self._private_post(table, game, new, s.seat, view, names)
-            out.append(DirectMessage(user_id=s.user_id, table_id=table.id, post=post))
-        return out
+        changed = [s for s in table.seats if s.user_id is not None and not s.resigned
+                   and (old is None or game.private_info(old, s.seat) != game.private_info(new, s.seat))]
+        posts = await asyncio.gather(*(self._private_post(table, game, new, s.seat, game.view(new, s.seat), names)
+                                       for s in changed))
+        return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)
+                for s, post in zip(changed, posts, strict=True) if s.user_id is not None]
 
     async def _private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
                             names: list[str]) -> Post:
