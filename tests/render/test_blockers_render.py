@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from engine.blockers import Blockers
+from engine.blockers.board import sort_faces
+from engine.rng import Rng
 from render.blockers import HIGHLIGHT, layout, render, square_box
 from tests.render.png_helpers import decode
 
@@ -399,3 +402,37 @@ def test_odd_values_do_not_break_the_renderer() -> None:
     view["rack"]["yellow"].append("nonsense")
     view["result"] = {"scores": [], "ranks": [], "winners": [9], "reason": None}
     check_board(view, [])
+
+
+@pytest.mark.parametrize(("seats", "mode"), [(2, "basic"), (2, "advanced"), (3, "basic"), (5, "basic")])
+def test_public_image_is_the_same_whatever_the_racks_hold(seats: int, mode: str) -> None:
+    """Random positions from real games: give every unfinished colour a different rack (tiles swapped with its
+    pile, so every count stays the same). The public image is byte-identical, so it shows nothing of a rack,
+    while the owner's own image does change."""
+    game = Blockers()
+    names = [f"player{i}" for i in range(seats)]
+    checked = 0
+    for seed in range(4):
+        rng = Rng(seed)
+        state = game.new_game(seats, game.resolve_options({"mode": mode}), seed)
+        while not game.is_over(state) and checked < 6 * (seed + 1):
+            (seat,) = game.to_act(state)
+            state, _ = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+            if rng.below(12):
+                continue
+            twin = copy.deepcopy(state)
+            for colour in twin.racks:
+                if colour in twin.finished or not twin.piles[colour]:
+                    continue
+                pool = twin.racks[colour] + twin.piles[colour]
+                random.Random(seed).shuffle(pool)
+                n = len(twin.racks[colour])
+                twin.racks[colour], twin.piles[colour] = sort_faces(pool[:n]), pool[n:]
+            if twin.racks == state.racks:
+                continue
+            assert render(game.view(twin, None), names) == render(game.view(state, None), names)
+            changed = next(s for s in range(seats)
+                           if game.private_info(twin, s) != game.private_info(state, s))
+            assert render(game.view(twin, changed), names) != render(game.view(state, changed), names)
+            checked += 1
+    assert checked >= 10
