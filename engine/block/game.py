@@ -1,0 +1,734 @@
+"""BLOCK: a simultaneous roll-and-write for 1–6 players (one player: the solo mode).
+
+Rules: ``/work/shared/rulebooks/block.txt`` and ``/work/shared/rules/block.md`` (our decisions, which win).
+The view dict is described in ``docs/dev/block-view.md``.
+
+Every seat acts at once; each part of a turn is one pick from a list (a pending decision), so a seat owes a
+short sequence of decisions each turn and ``to_act`` holds every seat that still owes one. A seat's picks go
+onto a private working copy of its sheet; the public view shows the sheets as they were at the start of the
+turn until every seat is done, then the turn resolves for all at once.
+
+Decisions the texts leave open, decided here:
+
+* **Setup.** The first decision of each seat is ``write <cell>``: where in the bottom row its number goes.
+  Seats write at the same time (they don't affect each other).
+* **★ values come first.** For each ★ on a number die (in die order) the seat picks its value with
+  ``star <0-9>``; the drop then arranges the four known values. This keeps every list of choices short
+  (at most 2,520 drops instead of over a million). ``drop`` is otherwise the notation of the rules page.
+* **Forced steps are taken for the seat.** With no combo available the combo step passes by itself; with no
+  legal drop (or penalty drop) the seat places nothing and counts as having crossed the Game Over line, as
+  the rules page says. Solo: the extra slide of the tile shown on the shape die happens by itself.
+* **Solo order.** Roll; the mandatory slide; the extra slide (if a die shows ★); a tile reaching ``GO!``
+  drops its penalty at once (before the next step); then the ★ values, the drop and the combo.
+* **Letters.** A seat circles a letter as soon as its combo completes the pair, during its turn; the letter is
+  active from the next roll on. Two seats may circle the same letter in one turn.
+* **Rows.** A full row (7 cells, numbers or X) is worth +2, counted once; rows beyond the line count too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.base import (
+    FORMAT_VERSION,
+    Event,
+    Game,
+    NotationError,
+    Result,
+    rank_by,
+)
+from engine.block.shapes import (
+    DIE_SHAPES,
+    ORIENTATIONS,
+    PENALTY_TILES,
+    SHAPES,
+    canonical_orientation,
+    distinct_orientations,
+    oriented,
+)
+from engine.block.sheet import (
+    BONUS,
+    COLUMNS,
+    COMBO_TYPES,
+    IDENTICAL,
+    LETTER_SIZE,
+    LETTERS,
+    LINE,
+    WIDTH,
+    Cell,
+    Combo,
+    Sheet,
+    X,
+    cell_name,
+    parse_cell,
+)
+from engine.rng import Rng
+
+STAR = "*"
+NUMBER_DICE = ((1, 2, 4, 5, 6, STAR), (2, 3, 4, 6, 7, STAR), (1, 2, 3, 5, 7, STAR), (1, 3, 4, 5, 7, STAR))
+SHAPE_DIE = (*DIE_SHAPES, STAR)
+GO = 4  # solo: notches a tile slides down before it shows GO!
+SETUP, PLAY, OVER = "setup", "play", "over"
+LADDER = ((60, "legend"), (50, "master"), (40, "architect"), (30, "stacker"))  # below 30: "rookie"
+MAX_TURNS = 400  # a safety net: a real game ends long before (the grid fills)
+
+
+# --- moves ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Move:
+    kind: str  # write | star | drop | penalty | combo | pass | slide
+    shape: str = ""  # drop
+    orientation: str = ""  # drop, penalty
+    column: int = -1  # drop, penalty: the shape's leftmost column
+    values: tuple[int, ...] = ()  # drop: in the oriented shape's reading order
+    combo: str = ""  # combo: identical | consecutive
+    cells: tuple[Cell, ...] = ()  # combo cells; write: the one cell
+    value: int = -1  # star
+    letter: str = ""  # slide
+
+
+PASS = Move("pass")
+
+
+def format_move(move: Move) -> str:
+    k = move.kind
+    if k == "write":
+        return f"write {cell_name(move.cells[0])}"
+    if k == "star":
+        return f"star {move.value}"
+    if k == "drop":
+        return f"drop {move.shape} {move.orientation} {COLUMNS[move.column]} {','.join(map(str, move.values))}"
+    if k == "penalty":
+        return f"penalty {move.orientation} {COLUMNS[move.column]}"
+    if k == "combo":
+        return f"combo {move.combo} " + " ".join(cell_name(c) for c in move.cells)
+    if k == "slide":
+        return f"slide {move.letter}"
+    return "pass"
+
+
+HELP = ("Moves look like `drop L r1 c 1,2,4,7`, `star 5`, `combo identical b1 b2 c2`, `pass`, "
+        "`penalty r0 c`, `slide C` or `write d1`.")
+
+
+def _column(word: str) -> int:
+    if len(word) != 1 or word.lower() not in COLUMNS:
+        raise NotationError(f"`{word}` is not a column: use a–g.")
+    return COLUMNS.index(word.lower())
+
+
+def _orientation(word: str) -> str:
+    if word.lower() not in ORIENTATIONS:
+        raise NotationError(f"`{word}` is not an orientation: use r0–r3 (turns) or m0–m3 (mirrored).")
+    return word.lower()
+
+
+def _cell(word: str) -> Cell:
+    try:
+        return parse_cell(word)
+    except ValueError:
+        raise NotationError(f"`{word}` is not a cell: a column a–g and a row 1–14, like `c4`.") from None
+
+
+def parse_move(text: str) -> Move:
+    words = text.strip().split()
+    if not words:
+        raise NotationError("Empty move. " + HELP)
+    head, args = words[0].lower(), words[1:]
+    if head == "pass" and not args:
+        return PASS
+    if head == "write" and len(args) == 1:
+        return Move("write", cells=(_cell(args[0]),))
+    if head == "star" and len(args) == 1:
+        if not re.fullmatch(r"\d", args[0]):
+            raise NotationError("A ★ value is a number from 0 to 9, like `star 7`.")
+        return Move("star", value=int(args[0]))
+    if head == "drop" and len(args) == 4:
+        shape = args[0].upper()
+        if shape not in DIE_SHAPES:
+            raise NotationError(f"`{args[0]}` is not a shape: use I, O, T, L or S.")
+        values = args[3].split(",")
+        if len(values) != 4 or not all(re.fullmatch(r"\d", v) for v in values):
+            raise NotationError("A drop carries four values 0–9 separated by commas, like `1,2,4,7`.")
+        return Move("drop", shape=shape, orientation=_orientation(args[1]), column=_column(args[2]),
+                    values=tuple(int(v) for v in values))
+    if head == "penalty" and len(args) == 2:
+        return Move("penalty", orientation=_orientation(args[0]), column=_column(args[1]))
+    if head == "combo" and len(args) >= 2:
+        kind = args[0].lower()
+        if kind not in COMBO_TYPES:
+            raise NotationError("A combo is `identical` or `consecutive`, then its cells: `combo identical b1 b2 c2`.")
+        return Move("combo", combo=kind, cells=tuple(_cell(w) for w in args[1:]))
+    if head == "slide" and len(args) == 1 and args[0].upper() in LETTERS:
+        return Move("slide", letter=args[0].upper())
+    raise NotationError(f"I can't read `{text.strip()}`. " + HELP)
+
+
+# --- state ---------------------------------------------------------------------------------------------------
+@dataclass
+class Progress:
+    """What one seat still owes this turn, and what it did so far."""
+
+    steps: list[str] = field(default_factory=list)  # owed, in order: write slide extra penalty:<L> star drop combo
+    stars: list[int] = field(default_factory=list)  # chosen ★ values, in die order
+    placed: list[Cell] = field(default_factory=list)  # cells filled this turn (numbers and X)
+    penalty: list[Cell] = field(default_factory=list)  # X cells dropped this turn
+    combo: list[Cell] = field(default_factory=list)  # the combo made this turn
+    stuck: bool = False  # no legal drop: counts as crossing the Game Over line
+    done: list[str] = field(default_factory=list)  # the moves made this turn, as notation
+
+
+@dataclass
+class BlockState:
+    seats: int
+    options: dict[str, Any]
+    rng: int
+    phase: str
+    turn: int  # 0 during setup
+    first: int
+    dice: list[int | str]  # four number dice then the shape die; empty during setup
+    blocks: list[str]  # slot A–E → its shape (multiplayer: penalty shapes; solo: tetrominoes)
+    crossed: list[str]  # multiplayer: crossed-off letters
+    notches: list[int]  # solo: each slot's tile position, 0 (top) … GO
+    penalty: str  # multiplayer: the letter dropping this turn ("" for a normal turn)
+    sheets: list[Sheet]  # as at the start of the turn (public)
+    work: list[Sheet]  # this turn's working copies (private until the turn resolves)
+    progress: list[Progress]
+    crossed_line: list[bool]
+    recent: list[dict[str, Any]]  # per seat, what the last resolved turn added (for the public picture)
+    ply: int = 0
+
+    @property
+    def solo(self) -> bool:
+        return self.seats == 1
+
+
+def _dump_sheet(sheet: Sheet) -> dict[str, Any]:
+    return {"grid": [row[:] for row in sheet.grid],
+            "combos": [{"type": c.kind, "cells": [list(x) for x in c.cells]} for c in sheet.combos],
+            "letters": sheet.letters[:]}
+
+
+def _load_sheet(data: Mapping[str, Any]) -> Sheet:
+    return Sheet([list(row) for row in data["grid"]],
+                 [Combo(c["type"], tuple((x[0], x[1]) for x in c["cells"])) for c in data["combos"]],
+                 list(data["letters"]))
+
+
+def _cells_text(cells: Sequence[Cell]) -> str:
+    return " ".join(cell_name(c) for c in cells)
+
+
+class Block(Game[BlockState, Move]):
+    key = "block"
+    name = "BLOCK"
+    min_players = 1
+    max_players = 6
+    hidden_information = True  # this turn's picks stay private until every seat is done
+    summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
+    # --- setup -----------------------------------------------------------------------------------------------
+    def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
+        self.check_seats(seats)
+        opts = self.resolve_options(options, seats)
+        rng = Rng(seed)
+        if seats == 1:
+            blocks = list(DIE_SHAPES)
+            rng.shuffle(blocks)
+        else:
+            tiles = list(PENALTY_TILES)
+            rng.shuffle(tiles)
+            blocks = [tile[rng.below(2)] for tile in tiles]
+        state = BlockState(
+            seats=seats, options=opts, rng=rng.state, phase=SETUP, turn=0, first=0, dice=[], blocks=blocks,
+            crossed=[], notches=[0] * len(LETTERS) if seats == 1 else [], penalty="",
+            sheets=[Sheet() for _ in range(seats)], work=[Sheet() for _ in range(seats)],
+            progress=[Progress(steps=["write"]) for _ in range(seats)], crossed_line=[False] * seats,
+            recent=[{} for _ in range(seats)])
+        return state
+
+    def clone(self, s: BlockState) -> BlockState:
+        return self.load(self.dump(s))
+
+    # --- whose turn, what is legal ------------------------------------------------------------------------------
+    def to_act(self, state: BlockState) -> frozenset[int]:
+        if state.phase == OVER:
+            return frozenset()
+        return frozenset(p for p in range(state.seats) if state.progress[p].steps)
+
+    def step(self, state: BlockState, seat: int) -> str:
+        """The decision ``seat`` owes now ("" when none)."""
+        steps = state.progress[seat].steps
+        return steps[0] if steps and state.phase != OVER else ""
+
+    def number_values(self, state: BlockState, seat: int) -> list[int]:
+        """The four values of this turn's drop for ``seat`` (★ dice replaced by its chosen values)."""
+        stars = iter(state.progress[seat].stars)
+        return [next(stars) if d == STAR else int(d) for d in state.dice[:4]]
+
+    def shapes_allowed(self, state: BlockState) -> tuple[str, ...]:
+        face = state.dice[4] if state.dice else STAR
+        return DIE_SHAPES if face == STAR else (str(face),)
+
+    def placements(self, sheet: Sheet, shape: str) -> list[tuple[str, int, list[Cell]]]:
+        """(orientation, column, landed cells) of every legal drop of ``shape`` on ``sheet``."""
+        tops = sheet.tops()
+        out = []
+        for name in distinct_orientations(shape):
+            cells = oriented(shape, name)
+            for col in range(WIDTH):
+                landed = sheet.landing(cells, col, tops)
+                if landed is not None:
+                    out.append((name, col, landed))
+        return out
+
+    def legal_moves(self, state: BlockState, seat: int) -> list[Move]:
+        step = self.step(state, seat)
+        if not step:
+            return []
+        sheet = state.work[seat]
+        if step == "write":
+            return [Move("write", cells=((0, c),)) for c in range(WIDTH)]
+        if step in ("slide", "extra"):
+            return [Move("slide", letter=LETTERS[i]) for i, n in enumerate(state.notches) if n < GO]
+        if step.startswith("penalty:"):
+            shape = state.blocks[LETTERS.index(step[-1])]
+            return [Move("penalty", orientation=o, column=c) for o, c, _ in self.placements(sheet, shape)]
+        if step == "star":
+            return [Move("star", value=v) for v in range(10)]
+        if step == "drop":
+            orders = sorted(set(itertools.permutations(self.number_values(state, seat))))
+            return [Move("drop", shape=shape, orientation=o, column=c, values=vals)
+                    for shape in self.shapes_allowed(state) for o, c, _ in self.placements(sheet, shape)
+                    for vals in orders]
+        if step == "combo":
+            return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()] + [PASS]
+        raise AssertionError(step)
+
+    def normalise_move(self, state: BlockState, seat: int, move: Move) -> Move:
+        """Canonical orientation names (``O r2`` is ``O r0``); combo cells in canonical order."""
+        if move.kind == "drop" and move.shape in SHAPES:
+            return Move("drop", shape=move.shape, orientation=canonical_orientation(move.shape, move.orientation),
+                        column=move.column, values=move.values)
+        if move.kind == "penalty" and self.step(state, seat).startswith("penalty:"):
+            shape = state.blocks[LETTERS.index(self.step(state, seat)[-1])]
+            return Move("penalty", orientation=canonical_orientation(shape, move.orientation), column=move.column)
+        if move.kind == "combo":
+            free = state.work[seat].free_numbers()
+            if all(c in free for c in move.cells):
+                if move.combo == IDENTICAL:
+                    cells = tuple(sorted(move.cells))
+                else:
+                    cells = tuple(sorted(move.cells, key=free.__getitem__))
+                return Move("combo", combo=move.combo, cells=cells)
+        return move
+
+    def why_illegal(self, state: BlockState, seat: int, move: Move) -> str:
+        step = self.step(state, seat)
+        wanted = {"write": "write", "slide": "slide", "extra": "slide", "star": "star", "drop": "drop",
+                  "combo": "combo"}.get(step, "penalty" if step.startswith("penalty:") else "")
+        if move.kind != wanted and not (step == "combo" and move.kind == "pass"):
+            return f"Now you {self.describe_step(state, seat)}."
+        sheet = state.work[seat]
+        if move.kind == "write":
+            return "Your number goes in the bottom row (row 1), like `write d1`."
+        if move.kind == "slide":
+            return f"Tile {move.letter} has reached GO! and can't slide any further."
+        if move.kind == "drop":
+            if move.shape not in self.shapes_allowed(state):
+                return f"The shape die shows {state.dice[4]}: drop that shape."
+            if sorted(move.values) != sorted(self.number_values(state, seat)):
+                values = ", ".join(map(str, sorted(self.number_values(state, seat))))
+                return f"A drop uses exactly this turn's values: {values}."
+            return "That drop doesn't fit: the shape would stick out of the grid."
+        if move.kind == "penalty":
+            return "That penalty drop doesn't fit: it would stick out of the grid."
+        if move.kind == "combo":
+            if move.combo and len(move.cells) not in sheet.open_sizes(move.combo):
+                return f"You already have a {move.combo} combo of {len(move.cells)} (or it isn't 3–8 cells long)."
+            return (f"Those cells aren't a {move.combo} combo: they must hold numbers not yet circled, touch "
+                    "side by side, and be all equal (identical) or rise by 1 along a path (consecutive).")
+        return "That move is not allowed now."
+
+    def describe_step(self, state: BlockState, seat: int) -> str:
+        step = self.step(state, seat)
+        if step == "write":
+            return f"write your number ({seat + 1}) in a cell of your bottom row"
+        if step == "slide":
+            return "slide one BLOCK tile down a notch"
+        if step == "extra":
+            return "slide one more tile down (the shape die shows ★)"
+        if step.startswith("penalty:"):
+            letter = step[-1]
+            return f"drop BLOCK {letter}'s penalty shape ({state.blocks[LETTERS.index(letter)]}) into your grid"
+        if step == "star":
+            n = len(state.progress[seat].stars)
+            dice = [i for i, d in enumerate(state.dice[:4]) if d == STAR]
+            return f"choose the value of ★ on number die {dice[n] + 1} (0–9)"
+        if step == "drop":
+            return "drop your shape"
+        if step == "combo":
+            return "circle a combo, or pass"
+        return "wait"
+
+    # --- applying ----------------------------------------------------------------------------------------------
+    def apply(self, state: BlockState, seat: int, move: Move) -> tuple[BlockState, list[Event]]:
+        move = self.checked_move(state, seat, move)
+        s = self.clone(state)
+        events: list[Event] = []
+        prog = s.progress[seat]
+        sheet = s.work[seat]
+        step = prog.steps.pop(0)
+        prog.done.append(format_move(move))
+        if move.kind == "write":
+            r, c = move.cells[0]
+            sheet.grid[r][c] = seat + 1
+            prog.placed.append((r, c))
+        elif move.kind == "slide":
+            self._slide(s, LETTERS.index(move.letter), events)
+        elif move.kind == "star":
+            prog.stars.append(move.value)
+        elif move.kind == "drop":
+            landed = sheet.landing(oriented(move.shape, move.orientation), move.column)
+            assert landed is not None
+            for (r, c), v in zip(landed, move.values, strict=True):
+                sheet.grid[r][c] = v
+            prog.placed += landed
+        elif move.kind == "penalty":
+            shape = s.blocks[LETTERS.index(step[-1])]
+            landed = sheet.landing(oriented(shape, move.orientation), move.column)
+            assert landed is not None
+            for r, c in landed:
+                sheet.grid[r][c] = X
+            prog.placed += landed
+            prog.penalty += landed
+        elif move.kind == "combo":
+            sheet.add_combo(Combo(move.combo, move.cells))
+            prog.combo = list(move.cells)
+            for letter in sheet.new_letters(s.crossed):
+                sheet.letters.append(letter)
+        s.ply += 1
+        self._settle(s, seat, events)
+        if not s.progress[seat].steps:
+            events.append(Event("ready", seat, "{p%d} is done for this turn." % seat if s.phase != SETUP
+                                else "{p%d} wrote their number." % seat))
+        if not self.to_act(s) and s.phase != OVER:
+            events += self._end_turn(s)
+        return s, events
+
+    def _slide(self, s: BlockState, slot: int, events: list[Event]) -> None:
+        s.notches[slot] += 1
+        letter = LETTERS[slot]
+        if s.notches[slot] == GO:
+            if letter in s.work[0].letters:
+                events.append(Event("go", 0, f"Tile {letter} reached GO!, but you are protected from it."))
+            else:
+                s.progress[0].steps.insert(0, f"penalty:{letter}")
+                events.append(Event("go", 0, f"Tile {letter} reached GO!: its {s.blocks[slot]} drops into your grid."))
+
+    def _settle(self, s: BlockState, seat: int, events: list[Event]) -> None:
+        """Take the steps that need no decision: forced passes, impossible drops, the automatic extra slide."""
+        prog = s.progress[seat]
+        sheet = s.work[seat]
+        while prog.steps:
+            step = prog.steps[0]
+            if step == "extra" and s.dice[4] != STAR:
+                prog.steps.pop(0)
+                slot = s.blocks.index(str(s.dice[4]))
+                if s.notches[slot] < GO:
+                    events.append(Event("slide", seat, f"Tile {LETTERS[slot]} ({s.blocks[slot]}, on the shape die) "
+                                        "slides down a notch."))
+                    self._slide(s, slot, events)
+                continue
+            if step in ("slide", "extra") and all(n >= GO for n in s.notches):
+                prog.steps.pop(0)
+                continue
+            if step.startswith("penalty:"):
+                shape = s.blocks[LETTERS.index(step[-1])]
+                if not self.placements(sheet, shape):
+                    prog.steps.pop(0)
+                    prog.stuck = True
+                    continue
+            if step in ("star", "drop") and not any(self.placements(sheet, sh) for sh in self.shapes_allowed(s)):
+                while prog.steps and prog.steps[0] in ("star", "drop"):
+                    prog.steps.pop(0)
+                prog.stuck = True
+                continue
+            if step == "combo" and not sheet.combos_available():
+                prog.steps.pop(0)
+                continue
+            break
+
+    def _roll(self, s: BlockState, events: list[Event]) -> None:
+        rng = Rng(s.rng)
+        s.dice = [die[rng.below(6)] for die in NUMBER_DICE] + [SHAPE_DIE[rng.below(6)]]
+        s.rng = rng.state
+        stars = sum(1 for d in s.dice[:4] if d == STAR)
+        own = ["star"] * stars + ["drop", "combo"]
+        s.penalty = ""
+        if s.solo:
+            s.progress = [Progress(steps=["slide"] + (["extra"] if STAR in s.dice else []) + own)]
+        else:
+            active = [letter for letter in LETTERS if letter not in s.crossed
+                      and any(letter in sheet.letters for sheet in s.sheets)]
+            if active and STAR in s.dice:
+                s.penalty = active[0]
+                s.progress = [Progress(steps=[] if s.penalty in sheet.letters else [f"penalty:{s.penalty}"])
+                              for sheet in s.sheets]
+            else:
+                s.progress = [Progress(steps=own[:]) for _ in range(s.seats)]
+        for p in range(s.seats):
+            self._settle(s, p, events)
+
+    def _end_turn(self, s: BlockState) -> list[Event]:
+        """Every seat is done: reveal, score, and roll the next turn (or end the game)."""
+        events: list[Event] = []
+        while True:
+            for p in range(s.seats):
+                prog = s.progress[p]
+                before = s.sheets[p]
+                after = s.work[p]
+                new_rows = [r for r in after.full_rows() if r not in before.full_rows()]
+                s.recent[p] = {"placed": [cell_name(c) for c in prog.placed],
+                               "penalty": [cell_name(c) for c in prog.penalty],
+                               "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
+                               "rows": [r + 1 for r in new_rows], "stuck": prog.stuck,
+                               "letters": [x for x in after.letters if x not in before.letters]}
+                if s.phase != SETUP:
+                    events += self._turn_events(s, p, new_rows)
+                if prog.stuck or after.beyond_line():
+                    s.crossed_line[p] = True
+            if s.penalty:
+                s.crossed.append(s.penalty)
+                events.append(Event("crossed", None, f"BLOCK {s.penalty} is crossed off for everyone."))
+            s.sheets = [w.copy() for w in s.work]
+            if any(s.crossed_line) or (s.solo and all(n >= GO for n in s.notches)) or s.turn >= MAX_TURNS:
+                s.phase = OVER
+                s.progress = [Progress() for _ in range(s.seats)]
+                events.append(Event("over", None, self._end_reason(s)))
+                return events
+            if s.phase == SETUP:
+                s.phase = PLAY
+            else:
+                s.first = (s.first + 1) % s.seats
+            s.turn += 1
+            rolled: list[Event] = []
+            self._roll(s, rolled)
+            events.append(Event("roll", None, f"Turn {s.turn}: the dice show {self.dice_text(s)}."
+                                + (f" BLOCK {s.penalty} drops on everyone not protected!" if s.penalty else "")))
+            events += rolled
+            if self.to_act(s):
+                return events
+
+    def _turn_events(self, s: BlockState, p: int, new_rows: list[int]) -> list[Event]:
+        prog = s.progress[p]
+        sheet = s.work[p]
+        who = "{p%d}" % p
+        parts = []
+        for text in prog.done:
+            move = parse_move(text)
+            if move.kind == "drop":
+                parts.append(f"dropped {move.shape} with {','.join(map(str, move.values))} "
+                             f"at {_cells_text(sorted(prog.placed[-4:]))}")
+            elif move.kind == "penalty":
+                parts.append(f"took a penalty at {_cells_text(sorted(prog.penalty))}")
+            elif move.kind == "combo":
+                parts.append(f"circled {move.combo} {len(move.cells)}")
+            elif move.kind == "slide":
+                parts.append(f"slid tile {move.letter}")
+        if prog.stuck:
+            parts.append("had no room to drop (crossed the Game Over line)")
+        if new_rows:
+            parts.append(f"completed row {', '.join(str(r + 1) for r in new_rows)} (+{2 * len(new_rows)})")
+        letters = [x for x in sheet.letters if x not in s.sheets[p].letters]
+        if letters:
+            parts.append(f"circled BLOCK {', '.join(letters)}")
+        text = f"{who} " + ("; ".join(parts) if parts else "had nothing to do") + "."
+        return [Event("turn", p, text)]
+
+    def _end_reason(self, s: BlockState) -> str:
+        if s.solo and all(n >= GO for n in s.notches) and not s.crossed_line[0]:
+            return "Every BLOCK tile reached GO!: the game is over."
+        if s.turn >= MAX_TURNS:
+            return f"The game stopped after {MAX_TURNS} turns."
+        who = [p for p in range(s.seats) if s.crossed_line[p]]
+        return " and ".join("{p%d}" % p for p in who) + " crossed the Game Over line: the game is over."
+
+    # --- results -------------------------------------------------------------------------------------------------
+    def scores(self, state: BlockState) -> list[int]:  # type: ignore[override]
+        return [sheet.score()["total"] for sheet in state.sheets]
+
+    def result(self, state: BlockState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        scores = self.scores(state)
+        ranks = rank_by([(x,) for x in scores])
+        winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
+        if state.solo:
+            reason = f"solo score {scores[0]}: {self.ladder(scores[0])}"
+        else:
+            reason = "highest score" if len(winners) == 1 else "tie: the win is shared"
+        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners, reason=reason)
+
+    @staticmethod
+    def ladder(score: int) -> str:
+        return next((name for floor, name in LADDER if score >= floor), "rookie")
+
+    # --- notation ------------------------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def format_move(self, move: Move) -> str:
+        return format_move(move)
+
+    def describe_move(self, state: BlockState, seat: int, move: Move) -> str:
+        sheet = state.work[seat]
+        if move.kind == "drop":
+            landed = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
+            return (f"{move.shape} {move.orientation} in {COLUMNS[move.column]}: "
+                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(landed, move.values, strict=True)))
+        if move.kind == "penalty":
+            shape = state.blocks[LETTERS.index(self.step(state, seat)[-1])] if self.step(state, seat) else ""
+            landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None
+            return f"Penalty {move.orientation} in {COLUMNS[move.column]}: " + _cells_text(landed or [])
+        if move.kind == "combo":
+            free = sheet.free_numbers()
+            values = ",".join(str(free.get(c, "?")) for c in move.cells)
+            bonus = " (bonus)" if len(move.cells) == BONUS else ""
+            return f"{move.combo.capitalize()} {len(move.cells)}{bonus}: {_cells_text(move.cells)} ({values})"
+        if move.kind == "pass":
+            return "No combo this turn"
+        if move.kind == "slide":
+            slot = LETTERS.index(move.letter)
+            return f"Slide tile {move.letter} ({state.blocks[slot]}, notch {state.notches[slot]} → " \
+                   f"{'GO!' if state.notches[slot] + 1 >= GO else state.notches[slot] + 1})"
+        if move.kind == "star":
+            return f"★ = {move.value}"
+        return format_move(move)
+
+    def menu_groups(self, state: BlockState, seat: int, move: Move) -> tuple[str, ...]:
+        """Drops: (shape when the die shows ★,) orientation, column, then the order of the values.
+        Combos: by type and size."""
+        if move.kind == "drop":
+            head = (f"Shape {move.shape}",) if len(self.shapes_allowed(state)) > 1 else ()
+            return (*head, f"{move.shape} turned {move.orientation}", f"Column {COLUMNS[move.column]}")
+        if move.kind == "combo":
+            return (f"{move.combo.capitalize()} {len(move.cells)}",)
+        return ()
+
+    def dice_text(self, state: BlockState) -> str:
+        if not state.dice:
+            return "not rolled yet"
+        return " ".join("★" if d == STAR else str(d) for d in state.dice[:4]) + \
+            " · shape " + ("★" if state.dice[4] == STAR else str(state.dice[4]))
+
+    # --- views -----------------------------------------------------------------------------------------------
+    def view(self, state: BlockState, seat: int | None) -> dict[str, Any]:
+        result = self.result(state)
+        players = []
+        for p in range(state.seats):
+            own = seat == p
+            sheet = state.work[p] if own else state.sheets[p]
+            score = sheet.score()
+            players.append({
+                "grid": [row[:] for row in sheet.grid],
+                "combos": [{"type": c.kind, "size": c.size, "cells": [cell_name(x) for x in c.cells]}
+                           for c in sheet.combos],
+                "letters": sheet.letters[:],
+                "full_rows": [r + 1 for r in sheet.full_rows()],
+                "score": score["total"],
+                "breakdown": score,
+                "crossed_line": state.crossed_line[p],
+                "waiting": bool(state.progress[p].steps) and state.phase != OVER,
+                "recent": dict(state.recent[p]),
+            })
+        v: dict[str, Any] = {
+            "game": self.key,
+            "solo": state.solo,
+            "phase": state.phase,
+            "turn": state.turn,
+            "first": state.first,
+            "dice": ["*" if d == STAR else d for d in state.dice],
+            "penalty": state.penalty,
+            "blocks": [{"letter": letter, "size": LETTER_SIZE[letter], "shape": state.blocks[i],
+                        "cells": [list(c) for c in SHAPES[state.blocks[i]]],
+                        "crossed": letter in state.crossed,
+                        "circled_by": [p for p in range(state.seats) if letter in state.sheets[p].letters],
+                        **({"notch": state.notches[i]} if state.solo else {})}
+                       for i, letter in enumerate(LETTERS)],
+            "players": players,
+            "to_act": sorted(self.to_act(state)),
+            "ply": state.ply,
+            "line": LINE + 1,  # the first row beyond the Game Over line
+            "result": result.to_json() if result else None,
+        }
+        if seat is not None:
+            v["viewer"] = seat
+            prog = state.progress[seat]
+            v["mine"] = {"step": self.step(state, seat), "todo": self.describe_step(state, seat) if prog.steps else "",
+                         "stars": prog.stars[:], "placed": [cell_name(c) for c in prog.placed],
+                         "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:]}
+        return v
+
+    def private_info(self, state: BlockState, seat: int) -> dict[str, Any]:
+        """Nothing to DM: a seat's picks come back to it in the reply to each pick, and every sheet is public
+        once the turn resolves."""
+        return {}
+
+    def status_line(self, state: BlockState) -> str:
+        if state.phase == SETUP:
+            return "Everyone writes their number in their bottom row."
+        if state.phase == OVER:
+            return ""
+        waiting = sorted(self.to_act(state))
+        head = f"Turn {state.turn}: {self.dice_text(state)}."
+        if state.penalty:
+            head += f" BLOCK {state.penalty} drops!"
+        return head + " Waiting for " + ", ".join("{p%d}" % p for p in waiting) + "."
+
+    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        parts = [f"BLOCK, turn {view['turn']}."]
+        if view["dice"]:
+            dice = ["★" if d == "*" else str(d) for d in view["dice"]]
+            parts.append(f"Dice: {' '.join(dice[:4])}, shape {dice[4]}.")
+        for p, pl in enumerate(view["players"]):
+            name = names[p] if p < len(names) else f"Player {p + 1}"
+            filled = sum(1 for row in pl["grid"] for c in row if c is not None)
+            combos = ", ".join(f"{c['type']} {c['size']}" for c in pl["combos"]) or "no combos"
+            parts.append(f"{name}: {pl['score']} points, {filled} cells filled, {combos}"
+                         + (", waiting" if pl["waiting"] else "") + ".")
+        return " ".join(parts)
+
+    # --- persistence -------------------------------------------------------------------------------------------
+    def dump(self, state: BlockState) -> dict[str, Any]:
+        return {
+            "format": FORMAT_VERSION, "game": self.key, "seats": state.seats, "options": dict(state.options),
+            "rng": state.rng, "phase": state.phase, "turn": state.turn, "first": state.first,
+            "dice": list(state.dice), "blocks": list(state.blocks), "crossed": list(state.crossed),
+            "notches": list(state.notches), "penalty": state.penalty,
+            "sheets": [_dump_sheet(x) for x in state.sheets], "work": [_dump_sheet(x) for x in state.work],
+            "progress": [{"steps": pr.steps[:], "stars": pr.stars[:], "placed": [list(c) for c in pr.placed],
+                          "penalty": [list(c) for c in pr.penalty], "combo": [list(c) for c in pr.combo],
+                          "stuck": pr.stuck, "done": pr.done[:]} for pr in state.progress],
+            "crossed_line": list(state.crossed_line), "recent": [dict(r) for r in state.recent], "ply": state.ply,
+        }
+
+    def load(self, data: Mapping[str, Any]) -> BlockState:
+        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"not a BLOCK state of format {FORMAT_VERSION}")
+
+        def cells(xs: Sequence[Sequence[int]]) -> list[Cell]:
+            return [(x[0], x[1]) for x in xs]
+
+        return BlockState(
+            seats=data["seats"], options=dict(data["options"]), rng=data["rng"], phase=data["phase"],
+            turn=data["turn"], first=data["first"], dice=list(data["dice"]), blocks=list(data["blocks"]),
+            crossed=list(data["crossed"]), notches=list(data["notches"]), penalty=data["penalty"],
+            sheets=[_load_sheet(x) for x in data["sheets"]], work=[_load_sheet(x) for x in data["work"]],
+            progress=[Progress(list(pr["steps"]), list(pr["stars"]), cells(pr["placed"]), cells(pr["penalty"]),
+                               cells(pr["combo"]), pr["stuck"], list(pr["done"])) for pr in data["progress"]],
+            crossed_line=list(data["crossed_line"]), recent=[dict(r) for r in data["recent"]], ply=data["ply"])
+
