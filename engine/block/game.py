@@ -152,7 +152,7 @@ def parse_move(text: str) -> Move:
         if shape not in DIE_SHAPES:
             raise NotationError(f"`{args[0]}` is not a shape: use I, O, T, L or S.")
         values = args[3].split(",")
-        if len(values) != 4 or not all(re.fullmatch(r"\d", v) for v in values):
+        if len(values) != 4 or not all(len(v) == 1 and v in "0123456789" for v in values):
             raise NotationError("A drop carries four values 0–9 separated by commas, like `1,2,4,7`.")
         return Move("drop", shape=shape, orientation=_orientation(args[1]), column=_column(args[2]),
                     values=tuple(int(v) for v in values))
@@ -466,6 +466,26 @@ class Block(Game[BlockState, Move]):
         rng = Rng(s.rng)
         s.dice = [die[rng.below(6)] for die in NUMBER_DICE] + [SHAPE_DIE[rng.below(6)]]
         s.rng = rng.state
+        self._begin_turn(s, events)
+
+    def with_dice(self, state: BlockState, dice: Sequence[int | str]) -> BlockState:
+        """A copy of ``state`` whose current turn starts again with these dice (four number faces, then the shape
+        face; ``"*"`` for ★), the sheets as they were when the turn began. For tests and set puzzles."""
+        s = self.clone(state)
+        if s.phase != PLAY:
+            raise ValueError("dice can only be set during play")
+        faces = [STAR if d in (STAR, "★") else d for d in dice]
+        if len(faces) != 5 or any(f not in die for f, die in zip(faces, (*NUMBER_DICE, SHAPE_DIE), strict=True)):
+            raise ValueError(f"not a roll of BLOCK's dice: {dice!r}")
+        s.dice = faces
+        s.work = [sheet.copy() for sheet in s.sheets]
+        self._begin_turn(s, [])
+        if not self.to_act(s):  # nobody owes anything (a penalty everyone is protected from)
+            self._end_turn(s)
+        return s
+
+    def _begin_turn(self, s: BlockState, events: list[Event]) -> None:
+        """Work out what each seat owes this turn, given the dice."""
         stars = sum(1 for d in s.dice[:4] if d == STAR)
         own = ["star"] * stars + ["drop", "combo"]
         s.penalty = ""

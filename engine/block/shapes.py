@@ -8,6 +8,8 @@ mirror image of r0, turned the same way).
 
 from __future__ import annotations
 
+from functools import cache
+
 Cells = tuple[tuple[int, int], ...]
 
 ORIENTATIONS = ("r0", "r1", "r2", "r3", "m0", "m1", "m2", "m3")
@@ -59,6 +61,7 @@ def _mirror(cells: Cells) -> Cells:
     return _norm([(r, width - 1 - c) for r, c in cells])
 
 
+@cache
 def oriented(shape: str, orientation: str) -> Cells:
     """The cells of ``shape`` in ``orientation`` (see the module docstring)."""
     cells = SHAPES[shape]
@@ -69,6 +72,7 @@ def oriented(shape: str, orientation: str) -> Cells:
     return cells
 
 
+@cache
 def distinct_orientations(shape: str) -> tuple[str, ...]:
     """The orientation names giving different cell sets, each by its first name (``O`` has only ``r0``)."""
     seen: dict[Cells, str] = {}
@@ -77,12 +81,14 @@ def distinct_orientations(shape: str) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
+@cache
 def canonical_orientation(shape: str, orientation: str) -> str:
     """The first orientation name with the same cells as ``orientation``."""
     cells = oriented(shape, orientation)
     return next(name for name in ORIENTATIONS if oriented(shape, name) == cells)
 
 
+@cache
 def size(cells: Cells) -> tuple[int, int]:
     """(height, width)."""
     return max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1

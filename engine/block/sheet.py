@@ -68,11 +68,13 @@ class Sheet:
     # --- the grid ---------------------------------------------------------------------------------------
     def tops(self) -> list[int]:
         """Per column, the row index of the highest filled cell (-1 when the column is empty)."""
-        out = [-1] * WIDTH
-        for r in range(HEIGHT):
-            for c, v in enumerate(self.grid[r]):
-                if v is not None:
-                    out[c] = r
+        out = []
+        grid = self.grid
+        for c in range(WIDTH):
+            r = HEIGHT - 1
+            while r >= 0 and grid[r][c] is None:
+                r -= 1
+            out.append(r)
         return out
 
     def landing(self, cells: Cells, col: int, tops: Sequence[int] | None = None) -> list[Cell] | None:

@@ -14,10 +14,11 @@ import pytest
 
 from engine import Registry, default_registry
 from engine.base import Game, GameOverError, IllegalMoveError, NotationError, NotYourTurnError, OptionError, Result
+from engine.block import Block
 from engine.blockers import Blockers
 from engine.rng import Rng
 
-UNREGISTERED: list[Game] = [Blockers()]  # until the registry has them (no renderer yet)
+UNREGISTERED: list[Game] = [Blockers(), Block()]  # until the registry has them (no renderer yet)
 GAMES = default_registry().all() + [g for g in UNREGISTERED if g.key not in default_registry()]
 MAX_PLIES = 5000
 SEEDS = (1, 2, 3)
