@@ -131,6 +131,7 @@ class Game(ABC, Generic[S, M]):
     max_players: int
     options: tuple[OptionSpec, ...] = ()
     hidden_information: bool = False  # True: some seat views differ from the public one
+    simultaneous: bool = False  # True: seats pick at once, and one seat's pick never changes what another may pick
     summary: str = ""
 
     # --- options -------------------------------------------------------------------
@@ -206,6 +207,21 @@ class Game(ABC, Generic[S, M]):
         """
         public = self.view(state, None)
         return {k: v for k, v in self.view(state, seat).items() if k != "viewer" and public.get(k) != v}
+
+    def new_board(self, old: S, new: S) -> bool:
+        """Whether the channel gets a new board after the moves from ``old`` to ``new`` (default: always).
+
+        A game of simultaneous picks shows nothing new until the turn resolves, so it answers no until then
+        and the channel only hears the events (e.g. who is done)."""
+        return True
+
+    def secret_moves(self, state: S) -> int:
+        """How many of the latest moves are still secret: ``/log`` shows that they happened, not what they were."""
+        return 0
+
+    def prompt(self, state: S, seat: int) -> str:
+        """What ``seat`` decides now, in words, for its private view (empty: a generic line)."""
+        return ""
 
     def status_line(self, state: S) -> str:
         """One line describing the position, with {pN} seat placeholders."""

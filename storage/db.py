@@ -44,6 +44,7 @@ class SeatRow:
     bot: str | None
     resigned: int
     dm_open: bool
+    acted_version: int = 0  # the table version right after this seat's latest move
 
     @property
     def is_bot(self) -> bool:
@@ -223,8 +224,8 @@ class Database:
     async def _table(self, row: sqlite3.Row) -> TableRow:
         async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
             seat_rows = await cur.fetchall()
-        seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]))
-                      for s in seat_rows)
+        seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]),
+                              s["acted_version"]) for s in seat_rows)
         return TableRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
             lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
@@ -295,6 +296,8 @@ class Database:
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],
             )
+            await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
+                            [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves})])
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
                      result: dict[str, Any] | None = None) -> None:

@@ -309,7 +309,7 @@ class TableService:
             table = await self._table(table_id)
             game = self._playing(table)
             seat = self._seat_for(table, actor)
-            if version is not None and version != table.version:
+            if version is not None and not self._current(table, game, seat, version):
                 raise StaleButton("That button is from an earlier turn.")
             state = game.load(table.state or {})
             if seat not in game.to_act(state):
@@ -320,14 +320,28 @@ class TableService:
             except GameError as err:
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
-            return await self._advance(table, game, new_state, record, [state])
+            out = await self._advance(table, game, new_state, record, [state])
+            fresh = await self._table(table_id)
+            final = game.load(fresh.state or {})
+            if game.hidden_information and seat in game.to_act(final):  # more to pick: the next step, privately
+                names = [s.name for s in fresh.seats]
+                out.reply_post = await self._private_post(fresh, game, final, seat, game.view(final, seat), names)
+            return out
+
+    @staticmethod
+    def _current(table: TableRow, game: Game, seat: int, version: int) -> bool:
+        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed since, or (in a game of
+        simultaneous picks) only other seats picked."""
+        if version == table.version:
+            return True
+        return game.simultaneous and version >= table.seats[seat].acted_version
 
     async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
         """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
         table = await self._table(table_id)
         game = self._playing(table)
         seat = self._seat_for(table, actor)
-        if version != table.version:
+        if not self._current(table, game, seat, version):
             raise StaleButton("That menu is from an earlier turn.")
         state = game.load(table.state or {})
         if seat not in game.to_act(state):
@@ -403,6 +417,12 @@ class TableService:
         lines = [intro] if intro else []
         lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
+        if old_state is not None and result is None and not game.new_board(old_state, state):
+            # A private pick in a game of simultaneous picks: the channel only hears what happened (who is done).
+            if lines:
+                out.public.append(Post(description="\n".join(f"• {line}" for line in lines[-EVENT_LINES:]),
+                                       footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY))
+            return out
         # The public board and the private views render at once: Pillow releases the GIL while it
         # draws and encodes, so on a multi-core host the move costs about its slowest image.
         board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
@@ -516,7 +536,7 @@ class TableService:
                             names: list[str]) -> Post:
         board = await self._render(game, view, names)
         to_act = seat in game.to_act(state) and table.status == ACTIVE
-        desc = "It's your turn." if to_act else "Not your turn yet."
+        desc = game.prompt(state, seat) or ("It's your turn." if to_act else "Not your turn yet.")
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
                     controls=self._controls(table, game, state, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)
@@ -602,7 +622,14 @@ class TableService:
         if not moves:
             return "No moves yet."
         names = [s.name for s in table.seats]
-        return "\n".join(f"`{m.ply:>3}` {names[m.seat]}: `{m.notation}` — " + " ".join(m.events) for m in moves)
+        game = self.game(table.game)
+        secret = game.secret_moves(game.load(table.state)) if table.state and table.status == ACTIVE else 0
+        first_secret = (moves[-1].ply - secret + 1) if secret else None
+        return "\n".join(
+            f"`{m.ply:>3}` {names[m.seat]}: "
+            + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
+               else f"`{m.notation}`") + (" — " + " ".join(m.events) if m.events else "")
+            for m in moves)
 
 
 def _num(x: float) -> str:

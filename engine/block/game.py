@@ -229,6 +229,7 @@ class Block(Game[BlockState, Move]):
     min_players = 1
     max_players = 6
     hidden_information = True  # this turn's picks stay private until every seat is done
+    simultaneous = True
     summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
     # --- setup -----------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
@@ -692,6 +693,24 @@ class Block(Game[BlockState, Move]):
                          "stars": prog.stars[:], "placed": [cell_name(c) for c in prog.placed],
                          "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:]}
         return v
+
+    def new_board(self, old: BlockState, new: BlockState) -> bool:
+        """A new board when a turn resolves (or the game ends), not after each private pick."""
+        return (old.turn, old.phase) != (new.turn, new.phase)
+
+    def secret_moves(self, state: BlockState) -> int:
+        """This turn's picks, until the turn resolves."""
+        return 0 if state.phase == OVER else sum(len(p.done) for p in state.progress)
+
+    def prompt(self, state: BlockState, seat: int) -> str:
+        if not self.step(state, seat):
+            return "You are done for this turn; waiting for the others." if state.phase != OVER else ""
+        text = f"Now {self.describe_step(state, seat)}."
+        if self.step(state, seat) == "drop":
+            values = ", ".join(map(str, self.number_values(state, seat)))
+            shapes = "/".join(self.shapes_allowed(state))
+            text += f" Values {values}; shape {shapes}."
+        return text
 
     def private_info(self, state: BlockState, seat: int) -> dict[str, Any]:
         """Nothing to DM: a seat's picks come back to it in the reply to each pick, and every sheet is public

@@ -13,6 +13,7 @@ import pytest
 import render
 from engine import Registry, default_registry
 from engine.base import Game
+from engine.block import Block
 from engine.breaks import Breaks
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database, TableRow
 from tables import Actor, Choice, Outcome, Post, Refusal, StaleButton, TableService
@@ -834,3 +835,60 @@ async def test_service_menu_walks_to_a_move_and_refuses_stale_or_foreign_request
         await svc.menu(tid, mover, table.version, (99,))
     with pytest.raises(Refusal, match="not your turn"):
         await svc.menu(tid, other, table.version, ())
+
+
+# --- simultaneous picks (BLOCK) ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bsvc(db: Database) -> TableService:
+    return service(db, Registry([Block()]))
+
+
+async def test_simultaneous_picks_stay_private_and_keep_each_seats_controls_current(bsvc: TableService) -> None:
+    tid, _ = await started(bsvc, ALICE, BOB, CARL, game="block")
+    table = await read(bsvc, tid)
+    made_at = table.version
+    # Setup: all three write at once. Alice's and Bob's picks only tell the channel who is done: no new board.
+    out = await bsvc.submit(ALICE, "write a1", table_id=tid, version=made_at)
+    assert [p.board for p in out.public] == [None] and "Alice" in post_text(out.public[0])
+    assert "a1" not in post_text(out.public[0])
+    # Bob's control was made before Alice's pick bumped the version; only Alice acted, so it still works.
+    out = await bsvc.submit(BOB, "write c1", table_id=tid, version=made_at)
+    assert (await read(bsvc, tid)).version == made_at + 2
+    # Alice's own control from before her pick is stale now.
+    with pytest.raises(StaleButton):
+        await bsvc.submit(ALICE, "write b1", table_id=tid, version=made_at)
+    # /log says that picks happened, not what they were, until the turn resolves.
+    log = await bsvc.history(CH)
+    assert "write" not in log and log.count("private pick") == 2
+    out = await bsvc.submit(CARL, "write g1", table_id=tid, version=made_at)
+    assert len(out.public) == 1 and out.public[0].mention_ids == [ALICE.user_id, BOB.user_id, CARL.user_id]
+    assert "write a1" in await bsvc.history(CH)  # revealed with the new turn
+
+
+async def test_a_pick_with_more_to_pick_answers_with_the_next_step_privately(bsvc: TableService) -> None:
+    tid, _ = await started(bsvc, ALICE, BOB, game="block")
+    for actor, cell in ((ALICE, "a1"), (BOB, "b1")):
+        await bsvc.submit(actor, f"write {cell}", channel_id=CH)
+    replies = 0
+    for _ in range(60):  # a few turns: Alice and Bob play their first legal pick
+        table = await read(bsvc, tid)
+        if table.status != ACTIVE:
+            break
+        game, state = state_of(bsvc, table)
+        for seat, actor in ((0, ALICE), (1, BOB)):
+            if seat not in game.to_act(state):
+                continue
+            out = await bsvc.submit(actor, game.format_move(game.legal_moves(state, seat)[0]), channel_id=CH)
+            after = game.load((await read(bsvc, tid)).state)
+            if seat in game.to_act(after):  # more to pick this turn: the next step comes back privately
+                assert out.reply_post is not None and out.reply_post.controls is not None
+                assert out.reply_post.description.startswith("Now ")
+                assert {c.notation for c in out.reply_post.controls.choices} == {
+                    game.format_move(m) for m in game.legal_moves(after, seat)}
+                replies += 1
+            else:
+                assert out.reply_post is None
+            break
+    assert replies >= 3
