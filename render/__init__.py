@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from render import blockers, breaks
+from render import block, blockers, breaks
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
 
 RENDERERS: Mapping[str, Renderer] = {
     "breaks": breaks.render,
     "blockers": blockers.render,
+    "block": block.render,
 }
 
 

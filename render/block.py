@@ -1,0 +1,1446 @@
+"""BLOCK as a PNG: every player's score sheet side by side, under a strip with the dice and the BLOCK board.
+
+Input is exactly ``Block.view()`` (see ``docs/dev/block-view.md``); output is PNG bytes.
+
+Speed: the image is drawn straight into a palette (``P``) image. Every layout's empty table (felt, strips,
+empty sheets with their grids, labels and score-track frames, the board's frames, the legend) is drawn once
+in RGB with anti-aliasing and mapped to the palette; every filled cell (a number, an X, a piece of a combo's
+outline), dice, badges and every piece of text are sprites mapped to the same palette once and cached. A
+render copies the table (a byte per pixel), pastes sprites, draws a few axis-aligned rectangles with palette
+indices (highlights, the board's shapes) and encodes the PNG without a quantising pass.
+
+Reading the sheets without relying on colour: penalty cells are dark, hatched and hold a white X; combos are
+circled by a pen outline that joins their cells; rows beyond the Game Over line are shaded under a thick
+dashed line; the last turn's cells are outlined with black-and-yellow dashes and a seat's own picks of this
+turn with a solid double line; made combos are filled circles, circled letters have a ring and crossed
+letters a stroke; every state (thinking, submitted, winner, crossed, active, drops now) also has a word.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    BLUE,
+    FAINT,
+    FELT_CENTRE,
+    FELT_EDGE,
+    INK,
+    MUTED,
+    ORANGE,
+    PANEL,
+    PANEL_EDGE,
+    STRIP,
+    VERMILLION,
+    WHITE,
+    YELLOW,
+    Box,
+    Colour,
+    bold_stroke,
+    clean_name,
+    clean_text,
+    draw_text,
+    felt,
+    fit_text,
+    font,
+    join_names,
+    ramp,
+    rounded_mask,
+    star_points,
+)
+
+# --- the game's facts --------------------------------------------------------------------------------------
+COLUMNS = "abcdefg"
+WIDTH, HEIGHT = 7, 14
+LINE = 12  # the first row beyond the Game Over line (the view says so too)
+LETTERS = "ABCDE"
+LETTER_SET = frozenset(LETTERS)
+SIZES = (3, 4, 5, 6, 7)
+BONUS = 8
+MAX_SEATS = 6
+STAR = "*"
+# The shape die's tetrominoes as (row from top, col) cells: the view names the die's face, not its cells.
+TETROMINOES: dict[str, tuple[tuple[int, int], ...]] = {
+    "I": ((0, 0), (0, 1), (0, 2), (0, 3)),
+    "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
+    "T": ((0, 0), (0, 1), (0, 2), (1, 1)),
+    "L": ((0, 0), (1, 0), (2, 0), (2, 1)),
+    "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
+}
+LADDER = ((0, "rookie", "<30"), (30, "stacker", "30-39"), (40, "architect", "40-49"), (50, "master", "50-59"),
+          (60, "legend", "60+"))
+
+# --- colours -------------------------------------------------------------------------------------------------
+PAPER: Colour = (250, 247, 238)
+PAPER_EDGE: Colour = (188, 182, 164)
+GRID: Colour = (184, 188, 200)
+FRAME: Colour = (84, 90, 106)
+BEYOND: Colour = (222, 214, 234)  # rows beyond the Game Over line: darker than the paper, and hatched
+BEYOND_HATCH: Colour = (200, 190, 218)
+LABEL: Colour = (96, 100, 114)  # printed labels on the paper
+PRINT: Colour = (176, 174, 166)  # faint printed numbers in empty boxes
+X_FILL: Colour = (58, 60, 74)
+X_HATCH: Colour = (74, 76, 94)
+PEN = BLUE  # combo outlines, made combos, circled letters
+IDENT_FILL: Colour = (255, 237, 168)
+CONSEC_FILL: Colour = (204, 232, 250)
+HAZARD = YELLOW  # the last turn: yellow dashes on a black band
+PENDING = VERMILLION  # a seat's own picks this turn: a solid band with a white core
+SLOT: Colour = (20, 70, 50)  # a BLOCK board slot (on the strip)
+SLOT_EDGE: Colour = (60, 120, 92)
+TILE: Colour = (238, 232, 214)  # a solo tile
+TILE_EDGE: Colour = (150, 140, 112)
+
+# --- the palette ---------------------------------------------------------------------------------------------
+_GROUNDS = (PAPER, BEYOND, STRIP, SLOT, PANEL, TILE)
+
+
+def _palette_colours() -> list[Colour]:
+    """Every colour the image uses, with the anti-aliasing ramps between colours that meet."""
+    colours = [PAPER, PAPER_EDGE, GRID, FRAME, BEYOND, BEYOND_HATCH, LABEL, PRINT, X_FILL, X_HATCH, PEN, IDENT_FILL,
+               CONSEC_FILL, HAZARD, PENDING, SLOT, SLOT_EDGE, TILE, TILE_EDGE, INK, WHITE, MUTED, FAINT, ORANGE,
+               YELLOW, VERMILLION, BLUE, STRIP, PANEL, PANEL_EDGE, FELT_EDGE, FELT_CENTRE]  # first: exact
+    colours += ramp(FELT_EDGE, FELT_CENTRE, 28)
+    pairs = [
+        (PAPER, INK), (PAPER, LABEL), (PAPER, PRINT), (PAPER, GRID), (PAPER, FRAME), (PAPER, PEN), (PAPER, X_FILL),
+        (PAPER, VERMILLION), (PAPER, YELLOW), (PAPER, MUTED), (PAPER, BEYOND), (PAPER, PAPER_EDGE),
+        (PAPER, WHITE), (PAPER, ORANGE),
+        (BEYOND, INK), (BEYOND, PEN), (BEYOND, GRID), (BEYOND, BEYOND_HATCH), (BEYOND, LABEL),
+        (IDENT_FILL, INK), (IDENT_FILL, PEN), (CONSEC_FILL, INK), (CONSEC_FILL, PEN), (GRID, PEN),
+        (X_FILL, WHITE), (X_FILL, X_HATCH), (X_FILL, GRID), (X_HATCH, WHITE),
+        (PEN, WHITE), (INK, WHITE), (VERMILLION, WHITE), (YELLOW, INK), (ORANGE, INK), (MUTED, INK),
+        (STRIP, WHITE), (STRIP, MUTED), (STRIP, YELLOW), (STRIP, INK), (STRIP, PANEL_EDGE), (STRIP, SLOT),
+        (STRIP, FAINT),
+        (SLOT, WHITE), (SLOT, MUTED), (SLOT, YELLOW), (SLOT, SLOT_EDGE), (SLOT, INK), (SLOT, FAINT),
+        (PANEL, WHITE), (PANEL, MUTED), (PANEL, YELLOW), (PANEL, PANEL_EDGE), (PANEL, INK), (PANEL, FAINT),
+        (TILE, INK), (TILE, TILE_EDGE), (TILE, PEN), (TILE, SLOT),
+        (FELT_CENTRE, PAPER), (FELT_EDGE, PAPER), (FELT_CENTRE, YELLOW), (FELT_EDGE, YELLOW),
+        (FELT_CENTRE, PANEL), (FELT_EDGE, PANEL),
+    ]
+    for bg, fg in pairs:
+        colours += ramp(bg, fg, 4)
+    return colours
+
+
+def _build_palette() -> Image.Image:
+    unique: list[Colour] = []
+    for c in _palette_colours():
+        # Pillow maps colours through a cache of 6-bit buckets: keep colours apart so that each maps to itself
+        if all(max(abs(c[0] - u[0]), abs(c[1] - u[1]), abs(c[2] - u[2])) > 6 for u in unique):
+            unique.append(c)
+    if len(unique) > 256:  # pragma: no cover - caught by the tests
+        raise ValueError(f"{len(unique)} colours do not fit in a PNG palette")
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in unique for v in c], rawmode="RGB")
+    return pal
+
+
+PALETTE = _build_palette()
+
+
+def _quant(img: Image.Image) -> Image.Image:
+    """An RGB image mapped to the palette (nearest colour, no dithering)."""
+    return img.convert("RGB").quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+@cache
+def ix(colour: Colour) -> int:
+    """The palette index a colour maps to (the one sprites of that colour use)."""
+    return _quant(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))  # type: ignore[return-value]
+
+
+def encode(img: Image.Image) -> bytes:
+    """PNG bytes of a palette image: no quantising pass (it is drawn in the palette); zlib level 3 gives files
+    a fifth smaller than level 1 for the same time on these flat images."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=3)
+    return buf.getvalue()
+
+
+# --- sprites: text, pills, badges ------------------------------------------------------------------------------
+def _sym(text: str) -> str:
+    """Text for the font: the star the font lacks becomes ``*``."""
+    return clean_text(str(text).replace("\u2605", "*"))
+
+
+@lru_cache(maxsize=2048)
+def text_sprite(text: str, size: int, fg: Colour, bg: Colour, bold: bool = False) -> Image.Image:
+    stroke = bold_stroke(size) if bold else 0
+    pad = 1 + math.ceil(stroke)
+    width = max(1, math.ceil(font(size).getlength(text))) + 2 * pad
+    height = int(size * 1.3) + 2 * math.ceil(stroke)
+    img = Image.new("RGB", (width, height), bg)
+    draw_text(ImageDraw.Draw(img), (pad, height / 2), text, size, fg, anchor="lm", bold=bold)
+    return _quant(img)
+
+
+def put(img: Image.Image, sprite: Image.Image, x: float, cy: float, anchor: str = "l") -> Box:
+    """Paste an opaque sprite with ``cy`` its vertical middle; ``anchor`` l/m/r says what ``x`` is."""
+    if anchor == "m":
+        x -= sprite.width / 2
+    elif anchor == "r":
+        x -= sprite.width
+    left, top = round(x), round(cy - sprite.height / 2)
+    img.paste(sprite, (left, top))
+    return (left, top, left + sprite.width, top + sprite.height)
+
+
+@lru_cache(maxsize=1024)
+def fit(text: str, size: int, max_width: float) -> str:
+    return fit_text(text, size, max(10.0, max_width - (2 * bold_stroke(size) + 2)))
+
+
+def put_text(img: Image.Image, x: float, cy: float, text: str, size: int, fg: Colour, bg: Colour,
+             bold: bool = False, anchor: str = "l", max_width: float | None = None) -> Box:
+    if max_width is not None:
+        text = fit(text, size, max_width)
+    return put(img, text_sprite(text, size, fg, bg, bold), x, cy, anchor)
+
+
+def _icon(draw: ImageDraw.ImageDraw, icon: str, box: tuple[float, float, float, float], colour: Colour,
+          ground: Colour) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if icon == "check":
+        draw.line([(x0 + 0.08 * w, y0 + 0.55 * h), (x0 + 0.4 * w, y0 + 0.85 * h), (x0 + 0.95 * w, y0 + 0.15 * h)],
+                  fill=colour, width=max(2, round(w * 0.2)), joint="curve")
+    elif icon == "wait":  # an hourglass
+        draw.polygon([(x0 + 0.1 * w, y0), (x1 - 0.1 * w, y0), (x0 + 0.5 * w, y0 + 0.5 * h)], fill=colour)
+        draw.polygon([(x0 + 0.1 * w, y1), (x1 - 0.1 * w, y1), (x0 + 0.5 * w, y0 + 0.5 * h)], fill=colour)
+    elif icon == "star":
+        draw.polygon(star_points(x0 + w / 2, y0 + h * 0.53, w * 0.52, w * 0.22), fill=colour)
+    elif icon == "warn":
+        draw.polygon([(x0 + w / 2, y0), (x1, y1), (x0, y1)], fill=colour)
+        draw.rectangle((x0 + 0.44 * w, y0 + 0.3 * h, x0 + 0.56 * w, y0 + 0.7 * h), fill=ground)
+        draw.rectangle((x0 + 0.44 * w, y0 + 0.78 * h, x0 + 0.56 * w, y0 + 0.9 * h), fill=ground)
+    elif icon == "cross":
+        k = max(2, round(w * 0.22))
+        draw.line([(x0, y0), (x1, y1)], fill=colour, width=k)
+        draw.line([(x0, y1), (x1, y0)], fill=colour, width=k)
+    elif icon == "line":  # a dashed line: crossed the Game Over line
+        for i in range(3):
+            a = x0 + i * w / 3
+            draw.rectangle((a, y0 + 0.38 * h, a + w / 5, y0 + 0.62 * h), fill=colour)
+
+
+@lru_cache(maxsize=512)
+def pill(text: str, size: int, fg: Colour, bg: Colour, ground: Colour, icon: str = "", pad: int = 8,
+         bold: bool = True, outline: Colour | None = None) -> Image.Image:
+    """A rounded badge (text, optionally an icon before it) on ``ground``, as an opaque sprite."""
+    s = 4
+    height = size + pad + 2
+    icon_w = int(size * 0.9) if icon else 0
+    text_w = math.ceil(font(size).getlength(text) + 2 * (bold_stroke(size) if bold else 0))
+    width = pad + (icon_w + 6 if icon else 0) + text_w + pad
+    big = Image.new("RGB", (width * s, height * s), ground)
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=outline or bg)
+    if outline:
+        draw.rounded_rectangle((2 * s, 2 * s, width * s - 1 - 2 * s, height * s - 1 - 2 * s),
+                               radius=height * s // 2 - 2 * s, fill=bg)
+    if icon:
+        top = (height - icon_w) / 2
+        _icon(draw, icon, (pad * s, top * s, (pad + icon_w) * s, (top + icon_w) * s), fg, bg)
+    img = big.reduce(s)
+    draw_text(ImageDraw.Draw(img), (width - pad - text_w / 2, height / 2), text, size, fg, anchor="mm", bold=bold)
+    return _quant(img)
+
+
+@lru_cache(maxsize=256)
+def seat_badge(seat: int, size: int, ground: Colour) -> Image.Image:
+    """The seat's number in a disc: how the board's "circled by" names a player."""
+    s = 4
+    big = Image.new("RGB", (size * s, size * s), ground)
+    draw = ImageDraw.Draw(big)
+    draw.ellipse((0, 0, size * s - 1, size * s - 1), fill=INK)
+    draw.ellipse((2 * s, 2 * s, size * s - 1 - 2 * s, size * s - 1 - 2 * s), fill=WHITE)
+    img = big.reduce(s)
+    draw_text(ImageDraw.Draw(img), (size / 2, size / 2 + 1), str(seat + 1), int(size * 0.62), INK, anchor="mm",
+              bold=True)
+    return _quant(img)
+
+
+# --- geometry ------------------------------------------------------------------------------------------------
+G = 14  # between cards, and around the edge
+P = 10  # inside a card
+TOP_H = 150  # the strip with the dice and the board
+FOOT_H = 36  # the legend strip
+HEAD_TALL = 64  # a tall card's name block (two lines)
+TRACK_TALL = 156  # a tall card's score track and breakdown, under the grid
+INFO_MIN = 226  # a wide card's info column
+HEAD_WIDE = 124
+
+
+def _cols(c: int) -> tuple[int, int, int]:
+    """Row-label width, +2/-5 column width and column-label band for cell size ``c``."""
+    return max(22, round(0.72 * c)), max(26, round(0.95 * c)), max(18, round(0.44 * c))
+
+
+@dataclass(frozen=True)
+class SheetGeom:
+    """One card's geometry; every coordinate is relative to the card's top-left corner."""
+
+    variant: str  # "tall": name on top, track under the grid; "wide": name and track right of the grid
+    w: int
+    h: int
+    c: int  # cell size (grid pitch)
+    gx: int  # the grid's left line
+    gy: int  # the grid's top line (above row 14)
+    rl: int
+    pw: int
+    lb: int
+    head: Box
+    ident: tuple[Box, ...]  # the score track's boxes for sizes 3–7
+    consec: tuple[Box, ...]
+    letters: tuple[Box, ...]
+    bonus: Box
+    track_head: int  # the y of the track's header row
+    breakdown: Box
+
+    def cell(self, row: int, col: int) -> tuple[int, int]:
+        """The top-left grid-line pixel of a cell (row 0 = row 1, at the bottom)."""
+        return self.gx + col * self.c, self.gy + (HEIGHT - 1 - row) * self.c
+
+    @property
+    def grid_box(self) -> Box:
+        return (self.gx, self.gy, self.gx + WIDTH * self.c, self.gy + HEIGHT * self.c)
+
+    def marks_x(self) -> tuple[int, int]:
+        """The centres of the +2 and -5 columns."""
+        x = self.gx + WIDTH * self.c + 4
+        return x + self.pw // 2, x + self.pw + 2 + self.pw // 2
+
+
+def _tall(w: int, h: int) -> SheetGeom | None:
+    c = next((c for c in range(72, 15, -1)
+              if sum(_cols(c)[:2]) + _cols(c)[1] + WIDTH * c + 10 + 2 * P <= w
+              and 2 * P + HEAD_TALL + 2 * _cols(c)[2] + HEIGHT * c + TRACK_TALL <= h), None)
+    if c is None:
+        return None
+    rl, pw, lb = _cols(c)
+    block = rl + WIDTH * c + 10 + 2 * pw
+    gx = (w - block) // 2 + rl
+    gy = P + HEAD_TALL + lb
+    ty = gy + HEIGHT * c + lb + 6
+    left, right = P + 4, w - P - 4
+    label_w, bonus_w = 74, 92
+    col = min(50, (right - left - label_w - bonus_w) // 5)
+    bs = min(col - 8, 32)
+    x = left + label_w
+    rows = (ty + 40, ty + 76, ty + 112)  # centres: identical, consecutive, letters
+    ident = tuple((x + i * col + (col - bs) // 2, rows[0] - bs // 2, x + i * col + (col + bs) // 2, rows[0] + bs // 2)
+                  for i in range(5))
+    consec = tuple((a, rows[1] - bs // 2, b, rows[1] + bs // 2) for a, _, b, _ in ident)
+    letters = tuple((a, rows[2] - bs // 2, b, rows[2] + bs // 2) for a, _, b, _ in ident)
+    bx = x + 5 * col + 12
+    mid = (rows[0] + rows[1]) // 2
+    bonus = (bx + (bonus_w - 12 - bs) // 2, mid - bs // 2, bx + (bonus_w - 12 + bs) // 2, mid + bs // 2)
+    return SheetGeom("tall", w, h, c, gx, gy, rl, pw, lb, (P, P, w - P, P + HEAD_TALL), ident, consec, letters,
+                     bonus, ty + 12, (left, ty + 134, right, ty + TRACK_TALL - 4))
+
+
+def _wide(w: int, h: int) -> SheetGeom | None:
+    c = next((c for c in range(72, 15, -1)
+              if _cols(c)[0] + 2 * _cols(c)[1] + WIDTH * c + 10 + 2 * P + 16 + INFO_MIN <= w
+              and 2 * P + 2 * _cols(c)[2] + HEIGHT * c + 1 <= h), None)
+    if c is None or h < 2 * P + HEAD_WIDE + 22 + 6 * 28 + 90:
+        return None
+    rl, pw, lb = _cols(c)
+    gx = P + rl
+    gy = (h - HEIGHT * c - 2 * lb) // 2 + lb
+    x0 = gx + WIDTH * c + 10 + 2 * pw + 16
+    x1 = w - P
+    head = (x0, P, x1, P + HEAD_WIDE)
+    ty = P + HEAD_WIDE + 8
+    room = h - P - ty - 22 - 92
+    rh = max(28, min(46, room // 6))
+    bs = min(rh - 6, 38)
+    k = min(1.0, (x1 - x0) / 250)
+    cols = tuple(x0 + round(v * k) for v in (20, 78, 146, 212))  # centres: size, identical, consecutive, letter
+    row = [ty + 22 + rh * i + rh // 2 for i in range(6)]
+    ident = tuple((cols[1] - bs // 2, row[i] - bs // 2, cols[1] + bs // 2, row[i] + bs // 2) for i in range(5))
+    consec = tuple((cols[2] - bs // 2, row[i] - bs // 2, cols[2] + bs // 2, row[i] + bs // 2) for i in range(5))
+    letters = tuple((cols[3] - bs // 2, row[i] - bs // 2, cols[3] + bs // 2, row[i] + bs // 2) for i in range(5))
+    mid = (cols[1] + cols[2]) // 2
+    bonus = (mid - bs // 2, row[5] - bs // 2, mid + bs // 2, row[5] + bs // 2)
+    bottom = ty + 22 + 6 * rh + 10
+    return SheetGeom("wide", w, h, c, gx, gy, rl, pw, lb, head, ident, consec, letters, bonus, ty + 10,
+                     (x0, bottom, x1, min(h - P, bottom + 88)))
+
+
+def sheet_geom(w: int, h: int, prefer: str = "") -> SheetGeom:
+    options = [g for g in (_tall(w, h), _wide(w, h)) if g is not None]
+    if prefer:
+        options = [g for g in options if g.variant == prefer] or options
+    if not options:  # pragma: no cover - every layout below has room for one
+        raise ValueError(f"no sheet fits {w}x{h}")
+    return max(options, key=lambda g: (g.c, g.variant == "wide"))
+
+
+@dataclass(frozen=True)
+class Layout:
+    w: int
+    h: int
+    solo: bool
+    sheet: SheetGeom
+    cards: tuple[tuple[int, int], ...]  # each card's top-left corner, by seat
+    slots: tuple[Box, ...]  # multiplayer: the BLOCK board's five slots (in the top strip)
+    tracks: Box | None  # solo: the panel with the five tracks
+    ladder: Box | None  # solo: the ladder (in the top strip)
+    spare: Box | None  # room for a larger legend
+    dice_x: int
+
+
+HEIGHTS = {1: 1000, 2: 1050, 3: 1300, 4: 1170, 5: 1440, 6: 1440}
+
+
+@cache
+def layout(seats: int) -> Layout:
+    """The layout for ``seats`` players (1 is the solo board)."""
+    seats = max(1, min(MAX_SEATS, seats))
+    h = HEIGHTS[seats]
+    top, bottom = TOP_H + G, h - FOOT_H - G
+    if seats == 1:
+        w = 1640
+        sheet = sheet_geom(880, bottom - top, prefer="wide")
+        tracks = (G + sheet.w + G, top, w - G, bottom)
+        ladder = (1000, 14, w - G, TOP_H - 14)
+        return Layout(w, h, True, sheet, ((G, top),), (), tracks, ladder, None, 590)
+    w = 2000
+    rows = 1 if seats <= 4 else 2
+    per_row = seats if rows == 1 else 3
+    cw = (w - 2 * G - (per_row - 1) * G) // per_row
+    ch = (bottom - top - (rows - 1) * G) // rows
+    sheet = sheet_geom(cw, ch)
+    cards = []
+    for r in range(rows):
+        in_row = min(per_row, seats - r * per_row)
+        x0 = (w - in_row * sheet.w - (in_row - 1) * G) // 2 if rows == 1 else G
+        for i in range(in_row):
+            cards.append((x0 + i * (sheet.w + G), top + r * (ch + G)))
+    spare = None
+    if seats == 5:
+        x = cards[-1][0] + sheet.w + G
+        spare = (x, cards[-1][1], w - G, cards[-1][1] + sheet.h)
+    slot_x0, slot_x1 = 980, w - G
+    sw = (slot_x1 - slot_x0 - 4 * 8) // 5
+    slots = tuple((slot_x0 + i * (sw + 8), 10, slot_x0 + i * (sw + 8) + sw, TOP_H - 10) for i in range(5))
+    return Layout(w, h, False, sheet, tuple(cards), slots, None, None, spare, 590)
+
+
+# --- cells ----------------------------------------------------------------------------------------------------
+N, E, S, W_, NE, SE, SW, NW = 1, 2, 4, 8, 16, 32, 64, 128
+_DIAGONALS = ((NE, N, E), (SE, S, E), (SW, S, W_), (NW, N, W_))
+
+
+def _norm_mask(mask: int) -> int:
+    """Drop the diagonal bits that change nothing (a corner fills only when both its sides join)."""
+    for d, a, b in _DIAGONALS:
+        if mask & d and not (mask & a and mask & b):
+            mask &= ~d
+    return mask
+
+
+def _token(value: Any) -> str:
+    if isinstance(value, bool):
+        return "?"
+    if isinstance(value, int) and 0 <= value <= 99:
+        return str(value)
+    if value == "X":
+        return "X"
+    return "?"
+
+
+@lru_cache(maxsize=4096)
+def cell_sprite(c: int, token: str, beyond: bool, kind: str = "", mask: int = 0) -> Image.Image:
+    """A filled cell with its four grid lines ((c + 1) pixels square): a number, an X, and for a cell in a
+    combo (``kind`` identical/consecutive) the pen outline joined to its neighbours in ``mask``."""
+    s = 4
+    n = c + 1
+    ground = BEYOND if beyond else PAPER
+    big = Image.new("RGB", (n * s, n * s), GRID)
+    draw = ImageDraw.Draw(big)
+    draw.rectangle((s, s, c * s - 1, c * s - 1), fill=ground)
+    if token == "X":
+        draw.rectangle((s, s, c * s - 1, c * s - 1), fill=X_FILL)
+        step = max(6, c // 5) * s
+        for k in range(-n * s, n * s, step):
+            draw.line((k, n * s, k + n * s, 0), fill=X_HATCH, width=max(1, c // 16) * s)
+        draw.rectangle((0, 0, n * s - 1, s - 1), fill=GRID)
+        draw.rectangle((0, c * s, n * s - 1, n * s - 1), fill=GRID)
+        draw.rectangle((0, 0, s - 1, n * s - 1), fill=GRID)
+        draw.rectangle((c * s, 0, n * s - 1, n * s - 1), fill=GRID)
+        a, b = 0.27 * n * s, 0.73 * n * s
+        width = max(3, round(c * 0.11)) * s
+        draw.line((a, a, b, b), fill=WHITE, width=width)
+        draw.line((a, b, b, a), fill=WHITE, width=width)
+    elif kind:
+        fill = IDENT_FILL if kind == "identical" else CONSEC_FILL
+        m = max(3, round(c * 0.1))  # the tube's inset from the grid line
+        t = max(2, round(c * 0.07))  # its outline
+        r = max(3, round(c * 0.3))
+        mid = n / 2
+        for colour, grow in ((PEN, t), (fill, 0)):
+            lo, hi = 1 + m - grow, c - m + grow
+
+            def rect(x0: float, y0: float, x1: float, y1: float, colour: Colour = colour) -> None:
+                draw.rectangle((x0 * s, y0 * s, x1 * s - 1, y1 * s - 1), fill=colour)
+
+            draw.rounded_rectangle((lo * s, lo * s, hi * s - 1, hi * s - 1), radius=(r + grow) * s, fill=colour)
+            if mask & N:
+                rect(lo, 0, hi, mid)
+            if mask & S:
+                rect(lo, mid, hi, n)
+            if mask & E:
+                rect(mid, lo, n, hi)
+            if mask & W_:
+                rect(0, lo, mid, hi)
+        for d, _, _ in _DIAGONALS:
+            if mask & d:
+                x0, x1 = (mid, n) if d in (NE, SE) else (0, mid)
+                y0, y1 = (0, mid) if d in (NE, NW) else (mid, n)
+                draw.rectangle((x0 * s, y0 * s, x1 * s - 1, y1 * s - 1), fill=fill)
+    img = big.reduce(s)
+    if token not in ("X", ""):
+        size = int(c * (0.62 if len(token) == 1 else 0.46))
+        draw_text(ImageDraw.Draw(img), (n / 2, n / 2 + 1), token, size, INK, anchor="mm", bold=True)
+    return _quant(img)
+
+
+@cache
+def mark_sprite(text: str, size: int, fill: Colour, ground: Colour) -> Image.Image:
+    """A made mark: a filled disc with white bold text (a made combo, a full row's +2, a -5)."""
+    s = 4
+    big = Image.new("RGB", (size * s, size * s), ground)
+    ImageDraw.Draw(big).ellipse((0, 0, size * s - 1, size * s - 1), fill=fill)
+    img = big.reduce(s)
+    fsize = int(size * (0.56 if len(text) == 1 else 0.46))
+    draw_text(ImageDraw.Draw(img), (size / 2, size / 2 + 1), text, fsize, WHITE, anchor="mm", bold=True)
+    return _quant(img)
+
+
+@cache
+def letter_sprite(letter: str, size: int, circled: bool, crossed: bool) -> Image.Image:
+    """A BLOCK letter on the score track: a pen ring when circled, a stroke when crossed off."""
+    s = 4
+    big = Image.new("RGB", (size * s, size * s), PAPER)
+    draw = ImageDraw.Draw(big)
+    if circled:
+        ring = max(2, size // 11) * s
+        draw.ellipse((0, 0, size * s - 1, size * s - 1), fill=PEN)
+        draw.ellipse((ring, ring, size * s - 1 - ring, size * s - 1 - ring), fill=PAPER)
+    img = big.reduce(s)
+    draw = ImageDraw.Draw(img)
+    colour = INK if circled else (PRINT if crossed else LABEL)
+    draw_text(draw, (size / 2, size / 2 + 1), letter, int(size * 0.58), colour, anchor="mm", bold=True)
+    if crossed:
+        w = max(2, size // 10)
+        draw.line((size * 0.08, size * 0.92, size * 0.92, size * 0.08), fill=INK, width=w)
+    return _quant(img)
+
+
+# --- dice and shapes --------------------------------------------------------------------------------------------
+DIE = 62
+
+
+@cache
+def die_sprite(face: str, shape_die: bool) -> Image.Image:
+    s = 4
+    size = DIE
+    big = Image.new("RGB", (size * s, size * s), STRIP)
+    draw = ImageDraw.Draw(big)
+    body, ink = (INK, WHITE) if shape_die else (WHITE, INK)
+    draw.rounded_rectangle((0, 0, size * s - 1, size * s - 1), radius=12 * s, fill=MUTED if shape_die else body)
+    if shape_die:
+        draw.rounded_rectangle((3 * s, 3 * s, (size - 3) * s - 1, (size - 3) * s - 1), radius=10 * s, fill=body)
+    if face == STAR:
+        draw.polygon(star_points(size * s / 2, size * s * 0.53, size * s * 0.34, size * s * 0.14), fill=ink)
+    elif shape_die and face in TETROMINOES:
+        cells = TETROMINOES[face]
+        rows = max(r for r, _ in cells) + 1
+        cols = max(c for _, c in cells) + 1
+        q = 11 * s
+        ox, oy = (size * s - cols * q) / 2, (size * s - rows * q) / 2
+        for r, c in cells:
+            draw.rectangle((ox + c * q + s, oy + r * q + s, ox + (c + 1) * q - s, oy + (r + 1) * q - s), fill=ink)
+    img = big.reduce(s)
+    if face != STAR and not (shape_die and face in TETROMINOES):
+        draw_text(ImageDraw.Draw(img), (size / 2, size / 2 + 1), face[:2], 36, ink, anchor="mm", bold=True)
+    return _quant(img)
+
+
+def _shape_cells(cells: Any) -> list[tuple[int, int]]:
+    out = []
+    if isinstance(cells, Sequence) and not isinstance(cells, str):
+        for cell in cells[:12]:
+            if (isinstance(cell, Sequence) and len(cell) == 2 and all(isinstance(v, int) for v in cell)
+                    and 0 <= cell[0] < 6 and 0 <= cell[1] < 6):
+                out.append((cell[0], cell[1]))
+    return out
+
+
+def draw_shape(draw: ImageDraw.ImageDraw, cells: Sequence[tuple[int, int]], cx: float, cy: float, q: int,
+               fill: Colour, edge: Colour) -> None:
+    """A shape as squares of ``q`` pixels centred on (cx, cy), with palette indices (crisp, axis-aligned)."""
+    if not cells:
+        return
+    rows = max(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) + 1
+    x0, y0 = round(cx - cols * q / 2), round(cy - rows * q / 2)
+    for r, c in cells:
+        draw.rectangle((x0 + c * q, y0 + r * q, x0 + (c + 1) * q, y0 + (r + 1) * q), fill=ix(fill), outline=ix(edge))
+
+
+# --- the empty table -------------------------------------------------------------------------------------------
+def _draw_line(draw: ImageDraw.ImageDraw, geom: SheetGeom, ox: int, oy: int, line: int, index: bool) -> None:
+    """The Game Over line: a thick black band with vermillion dashes, under row ``line``."""
+    y = oy + geom.gy + (HEIGHT - (line - 1)) * geom.c
+    x0, x1 = ox + geom.gx - geom.rl + 2, ox + geom.gx + WIDTH * geom.c + 4 + 2 * geom.pw + 2
+
+    def col(c: Colour) -> Any:
+        return ix(c) if index else c
+
+    draw.rectangle((x0, y - 3, x1, y + 3), fill=col(INK))
+    k = x0 + 4
+    while k < x1 - 4:
+        draw.rectangle((k, y - 1, min(k + 13, x1 - 4), y + 1), fill=col(VERMILLION))
+        k += 22
+
+
+def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
+    """An empty score sheet (RGB, on transparent corners)."""
+    w, h, c = geom.w, geom.h, geom.c
+    img = Image.new("RGB", (w, h), PAPER)
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=12, fill=PAPER, outline=PAPER_EDGE, width=2)
+    gx, gy = geom.gx, geom.gy
+    end_x, end_y = gx + WIDTH * c, gy + HEIGHT * c
+    beyond_top = HEIGHT - line + 1  # rows drawn above the line (row indices on screen 0..)
+    draw.rectangle((gx - 1, gy - 1, end_x + 1, end_y + 1), fill=FRAME)
+    hatch = Image.new("RGB", (c - 1, c - 1), BEYOND)
+    hd = ImageDraw.Draw(hatch)
+    step = max(7, c // 4)
+    for k in range(-c, 2 * c, step):
+        hd.line((k, c, k + c, 0), fill=BEYOND_HATCH, width=1)
+    for k in range(HEIGHT):
+        y = gy + k * c
+        for col in range(WIDTH):
+            x = gx + col * c
+            draw.rectangle((x, y, x + c, y + c), fill=GRID)
+            if k < beyond_top:
+                img.paste(hatch, (x + 1, y + 1))
+            else:
+                draw.rectangle((x + 1, y + 1, x + c - 1, y + c - 1), fill=PAPER)
+    lsize = max(14, int(c * 0.4))
+    mid_x = gx - geom.rl // 2 - 2
+    for k in range(HEIGHT):
+        row = HEIGHT - k
+        draw_text(draw, (mid_x, gy + k * c + c / 2), str(row), lsize, LABEL, anchor="mm", bold=True)
+    for col in range(WIDTH):
+        x = gx + col * c + c / 2
+        draw_text(draw, (x, gy - geom.lb / 2 - 1), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
+        draw_text(draw, (x, end_y + geom.lb / 2 + 2), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
+    plus_x, minus_x = geom.marks_x()
+    msize = min(geom.pw, c) - 6
+    fsize = max(12, int(msize * 0.42))
+    for k in range(HEIGHT):
+        cy = gy + k * c + c / 2
+        draw.rounded_rectangle((plus_x - msize / 2, cy - msize / 2, plus_x + msize / 2, cy + msize / 2),
+                               radius=msize // 2, outline=GRID, width=2)
+        draw_text(draw, (plus_x, cy + 1), "+2", fsize, PRINT, anchor="mm", bold=True)
+        if k < beyond_top:
+            draw.rounded_rectangle((minus_x - msize / 2, cy - msize / 2, minus_x + msize / 2, cy + msize / 2),
+                                   radius=msize // 2, outline=GRID, width=2)
+            draw_text(draw, (minus_x, cy + 1), "-5", fsize, PRINT, anchor="mm", bold=True)
+    _draw_line(draw, geom, 0, 0, line, index=False)
+    # the score track's frames
+    for i, n in enumerate(SIZES):
+        for box in (geom.ident[i], geom.consec[i]):
+            _empty_box(draw, box, str(n))
+    _empty_box(draw, geom.bonus, "8")
+    hs = 15
+    if geom.variant == "tall":
+        x = geom.ident[0][0] - 10
+        for label, box in (("ident.", geom.ident[0]), ("consec.", geom.consec[0]), ("BLOCK", geom.letters[0])):
+            draw_text(draw, (x, (box[1] + box[3]) / 2), label, hs, LABEL, anchor="rm", bold=True)
+        for i, n in enumerate(SIZES):
+            box = geom.ident[i]
+            draw_text(draw, ((box[0] + box[2]) / 2, geom.track_head), str(n), hs, LABEL, anchor="mm", bold=True)
+        bx = (geom.bonus[0] + geom.bonus[2]) / 2
+        draw_text(draw, (bx, geom.track_head), "bonus 8", hs, LABEL, anchor="mm", bold=True)
+        x0 = geom.ident[0][0] - 4
+        x1 = geom.ident[-1][2] + 4
+        draw.line((x0, geom.track_head + 11, x1, geom.track_head + 11), fill=GRID, width=1)
+        draw.line((geom.bonus[0] - 14, geom.track_head - 8, geom.bonus[0] - 14, geom.letters[0][3]), fill=GRID,
+                  width=1)
+    else:
+        y = geom.track_head
+        xs = ((geom.ident[0][0] - 46, "size"), ((geom.ident[0][0] + geom.ident[0][2]) / 2, "ident."),
+              ((geom.consec[0][0] + geom.consec[0][2]) / 2, "consec."),
+              ((geom.letters[0][0] + geom.letters[0][2]) / 2, "BLOCK"))
+        for x, label in xs:
+            draw_text(draw, (x, y), label, hs, LABEL, anchor="lm" if label == "size" else "mm", bold=True)
+        for i, n in enumerate(SIZES):
+            box = geom.ident[i]
+            draw_text(draw, (geom.ident[0][0] - 34, (box[1] + box[3]) / 2), str(n), 18, LABEL, anchor="mm",
+                      bold=True)
+        box = geom.bonus
+        draw_text(draw, (geom.ident[0][0] - 34, (box[1] + box[3]) / 2), "8", 18, LABEL, anchor="mm", bold=True)
+        draw_text(draw, (geom.letters[0][0], (box[1] + box[3]) / 2), "bonus", 15, LABEL, anchor="lm", bold=True)
+        draw.line((geom.head[0], y + 11, geom.head[2], y + 11), fill=GRID, width=1)
+    for i, letter in enumerate(LETTERS):
+        box = geom.letters[i]
+        draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), letter, int((box[2] - box[0]) * 0.58),
+                  LABEL, anchor="mm", bold=True)
+    return img
+
+
+def _empty_box(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, outline=GRID, width=2)
+    draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 1), text, int((x1 - x0) * 0.5), PRINT, anchor="mm", bold=True)
+
+
+def _legend(img: Image.Image, lay: Layout) -> None:
+    """The legend strip at the bottom: how the highlights read."""
+    draw = ImageDraw.Draw(img)
+    y0 = lay.h - FOOT_H
+    draw.rectangle((0, y0, lay.w, lay.h), fill=STRIP)
+    draw.line((0, y0, lay.w, y0), fill=PANEL_EDGE, width=1)
+    cy = y0 + FOOT_H // 2
+    x = G + 4
+    size = 16
+    q = 22
+
+    def swatch(kind: str) -> None:
+        nonlocal x
+        box = (x, cy - q // 2, x + q, cy + q // 2)
+        if kind == "last":
+            draw.rectangle(box, fill=PAPER)
+            _hazard(draw, [(box[0], box[1], box[2], box[1] + 4), (box[0], box[3] - 4, box[2], box[3]),
+                           (box[0], box[1], box[0] + 4, box[3]), (box[2] - 4, box[1], box[2], box[3])], index=False)
+        elif kind == "mine":
+            draw.rectangle(box, fill=PAPER)
+            _solid(draw, [(box[0], box[1], box[2], box[1] + 4), (box[0], box[3] - 4, box[2], box[3]),
+                          (box[0], box[1], box[0] + 4, box[3]), (box[2] - 4, box[1], box[2], box[3])], index=False)
+        elif kind == "x":
+            img.paste(cell_sprite(q, "X", False).convert("RGB"), (x, cy - q // 2))
+        elif kind == "combo":
+            tile = cell_sprite(q + 8, "5", False, "identical", 0).convert("RGB").crop((4, 4, q + 5, q + 5))
+            img.paste(tile, (x, cy - q // 2))
+        elif kind == "beyond":
+            draw.rectangle(box, fill=BEYOND, outline=GRID)
+            draw.rectangle((box[0], box[3] - 3, box[2], box[3]), fill=INK)
+            draw.rectangle((box[0] + 3, box[3] - 2, box[0] + 11, box[3] - 1), fill=VERMILLION)
+        elif kind == "made":
+            sprite = mark_sprite("4", q + 2, PEN, STRIP).convert("RGB")
+            img.paste(sprite, (x, cy - sprite.height // 2))
+        x += q + 8
+
+    items = [("last", "last turn"), ("mine", "your picks this turn (only in your view)"), ("x", "penalty cell"),
+             ("combo", "circled combo"), ("beyond", "beyond the Game Over line: -5 a row with a number"),
+             ("made", "combo made on the track")]
+    for kind, text in items:
+        swatch(kind)
+        draw_text(draw, (x, cy), text, size, MUTED, anchor="lm")
+        x += int(font(size).getlength(text)) + 26
+
+
+def _hazard(draw: ImageDraw.ImageDraw, bands: Iterable[Box], index: bool = True) -> None:
+    """Black bands with yellow dashes, aligned on a global grid so that joined bands read as one line."""
+    black, yellow = (ix(INK), ix(HAZARD)) if index else (INK, HAZARD)
+    for x0, y0, x1, y1 in bands:
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=black)
+        horizontal = x1 - x0 >= y1 - y0
+        a, b = (x0, x1) if horizontal else (y0, y1)
+        k = a - a % 14
+        while k < b:
+            lo, hi = max(a + 1, k), min(b - 1, k + 7)
+            if lo < hi:
+                if horizontal:
+                    draw.rectangle((lo, y0 + 1, hi - 1, y1 - 2), fill=yellow)
+                else:
+                    draw.rectangle((x0 + 1, lo, x1 - 2, hi - 1), fill=yellow)
+            k += 14
+
+
+def _box_bands(box: Box, width: int) -> list[Box]:
+    x0, y0, x1, y1 = box
+    return [(x0, y0, x1, y0 + width), (x0, y1 - width, x1, y1), (x0, y0, x0 + width, y1), (x1 - width, y0, x1, y1)]
+
+
+def _solid(draw: ImageDraw.ImageDraw, bands: Iterable[Box], index: bool = True) -> None:
+    """A solid vermillion band with a white core: a seat's own picks this turn."""
+    red, white = (ix(PENDING), ix(WHITE)) if index else (PENDING, WHITE)
+    for x0, y0, x1, y1 in bands:
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=red)
+    for x0, y0, x1, y1 in bands:
+        if x1 - x0 >= y1 - y0:
+            cy = (y0 + y1) // 2
+            draw.rectangle((x0 + 2, cy, x1 - 3, cy), fill=white)
+        else:
+            cx = (x0 + x1) // 2
+            draw.rectangle((cx, y0 + 2, cx, y1 - 3), fill=white)
+
+
+def _slot_base(draw: ImageDraw.ImageDraw, box: Box, letter: str, size: int) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=SLOT, outline=SLOT_EDGE, width=2)
+    draw_text(draw, (x0 + 30, y0 + 34), letter, 40, WHITE, anchor="mm", bold=True)
+    draw_text(draw, (x0 + 30, y0 + 66), f"size {size}", 14, MUTED, anchor="mm", bold=True)
+
+
+@cache
+def background(seats: int) -> Image.Image:
+    """The empty table of a layout, mapped to the palette."""
+    lay = layout(seats)
+    img = felt((lay.w, lay.h))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, lay.w, TOP_H), fill=STRIP)
+    draw.line((0, TOP_H, lay.w, TOP_H), fill=PANEL_EDGE, width=1)
+    draw_text(draw, (G + 4, 34), "BLOCK", 36, WHITE, anchor="lm", bold=True)
+    _legend(img, lay)
+    geom = lay.sheet
+    sheet = _sheet_base(geom, LINE)
+    mask = rounded_mask((geom.w, geom.h), 12)
+    for x, y in lay.cards:
+        img.paste(sheet, (x, y), mask)
+    if lay.slots:
+        for i, box in enumerate(lay.slots):
+            _slot_base(draw, box, LETTERS[i], SIZES[i])
+    if lay.tracks:
+        _tracks_base(img, draw, lay.tracks)
+    if lay.ladder:
+        _ladder_base(draw, lay.ladder)
+    if lay.spare:
+        _spare_legend(draw, lay.spare)
+    return _quant(img)
+
+
+def _spare_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    if x1 - x0 < 200:
+        return
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    lines = [("HOW TO READ A SHEET", True), ("", False),
+             ("Numbers drop in from the top of the grid.", False),
+             ("Dark cells with a white X: penalty cells", False), ("from a BLOCK.", False), ("", False),
+             ("Pen outline: a circled combo.", False), ("Filled circle on the track: a combo made.", False),
+             ("Ring round a letter: that BLOCK is circled;", False), ("a stroke: it is crossed off.", False),
+             ("", False),
+             ("Black-and-yellow dashes: the last turn.", False), ("Thick dashed line: the Game Over line;", False),
+             ("the shaded rows above it cost -5 each", False), ("when they hold a number.", False), ("", False),
+             ("+2 circled at a row's end: a full row.", False)]
+    y = y0 + 30
+    for text, bold in lines:
+        if text:
+            draw_text(draw, (x0 + 18, y), text, 18 if not bold else 17, WHITE if not bold else MUTED, anchor="lm",
+                      bold=bold)
+        y += 26 if text else 12
+        if y > y1 - 16:
+            break
+
+
+# --- the solo board -----------------------------------------------------------------------------------------------
+NOTCHES = 5  # 0..3 and GO!
+
+
+def _track_geom(box: Box) -> tuple[list[tuple[int, int]], int, int, int]:
+    """Per track (x0, x1); the top of the first notch; a notch's height; the header's middle."""
+    x0, y0, x1, y1 = box
+    gap = 12
+    tw = (x1 - x0 - 2 * 16 - 4 * gap) // 5
+    xs = [(x0 + 16 + i * (tw + gap), x0 + 16 + i * (tw + gap) + tw) for i in range(5)]
+    top = y0 + 120
+    nh = (y1 - 56 - top) // NOTCHES
+    return xs, top, nh, y0 + 86
+
+
+def tile_box(lay: Layout, slot: int, notch: int) -> Box:
+    """Solo: where the tile of ``slot`` (0 = A) is drawn when it sits at ``notch`` (4 = GO!)."""
+    assert lay.tracks is not None
+    xs, top, nh, _ = _track_geom(lay.tracks)
+    a, b = xs[slot]
+    ny = top + max(0, min(NOTCHES - 1, notch)) * nh
+    return (a + 6, ny + 30, b - 6, ny + nh - 8)
+
+
+def _tracks_base(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    draw_text(draw, (x0 + 18, y0 + 26), "SOLO BOARD", 20, WHITE, anchor="lm", bold=True)
+    draw_text(draw, (x0 + 18, y0 + 52), "Each turn a tile slides down a notch; at GO! it drops into your grid",
+              15, MUTED, anchor="lm")
+    xs, top, nh, _ = _track_geom(box)
+    for a, b in xs:
+        for k in range(NOTCHES):
+            ny = top + k * nh
+            go = k == NOTCHES - 1
+            draw.rounded_rectangle((a, ny + 3, b, ny + nh - 3), radius=8, fill=SLOT,
+                                   outline=YELLOW if go else SLOT_EDGE, width=3 if go else 1)
+            draw_text(draw, (a + 8, ny + 16), "GO!" if go else f"notch {k}", 14 if not go else 16,
+                      YELLOW if go else MUTED, anchor="lm", bold=True)
+        draw.line(((a + b) // 2, top - 4, (a + b) // 2, top + 3), fill=SLOT_EDGE, width=3)
+    draw_text(draw, (x0 + 18, y1 - 26), "A tile at GO! does not drop on you if you circled its letter (protected).",
+              15, MUTED, anchor="lm")
+
+
+def _ladder_base(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    draw_text(draw, (x0, y0 + 12), "SOLO LADDER", 15, MUTED, anchor="lm", bold=True)
+    bw = (x1 - x0 - 4 * 6) // 5
+    for i, (_, name, band) in enumerate(LADDER):
+        a = x0 + i * (bw + 6)
+        draw.rounded_rectangle((a, y0 + 30, a + bw, y1 - 26), radius=8, fill=SLOT, outline=SLOT_EDGE, width=1)
+        draw_text(draw, (a + bw / 2, y0 + 54), name, 18, WHITE, anchor="mm", bold=True)
+        draw_text(draw, (a + bw / 2, y0 + 80), band, 16, MUTED, anchor="mm")
+
+
+# --- reading the view -----------------------------------------------------------------------------------------------
+def _seq(value: Any) -> Sequence[Any]:
+    return value if isinstance(value, Sequence) and not isinstance(value, str) else ()
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _int(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return int(value)
+    return default
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def parse_cell(name: Any) -> tuple[int, int] | None:
+    """``"c12"`` -> (row 11, col 2)."""
+    if not isinstance(name, str) or len(name) < 2 or name[0].lower() not in COLUMNS or not name[1:].isdigit():
+        return None
+    row = int(name[1:]) - 1
+    if not 0 <= row < HEIGHT:
+        return None
+    return row, COLUMNS.index(name[0].lower())
+
+
+def _cells(names: Any) -> set[tuple[int, int]]:
+    return {cell for cell in map(parse_cell, _seq(names)) if cell is not None}
+
+
+def _names(names: Sequence[str], seats: int) -> list[str]:
+    out = []
+    for p in range(seats):
+        raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
+        out.append(clean_name(raw, f"Player {p + 1}"))
+    return out
+
+
+def _grid(player: Mapping[str, Any]) -> list[list[Any]]:
+    grid: list[list[Any]] = [[None] * WIDTH for _ in range(HEIGHT)]
+    for r, row in enumerate(_seq(player.get("grid"))[:HEIGHT]):
+        for c, v in enumerate(_seq(row)[:WIDTH]):
+            grid[r][c] = v
+    return grid
+
+
+# --- drawing a sheet ------------------------------------------------------------------------------------------------
+def _outline_bands(geom: SheetGeom, ox: int, oy: int, cells: set[tuple[int, int]], width: int) -> list[Box]:
+    """Bands along the grid lines around the union of ``cells`` (its outer edges only)."""
+    bands = []
+    h = width // 2
+    c = geom.c
+    for r, col in cells:
+        x, y = geom.cell(r, col)
+        x, y = x + ox, y + oy
+        if (r + 1, col) not in cells:
+            bands.append((x - h, y - h, x + c + h + 1, y + h + 1 + (width % 2 == 0) * 0))
+        if (r - 1, col) not in cells:
+            bands.append((x - h, y + c - h, x + c + h + 1, y + c + h + 1))
+        if (r, col - 1) not in cells:
+            bands.append((x - h, y - h, x + h + 1, y + c + h + 1))
+        if (r, col + 1) not in cells:
+            bands.append((x + c - h, y - h, x + c + h + 1, y + c + h + 1))
+    return bands
+
+
+def _combo_masks(combos: Any) -> dict[tuple[int, int], tuple[str, int]]:
+    """Each combo cell's kind and its neighbours in the same combo."""
+    out: dict[tuple[int, int], tuple[str, int]] = {}
+    for combo in _seq(combos):
+        combo = _map(combo)
+        kind = "consecutive" if combo.get("type") == "consecutive" else "identical"
+        cells = _cells(combo.get("cells"))
+        for r, c in cells:
+            mask = 0
+            for bit, (dr, dc) in ((N, (1, 0)), (S, (-1, 0)), (E, (0, 1)), (W_, (0, -1)), (NE, (1, 1)),
+                                  (SE, (-1, 1)), (SW, (-1, -1)), (NW, (1, -1))):
+                if (r + dr, c + dc) in cells:
+                    mask |= bit
+            out[(r, c)] = (kind, _norm_mask(mask))
+    return out
+
+
+def _made(combos: Any) -> tuple[set[int], set[int], bool]:
+    ident, consec, bonus = set(), set(), False
+    for combo in _seq(combos):
+        combo = _map(combo)
+        size = _int(combo.get("size"), len(_seq(combo.get("cells"))))
+        if size == BONUS:
+            bonus = True
+        elif combo.get("type") == "consecutive":
+            consec.add(size)
+        else:
+            ident.add(size)
+    return ident, consec, bonus
+
+
+def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any], seat: int,
+           name: str, crossed: set[str]) -> None:
+    geom = lay.sheet
+    ox, oy = lay.cards[seat]
+    player = _map(_seq(view.get("players"))[seat])
+    line = _int(view.get("line"), LINE)
+    line = line if 2 <= line <= HEIGHT else LINE
+    c = geom.c
+    grid = _grid(player)
+    combos = _combo_masks(player.get("combos"))
+    for r in range(HEIGHT):
+        for col in range(WIDTH):
+            value = grid[r][col]
+            if value is None:
+                continue
+            kind, mask = combos.get((r, col), ("", 0))
+            token = _token(value)
+            if token == "X":
+                kind, mask = "", 0
+            x, y = geom.cell(r, col)
+            img.paste(cell_sprite(c, token, r + 1 >= line, kind, mask), (ox + x, oy + y))
+    _draw_line(draw, geom, ox, oy, line, index=True)
+
+    # rows: +2 for a full row, -5 for a row beyond the line holding a number
+    plus_x, minus_x = geom.marks_x()
+    msize = min(geom.pw, c) - 4
+    full = {_int(r) for r in _seq(player.get("full_rows"))}
+    for r in range(HEIGHT):
+        cy = oy + geom.gy + (HEIGHT - 1 - r) * c + c / 2
+        if r + 1 in full:
+            put(img, mark_sprite("+2", msize, INK, PAPER), ox + plus_x, cy, "m")
+        if r + 1 >= line and any(isinstance(v, int) and not isinstance(v, bool) for v in grid[r]):
+            put(img, mark_sprite("-5", msize, VERMILLION, PAPER), ox + minus_x, cy, "m")
+
+    # highlights: the last turn (dashed), this turn's own picks (solid, only in the seat's own view)
+    recent = _map(player.get("recent"))
+    last = _cells(recent.get("placed")) | _cells(recent.get("penalty")) | _cells(recent.get("combo"))
+    if last:
+        _hazard(draw, _outline_bands(geom, ox, oy, last, 5))
+    mine = _map(view.get("mine"))
+    if view.get("viewer") == seat and mine:
+        pending = _cells(mine.get("placed"))
+        if pending:
+            _solid(draw, _outline_bands(geom, ox, oy, pending, 7))
+
+    # what the last turn added to the margins: a full row's +2, a circled letter
+    for r in _seq(recent.get("rows")):
+        if isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= HEIGHT:
+            cy = oy + geom.gy + (HEIGHT - r) * c + c // 2
+            half = msize // 2 + 4
+            _hazard(draw, _box_bands((ox + plus_x - half, cy - half, ox + plus_x + half + 1, cy + half + 1), 3))
+    for letter in _seq(recent.get("letters")):
+        if isinstance(letter, str) and letter in LETTER_SET:
+            x0, y0, x1, y1 = geom.letters[LETTERS.index(letter)]
+            _hazard(draw, _box_bands((ox + x0 - 6, oy + y0 - 6, ox + x1 + 7, oy + y1 + 7), 3))
+
+    # the score track
+    ident, consec, bonus = _made(player.get("combos"))
+    letters = {x for x in _seq(player.get("letters")) if isinstance(x, str)}
+    for i, n in enumerate(SIZES):
+        for made, box in ((ident, geom.ident[i]), (consec, geom.consec[i])):
+            if n in made:
+                size = box[2] - box[0] + 6
+                put(img, mark_sprite(str(n), size, PEN, PAPER), ox + (box[0] + box[2]) / 2,
+                    oy + (box[1] + box[3]) / 2, "m")
+        letter = LETTERS[i]
+        if letter in letters or letter in crossed:
+            box = geom.letters[i]
+            size = box[2] - box[0] + 6
+            put(img, letter_sprite(letter, size, letter in letters, letter in crossed),
+                ox + (box[0] + box[2]) / 2, oy + (box[1] + box[3]) / 2, "m")
+    if bonus:
+        box = geom.bonus
+        put(img, mark_sprite("8", box[2] - box[0] + 6, PEN, PAPER), ox + (box[0] + box[2]) / 2,
+            oy + (box[1] + box[3]) / 2, "m")
+    _breakdown(img, geom, ox, oy, _map(player.get("breakdown")))
+    _head(img, draw, lay, view, seat, player, name)
+
+
+BREAKDOWN = (("identical", "ident."), ("consecutive", "consec."), ("bonus", "bonus"), ("columns", "columns"),
+             ("rows", "rows"), ("beyond", "beyond"))
+
+
+def _breakdown(img: Image.Image, geom: SheetGeom, ox: int, oy: int, parts: Mapping[str, Any]) -> None:
+    x0, y0, x1, y1 = geom.breakdown
+    items = [(label, _num(parts.get(key, 0))) for key, label in BREAKDOWN]
+    if geom.variant == "tall":
+        total = parts.get("total")
+        if isinstance(total, int) and not isinstance(total, bool):
+            items.append(("=", str(total)))
+        sprites = [(text_sprite(label, 15, LABEL, PAPER), text_sprite(value, 15, INK, PAPER, True))
+                   for label, value in items]
+        width = sum(a.width + b.width + 12 for a, b in sprites) - 9
+        x = ox + max(x0, (x0 + x1 - width) // 2)
+        cy = oy + (y0 + y1) / 2
+        for a, b in sprites:
+            x = put(img, a, x, cy)[2] + 3
+            x = put(img, b, x, cy)[2] + 9
+        return
+    col_w = (x1 - x0) // 2
+    for i, (label, value) in enumerate(items):
+        x = ox + x0 + (i % 2) * col_w
+        cy = oy + y0 + 12 + (i // 2) * 24
+        if cy > oy + y1:
+            break
+        put_text(img, x, cy, label, 16, LABEL, PAPER)
+        put_text(img, x + col_w - 14, cy, value, 16, INK, PAPER, bold=True, anchor="r")
+
+
+def _rung(score: int) -> str:
+    return [name for floor, name, _ in LADDER if score >= floor or floor == 0][-1]
+
+
+def _status_pills(view: Mapping[str, Any], seat: int, player: Mapping[str, Any]) -> list[Image.Image]:
+    over = view.get("phase") == "over"
+    result = _map(view.get("result"))
+    out = []
+    if over and view.get("solo"):  # no one to beat: the ladder's rung instead of "winner"
+        score = player.get("score")
+        if isinstance(score, int) and not isinstance(score, bool):
+            out.append(pill(_rung(score), 16, INK, YELLOW, PAPER, "star"))
+    elif over:
+        winners = {w for w in _seq(result.get("winners")) if isinstance(w, int)}
+        ranks = _seq(result.get("ranks"))
+        if seat in winners:
+            out.append(pill("WINNER", 16, INK, YELLOW, PAPER, "star"))
+        elif seat < len(ranks) and isinstance(ranks[seat], int) and ranks[seat] > 1:
+            rank = ranks[seat]
+            out.append(pill({2: "2nd", 3: "3rd"}.get(rank, f"{rank}th"), 16, WHITE, LABEL, PAPER))
+    elif player.get("waiting"):
+        out.append(pill("thinking", 16, INK, WHITE, PAPER, "wait", outline=INK))
+    else:
+        out.append(pill("submitted", 16, WHITE, INK, PAPER, "check"))
+    if view.get("viewer") == seat:
+        out.append(pill("YOU", 15, INK, ORANGE, PAPER))
+    if player.get("crossed_line"):
+        out.append(pill("crossed the line", 15, WHITE, VERMILLION, PAPER, "line"))
+    elif _map(player.get("recent")).get("stuck"):
+        out.append(pill("no room", 15, WHITE, VERMILLION, PAPER, "cross"))
+    if not view.get("solo") and not over and view.get("first") == seat and view.get("phase") == "play":
+        out.append(pill("first", 15, INK, MUTED, PAPER))
+    return out
+
+
+def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any], seat: int,
+          player: Mapping[str, Any], name: str) -> None:
+    geom = lay.sheet
+    ox, oy = lay.cards[seat]
+    x0, y0, x1, y1 = geom.head
+    x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
+    pills = _status_pills(view, seat, player)
+    score = _num(player.get("score"))
+    badge = seat_badge(seat, 30, PAPER)
+    if geom.variant == "tall":
+        cy = y0 + 17
+        put(img, badge, x0, cy)
+        right = put_text(img, x1, cy + 2, score, 34, INK, PAPER, bold=True, anchor="r")[0]
+        right = put_text(img, right - 6, cy + 6, "score", 15, LABEL, PAPER, anchor="r")[0]
+        put_text(img, x0 + 38, cy, name, 24, INK, PAPER, bold=True, max_width=right - 12 - x0 - 38)
+        x, cy = x0, y0 + 48
+    else:
+        cy = y0 + 16
+        put(img, badge, x0, cy)
+        put_text(img, x0 + 38, cy, name, 24, INK, PAPER, bold=True, max_width=x1 - x0 - 38)
+        cy2 = y0 + 96
+        right = put_text(img, x0, cy2, "score", 16, LABEL, PAPER)[2]
+        put_text(img, right + 8, cy2 - 2, score, 40, INK, PAPER, bold=True)
+        x, cy = x0, y0 + 52
+    for sprite in pills:
+        if x + sprite.width > x1:
+            break
+        x = put(img, sprite, x, cy)[2] + 6
+
+
+def _winner_border(draw: ImageDraw.ImageDraw, lay: Layout, seat: int) -> None:
+    x, y = lay.cards[seat]
+    draw.rounded_rectangle((x - 6, y - 6, x + lay.sheet.w + 5, y + lay.sheet.h + 5), radius=16,
+                           outline=ix(YELLOW), width=5)
+
+
+# --- the strip ----------------------------------------------------------------------------------------------------
+def _result_line(view: Mapping[str, Any], names: list[str]) -> str:
+    result = _map(view.get("result"))
+    winners = [w for w in _seq(result.get("winners")) if isinstance(w, int) and 0 <= w < len(names)]
+    scores = _seq(result.get("scores"))
+    if view.get("solo"):
+        reason = result.get("reason")
+        return f"Game over: {_sym(reason)}" if isinstance(reason, str) else "Game over"
+    if not winners:
+        return "Game over"
+    best = _num(scores[winners[0]]) if winners[0] < len(scores) else "-"
+    if len(winners) == 1:
+        text = f"Game over: {names[winners[0]]} wins with {best}"
+    else:
+        text = f"Game over: {join_names(names[w] for w in winners)} tie with {best}"
+    others = sorted((p for p in range(min(len(names), len(scores))) if p not in winners and _num(scores[p]) != "-"),
+                    key=lambda p: -float(scores[p]))
+    if others:
+        text += "; " + ", ".join(f"{names[p]} {_num(scores[p])}" for p in others)
+    return text
+
+
+def _status_line(view: Mapping[str, Any], names: list[str], room: float) -> str:
+    phase = view.get("phase")
+    if phase == "over":
+        return _result_line(view, names)
+    waiting = sorted({p for p in _seq(view.get("to_act")) if isinstance(p, int) and 0 <= p < len(names)})
+    head = "Setup: write your number in row 1. " if phase == "setup" else ""
+    if view.get("solo"):
+        return head + ("Your move" if waiting else "")
+    if not waiting:
+        return head + "Every pick is in"
+    text = head + "Waiting for " + join_names(fit(names[p], 20, 150) for p in waiting)
+    if font(20).getlength(text) + 2 * len(text) * bold_stroke(20) / 4 > room:
+        text = head + f"Waiting for {len(waiting)} of {len(names)} players"
+    return text
+
+
+def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if font(size).getlength(trial) <= width or not current:
+            current = trial
+        else:
+            out.append(current)
+            current = word
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[: lines - 1] + [fit(" ".join(out[lines - 1:]), size, width)]
+    return out
+
+
+def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any],
+           names: list[str]) -> None:
+    phase = view.get("phase")
+    turn = _int(view.get("turn"))
+    label = {"setup": "SETUP", "over": "GAME OVER"}.get(str(phase), f"TURN {turn}")
+    x = G + 4 + math.ceil(font(36).getlength("BLOCK")) + 18
+    x = put(img, pill(label, 18, INK, WHITE if phase != "over" else YELLOW, STRIP), x, 34)[2] + 10
+    if view.get("solo"):
+        put(img, pill("SOLO", 18, INK, MUTED, STRIP), x, 34)
+    room = lay.dice_x - 24 - (G + 4)
+    put_text(img, G + 4, 78, _status_line(view, names, room), 20, WHITE, STRIP, bold=True, max_width=room)
+    mine = _map(view.get("mine"))
+    if "viewer" in view and mine and phase != "over":
+        todo = mine.get("todo")
+        text = f"Now: {_sym(todo)}" if isinstance(todo, str) and todo else "You are done for this turn"
+        stars = [str(v) for v in _seq(mine.get("stars")) if isinstance(v, int)]
+        if stars:
+            text += f"  (* = {', '.join(stars)})"
+        x = put(img, pill("YOUR VIEW", 15, INK, ORANGE, STRIP), G + 4, 112)[2] + 8
+        for i, part in enumerate(_wrap(text, 17, room - (x - G - 4), 2)):
+            put_text(img, x, 112 + 22 * i, part, 17, YELLOW, STRIP, bold=True)
+    elif phase == "play" and not view.get("solo"):
+        put_text(img, G + 4, 114, "Each player picks in secret; the sheets update when everyone is in.", 15,
+                 MUTED, STRIP, max_width=room)
+    _dice(img, lay, view)
+    if lay.slots:
+        _board(img, draw, lay, view)
+    if lay.ladder:
+        _ladder(img, draw, lay, view)
+
+
+def _dice(img: Image.Image, lay: Layout, view: Mapping[str, Any]) -> None:
+    dice = list(_seq(view.get("dice")))
+    x = lay.dice_x
+    cy = 10 + DIE // 2
+    if len(dice) < 5:
+        put_text(img, x, cy, "Dice not rolled yet", 20, MUTED, STRIP, bold=True)
+        return
+    for i, face in enumerate(dice[:5]):
+        shape = i == 4
+        text = STAR if face == STAR else (str(face) if not shape else str(face).upper())
+        if not shape and not (text == STAR or (text.isdigit() and len(text) == 1)):
+            text = "?"
+        if shape and text not in TETROMINOES and text != STAR:
+            text = "?"
+        put(img, die_sprite(text, shape), x + i * (DIE + 10) + (8 if shape else 0), cy)
+    penalty = view.get("penalty")
+    if isinstance(penalty, str) and penalty in LETTER_SET and not view.get("solo"):
+        put(img, pill(f"BLOCK {penalty} drops!", 22, WHITE, VERMILLION, STRIP, "warn", pad=10), x, 116)
+    elif STAR in dice[:5] and view.get("phase") != "over":
+        text = "* on a number die: pick any value 0-9" if STAR in dice[:4] else "* on the shape die: any shape"
+        put_text(img, x, 116, text, 16, MUTED, STRIP, max_width=lay.dice_x + 380 - x)
+
+
+def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
+    blocks = _seq(view.get("blocks"))
+    penalty = view.get("penalty")
+    for i, box in enumerate(lay.slots):
+        block = _map(blocks[i]) if i < len(blocks) else {}
+        x0, y0, x1, y1 = box
+        cells = _shape_cells(block.get("cells"))
+        if cells:
+            rows = max(r for r, _ in cells) + 1
+            cols = max(c for _, c in cells) + 1
+            q = min(17, 72 // max(rows, 1), (x1 - x0 - 84) // max(cols, 1))
+            draw_shape(draw, cells, (x0 + 64 + x1 - 8) / 2, y0 + 48, q, TILE, INK)
+        by = [p for p in _seq(block.get("circled_by")) if isinstance(p, int) and 0 <= p < MAX_SEATS]
+        crossed = bool(block.get("crossed"))
+        if crossed:
+            a = 6
+            for k in range(-5, 6):  # a big light cross over the whole slot
+                colour = ix(INK) if abs(k) == 5 else ix(MUTED)
+                draw.line((x0 + a, y0 + a + k, x1 - a, y1 - a + k), fill=colour, width=1)
+                draw.line((x0 + a, y1 - a + k, x1 - a, y0 + a + k), fill=colour, width=1)
+            state = pill("crossed", 15, INK, WHITE, SLOT, "cross")
+        elif penalty == LETTERS[i]:
+            draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=12, outline=ix(VERMILLION), width=5)
+            state = pill("DROPS NOW", 15, WHITE, VERMILLION, SLOT, "warn")
+        elif by:
+            state = pill("active", 15, INK, YELLOW, SLOT)
+        else:
+            state = None
+        cy = y1 - 18
+        x = x0 + 8
+        if state is not None:
+            x = put(img, state, x, cy)[2] + 5
+        if by:
+            for p in by[:MAX_SEATS]:
+                if x + 22 > x1 - 4:
+                    break
+                x = put(img, seat_badge(p, 22, SLOT), x, cy)[2] + 2
+        elif state is None:
+            put_text(img, x, cy, "not circled", 15, FAINT, SLOT)
+
+
+def _ladder(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
+    assert lay.ladder is not None
+    x0, y0, x1, y1 = lay.ladder
+    players = _seq(view.get("players"))
+    score = _map(players[0]).get("score") if players else None
+    if not isinstance(score, int) or isinstance(score, bool):
+        return
+    band = max(i for i, (floor, _, _) in enumerate(LADDER) if score >= floor or i == 0)
+    bw = (x1 - x0 - 4 * 6) // 5
+    a = x0 + band * (bw + 6)
+    over = view.get("phase") == "over"
+    draw.rounded_rectangle((a - 2, y0 + 28, a + bw + 2, y1 - 24), radius=9, outline=ix(YELLOW), width=4)
+    word = f"you: {score}" if not over else f"final: {score}"
+    put(img, pill(word, 14, INK, YELLOW, STRIP, "star" if over else ""), a + bw / 2, y1 - 10, "m")
+
+
+def _slides(letters: Any) -> set[str]:
+    """The tiles in a ``slides`` list (the ones slid by choice and the automatic extra slide)."""
+    return {x.upper() for x in _seq(letters) if isinstance(x, str) and x.upper() in LETTER_SET}
+
+
+def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
+    assert lay.tracks is not None
+    xs, top, nh, head_y = _track_geom(lay.tracks)
+    blocks = _seq(view.get("blocks"))
+    players = _seq(view.get("players"))
+    recent = _map(_map(players[0]).get("recent")) if players else {}
+    mine = _map(view.get("mine")) if view.get("viewer") == 0 else {}
+    slid_last, slid_now = _slides(recent.get("slides")), _slides(mine.get("slides"))
+    step = mine.get("step")
+    own_letters = {x for x in _seq(_map(players[0]).get("letters")) if isinstance(x, str)} if players else set()
+    for i, (a, b) in enumerate(xs):
+        block = _map(blocks[i]) if i < len(blocks) else {}
+        letter = LETTERS[i]
+        # circled_by follows the sheets as the turn began; the own sheet may have circled the letter since
+        protected = 0 in {p for p in _seq(block.get("circled_by")) if isinstance(p, int)} or letter in own_letters
+        put_text(img, (a + b) / 2, head_y - 6, f"{letter}  size {SIZES[i]}", 18, WHITE, PANEL, bold=True,
+                 anchor="m")
+        if protected:
+            put(img, pill("protected", 14, INK, YELLOW, PANEL, "check"), (a + b) / 2, head_y + 20, "m")
+        notch = max(0, min(NOTCHES - 1, _int(block.get("notch"), 0)))
+        ny = top + notch * nh
+        tx0, ty0, tx1, ty1 = tile_box(lay, i, notch)
+        if letter in slid_last:
+            _hazard(draw, _box_bands((tx0 - 5, ty0 - 5, tx1 + 6, ty1 + 6), 4))
+        if letter in slid_now:
+            _solid(draw, _box_bands((tx0 - 5, ty0 - 5, tx1 + 6, ty1 + 6), 5))
+        draw.rounded_rectangle((tx0, ty0, tx1, ty1), radius=8, fill=ix(TILE), outline=ix(TILE_EDGE), width=2)
+        put_text(img, tx0 + 8, ty0 + 16, letter, 22, INK, TILE, bold=True)
+        cells = _shape_cells(block.get("cells"))
+        if cells:
+            rows = max(r for r, _ in cells) + 1
+            cols = max(c for _, c in cells) + 1
+            q = max(6, min(18, (ty1 - ty0 - 12) // rows, (tx1 - tx0 - 44) // cols))
+            draw_shape(draw, cells, (tx0 + 30 + tx1) / 2, (ty0 + ty1) / 2, q, PEN, INK)
+        if notch == NOTCHES - 1:
+            if protected:
+                word = "protected"
+            elif step == f"penalty:{letter}":
+                word = "dropping"
+            else:
+                word = "dropped"
+            put_text(img, b - 6, ny + 16, word, 13, YELLOW, SLOT, bold=True, anchor="r", max_width=b - a - 50)
+
+
+def view_layout(view: Mapping[str, Any]) -> Layout:
+    """The layout a view is drawn with."""
+    seats = max(1, min(MAX_SEATS, len(_seq(view.get("players")))))
+    return layout(1 if view.get("solo") else max(2, seats))
+
+
+def cell_box(lay: Layout, seat: int, row: int, col: int) -> Box:
+    """The pixel box of a cell (row 0 = row 1) on ``seat``'s sheet, its grid lines included."""
+    x, y = lay.sheet.cell(row, col)
+    ox, oy = lay.cards[seat]
+    return (ox + x, oy + y, ox + x + lay.sheet.c, oy + y + lay.sheet.c)
+
+
+# --- the whole image ------------------------------------------------------------------------------------------------
+def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+    """The sheets for one ``Block.view()`` as PNG bytes; ``names`` are display names by seat."""
+    if not isinstance(view, Mapping):
+        view = {}
+    players = _seq(view.get("players"))
+    seats = max(1, min(MAX_SEATS, len(players)))
+    lay = view_layout(view)
+    img = background(1 if lay.solo else len(lay.cards)).copy()
+    draw = ImageDraw.Draw(img)
+    shown = _names(names if isinstance(names, Sequence) else (), seats)
+    blocks = _seq(view.get("blocks"))
+    crossed = {LETTERS[i] for i, b in enumerate(blocks[:5]) if _map(b).get("crossed")}
+    over = view.get("phase") == "over"
+    winners = {w for w in _seq(_map(view.get("result")).get("winners")) if isinstance(w, int)}
+    for seat in range(min(seats, len(lay.cards), len(players))):
+        if over and seat in winners and not lay.solo:
+            _winner_border(draw, lay, seat)
+        _sheet(img, draw, lay, view, seat, shown[seat], crossed)
+    _strip(img, draw, lay, view, shown)
+    if lay.tracks:
+        _tiles(img, draw, lay, view)
+    return encode(img)
+
+
+__all__ = ["PALETTE", "Layout", "SheetGeom", "cell_box", "ix", "layout", "parse_cell", "render", "tile_box",
+           "view_layout"]
