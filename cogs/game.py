@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import lobby_kwargs, menu_view, message_kwargs
+from cogs.present import lobby_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton
-from tables.menu import decode_path
+from tables.menu import decode_path, encode_path
 
 if TYPE_CHECKING:
     from bot import Blockhouse
@@ -174,8 +174,12 @@ class GameCog(commands.Cog):
 
     async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
                               notation: str) -> None:
-        await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
-                                                         version=version), component=True)
+        out = await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
+                                                               version=version), component=True)
+        message = interaction.message
+        if out is not None and message is not None and message.flags.ephemeral:
+            # the spent private menu goes; its picture stays
+            await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None)
 
     async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str) -> None:
         """A pick in the move menu: play the move it names, or show the next level privately.
@@ -192,13 +196,22 @@ class GameCog(commands.Cog):
             return
         message = interaction.message
         private = message is not None and message.flags.ephemeral
-        if step.node.choice is not None:
-            notation = step.node.choice.notation
-            out = await self._run(interaction, self.service.submit(actor_of(interaction), notation,
-                                                                   table_id=table_id, version=version),
-                                  component=True)
-            if out is not None and private:  # the spent menu goes; the private picture stays
-                await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None)
+        if step.node.choice is not None and not step.confirm:
+            await self.on_move_control(interaction, table_id, version, step.node.choice.notation)
+            return
+        if step.node.choice is not None:  # show the result first; Submit plays it
+            try:
+                post = await self.service.preview(table_id, actor_of(interaction), version,
+                                                  step.node.choice.notation)
+            except (Refusal, GameError) as err:
+                await self._private(interaction, str(err))
+                return
+            kwargs = preview_kwargs(post, table_id, version, encode_path(step.path[:-1]))
+            if private:
+                await interaction.edit_original_response(**kwargs)
+            else:
+                kwargs["file"] = kwargs.pop("attachments")[0] if kwargs["attachments"] else discord.utils.MISSING
+                await self._private(interaction, "", **kwargs)
             return
         view = menu_view(step)
         if private:
@@ -301,10 +314,8 @@ class GameCog(commands.Cog):
     @app_commands.command(name="move", description="Play a move (start typing to see your legal moves)")
     @app_commands.describe(move="Your move, e.g. `draw`, `place 2`, `merge 1 onto 2`")
     async def move(self, interaction: discord.Interaction, move: str) -> None:
-        out = await self._run(interaction, self.service.submit(actor_of(interaction), move,
-                                                                channel_id=interaction.channel_id or 0))
-        if out is not None:
-            await self._private(interaction, f"Played `{move.strip()}`.")
+        await self._run(interaction, self.service.submit(actor_of(interaction), move,
+                                                          channel_id=interaction.channel_id or 0))
 
     @move.autocomplete("move")
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str

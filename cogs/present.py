@@ -59,6 +59,19 @@ def menu_view(step: MenuStep) -> discord.ui.View:
     return view
 
 
+def preview_kwargs(post: Post, table_id: int, version: int, back: str) -> dict[str, Any]:
+    """A preview in place of a private menu: its picture, a Submit button and Back (to the menu level ``back``)."""
+    kwargs = message_kwargs(post, ephemeral=True)
+    view = kwargs.setdefault("view", discord.ui.View(timeout=None))
+    view.add_item(StepBack(table_id, version, back))
+    if "file" in kwargs:
+        kwargs["attachments"] = [kwargs.pop("file")]
+    else:
+        kwargs["attachments"] = []
+    kwargs.pop("allowed_mentions", None)
+    return kwargs
+
+
 def _mentions(post: Post) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(u) for u in post.mention_ids], roles=False, everyone=False)
 

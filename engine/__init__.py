@@ -7,6 +7,7 @@ game module directly.
 from __future__ import annotations
 
 from engine.base import Game
+from engine.block import Block
 from engine.blockers import Blockers
 from engine.breaks import Breaks
 
@@ -35,7 +36,7 @@ class Registry:
 
 
 def default_registry() -> Registry:
-    return Registry([Breaks(), Blockers()])
+    return Registry([Breaks(), Blockers(), Block()])
 
 
 __all__ = ["Game", "Registry", "default_registry"]

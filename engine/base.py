@@ -132,6 +132,7 @@ class Game(ABC, Generic[S, M]):
     options: tuple[OptionSpec, ...] = ()
     hidden_information: bool = False  # True: some seat views differ from the public one
     simultaneous: bool = False  # True: seats pick at once, and one seat's pick never changes what another may pick
+    confirm_moves: bool = False  # True: a pick from the menu first shows its result privately, then Submit plays it
     summary: str = ""
 
     # --- options -------------------------------------------------------------------

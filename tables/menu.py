@@ -78,6 +78,7 @@ class MenuStep:
     path: tuple[int, ...]
     trail: tuple[str, ...]  # labels of the entries picked so far
     node: MenuNode
+    confirm: bool = False  # a leaf is previewed before it is played (Game.confirm_moves)
 
 
 def shorten(text: str, limit: int = 45) -> str:

@@ -321,9 +321,11 @@ class TableService:
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
             out = await self._advance(table, game, new_state, record, [state])
+            out.reply = f"Played `{record[0][1]}`."
             fresh = await self._table(table_id)
             final = game.load(fresh.state or {})
-            if game.hidden_information and seat in game.to_act(final):  # more to pick: the next step, privately
+            if game.hidden_information and seat in game.to_act(final) and not game.new_board(state, final):
+                # more to pick before the position moves on: the next step, privately
                 names = [s.name for s in fresh.seats]
                 out.reply_post = await self._private_post(fresh, game, final, seat, game.view(final, seat), names)
             return out
@@ -351,7 +353,28 @@ class TableService:
             node, trail = walk(root, path)
         except IndexError:
             raise StaleButton("That menu is out of date.") from None
-        return MenuStep(table.id, table.version, tuple(path), trail, node)
+        return MenuStep(table.id, version, tuple(path), trail, node, confirm=game.confirm_moves)
+
+    async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:
+        """The actor's private view as it would be after ``notation``, with a Submit control; changes nothing."""
+        table = await self._table(table_id)
+        game = self._playing(table)
+        seat = self._seat_for(table, actor)
+        if not self._current(table, game, seat, version):
+            raise StaleButton("That menu is from an earlier turn.")
+        state = game.load(table.state or {})
+        try:
+            move = game.parse_move(notation)
+            label = game.describe_move(state, seat, move)
+            after, _ = game.apply(state, seat, move)
+        except GameError as err:
+            raise Refusal(str(err)) from None
+        names = [s.name for s in table.seats]
+        board = await self._render(game, game.view(after, seat), names)
+        return Post(title=f"Preview · {game.name} · table #{table.id}", board=board, colour=COLOUR_PLAY,
+                    description=f"**{label}**\nSubmit to play it, or go back and choose again.",
+                    controls=Controls(table.id, version, actor.user_id, (Choice(game.format_move(move), "Submit"),)),
+                    footer="Only you can see this. Nothing is played until you submit.")
 
     def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
         names = [s.name for s in table.seats]
@@ -651,4 +674,6 @@ def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
     for p in order:
         tag = " (resigned)" if p in standings.get("resigned", []) else ""
         parts.append(f"{standings['ranks'][p]}. {names[p]} — {_num(standings['scores'][p])}{tag}")
+    if standings.get("reason"):
+        parts.append(f"*{name_seats(str(standings['reason']), names)}*")
     return "\n".join(parts)

@@ -180,6 +180,7 @@ class Progress:
     combo: list[Cell] = field(default_factory=list)  # the combo made this turn
     stuck: bool = False  # no legal drop: counts as crossing the Game Over line
     done: list[str] = field(default_factory=list)  # the moves made this turn, as notation
+    slides: list[str] = field(default_factory=list)  # solo: tiles slid this turn (chosen or automatic), in order
 
 
 @dataclass
@@ -230,6 +231,7 @@ class Block(Game[BlockState, Move]):
     max_players = 6
     hidden_information = True  # this turn's picks stay private until every seat is done
     simultaneous = True
+    confirm_moves = True  # see where a shape lands (and which cells a combo circles) before submitting
     summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
     # --- setup -----------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
@@ -423,6 +425,7 @@ class Block(Game[BlockState, Move]):
     def _slide(self, s: BlockState, slot: int, events: list[Event]) -> None:
         s.notches[slot] += 1
         letter = LETTERS[slot]
+        s.progress[0].slides.append(letter)
         if s.notches[slot] == GO:
             if letter in s.work[0].letters:
                 events.append(Event("go", 0, f"Tile {letter} reached GO!, but you are protected from it."))
@@ -516,6 +519,7 @@ class Block(Game[BlockState, Move]):
                 s.recent[p] = {"placed": [cell_name(c) for c in prog.placed],
                                "penalty": [cell_name(c) for c in prog.penalty],
                                "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
+                               "slides": prog.slides[:],
                                "rows": [r + 1 for r in new_rows], "stuck": prog.stuck,
                                "letters": [x for x in after.letters if x not in before.letters]}
                 if s.phase != SETUP:
@@ -691,7 +695,8 @@ class Block(Game[BlockState, Move]):
             prog = state.progress[seat]
             v["mine"] = {"step": self.step(state, seat), "todo": self.describe_step(state, seat) if prog.steps else "",
                          "stars": prog.stars[:], "placed": [cell_name(c) for c in prog.placed],
-                         "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:]}
+                         "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
+                         "slides": prog.slides[:]}
         return v
 
     def new_board(self, old: BlockState, new: BlockState) -> bool:
@@ -718,12 +723,11 @@ class Block(Game[BlockState, Move]):
         return {}
 
     def status_line(self, state: BlockState) -> str:
-        if state.phase == SETUP:
-            return "Everyone writes their number in their bottom row."
         if state.phase == OVER:
             return ""
         waiting = sorted(self.to_act(state))
-        head = f"Turn {state.turn}: {self.dice_text(state)}."
+        head = "Everyone writes their number in their bottom row." if state.phase == SETUP else \
+            f"Turn {state.turn}: {self.dice_text(state)}."
         if state.penalty:
             head += f" BLOCK {state.penalty} drops!"
         return head + " Waiting for " + ", ".join("{p%d}" % p for p in waiting) + "."
@@ -751,7 +755,7 @@ class Block(Game[BlockState, Move]):
             "sheets": [_dump_sheet(x) for x in state.sheets], "work": [_dump_sheet(x) for x in state.work],
             "progress": [{"steps": pr.steps[:], "stars": pr.stars[:], "placed": [list(c) for c in pr.placed],
                           "penalty": [list(c) for c in pr.penalty], "combo": [list(c) for c in pr.combo],
-                          "stuck": pr.stuck, "done": pr.done[:]} for pr in state.progress],
+                          "stuck": pr.stuck, "done": pr.done[:], "slides": pr.slides[:]} for pr in state.progress],
             "crossed_line": list(state.crossed_line), "recent": [dict(r) for r in state.recent], "ply": state.ply,
         }
 
@@ -768,6 +772,7 @@ class Block(Game[BlockState, Move]):
             crossed=list(data["crossed"]), notches=list(data["notches"]), penalty=data["penalty"],
             sheets=[_load_sheet(x) for x in data["sheets"]], work=[_load_sheet(x) for x in data["work"]],
             progress=[Progress(list(pr["steps"]), list(pr["stars"]), cells(pr["placed"]), cells(pr["penalty"]),
-                               cells(pr["combo"]), pr["stuck"], list(pr["done"])) for pr in data["progress"]],
+                               cells(pr["combo"]), pr["stuck"], list(pr["done"]), list(pr["slides"]))
+                      for pr in data["progress"]],
             crossed_line=list(data["crossed_line"]), recent=[dict(r) for r in data["recent"]], ply=data["ply"])
 

@@ -44,6 +44,11 @@ def move_select(message: discord.Message) -> Any | None:
     return None
 
 
+def submit_button(message: discord.Message) -> Any | None:
+    """The Submit button of a previewed pick, if the message shows one."""
+    return next((b for b in move_buttons(message) if b.label == "Submit"), None)
+
+
 async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels: int = 8) -> list[str]:
     """Pick option ``pick`` (or the last, if fewer) at each level of the move menu on ``message`` until a
     move is played. A public board's menu continues in a private message; a private one changes in place.
@@ -52,15 +57,28 @@ async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels
     msg = message.message if hasattr(message, "message") and not isinstance(message, discord.Message) else message
     for _ in range(max_levels):
         select = move_select(msg)
-        assert select is not None, "no move menu on the message"
-        option = select.options[min(pick, len(select.options) - 1)]
-        picked.append(option.label)
-        res = await member.select(msg, [option.value], custom_id=select.custom_id)
-        nxt = next((f.message for f in res.followups if f.ephemeral and move_select(f.message)), None)
-        if nxt is None and msg.flags.ephemeral and res.response is not None:
-            again = res.response.message
-            if move_select(again) is not None and move_select(again).custom_id != select.custom_id:
-                nxt = again
+        buttons = move_buttons(msg)
+        assert select is not None or buttons, "no move menu on the message"
+        if select is None:  # a few moves: buttons
+            button = buttons[min(pick, len(buttons) - 1)]
+            picked.append(button.label or "")
+            res = await member.click(msg, custom_id=button.custom_id)
+            select_id = button.custom_id
+        else:
+            option = select.options[min(pick, len(select.options) - 1)]
+            picked.append(option.label)
+            res = await member.select(msg, [option.value], custom_id=select.custom_id)
+            select_id = select.custom_id
+        shown = [f.message for f in res.followups if f.ephemeral]
+        if msg.flags.ephemeral and res.response is not None:
+            shown.insert(0, res.response.message)  # the private menu, changed in place
+        preview = next((m for m in shown if submit_button(m) is not None), None)
+        if preview is not None:  # a preview of the pick: submit it
+            picked.append("Submit")
+            res = await member.click(preview, custom_id=submit_button(preview).custom_id)
+            shown = [f.message for f in res.followups if f.ephemeral]
+        nxt = next((m for m in shown if (move_select(m) is not None and move_select(m).custom_id != select_id)
+                    or any(b.custom_id != select_id and b.label != "Submit" for b in move_buttons(m))), None)
         if nxt is None:
             return picked
         msg = nxt
