@@ -338,14 +338,18 @@ class TableService:
             return True
         return game.simultaneous and version >= table.seats[seat].acted_version
 
-    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
-        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
+    async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
+        """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
         table = await self._table(table_id)
         game = self._playing(table)
         seat = self._seat_for(table, actor)
         if not self._current(table, game, seat, version):
             raise StaleButton("That menu is from an earlier turn.")
-        state = game.load(table.state or {})
+        return table, game, seat, game.load(table.state or {})
+
+    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
+        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
+        table, game, seat, state = await self._control_context(table_id, actor, version)
         if seat not in game.to_act(state):
             raise Refusal(self._not_your_turn(table, game, state))
         root = build_menu(self._controls(table, game, state, seat).choices)
@@ -357,12 +361,7 @@ class TableService:
 
     async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:
         """The actor's private view as it would be after ``notation``, with a Submit control; changes nothing."""
-        table = await self._table(table_id)
-        game = self._playing(table)
-        seat = self._seat_for(table, actor)
-        if not self._current(table, game, seat, version):
-            raise StaleButton("That menu is from an earlier turn.")
-        state = game.load(table.state or {})
+        table, game, seat, state = await self._control_context(table_id, actor, version)
         try:
             move = game.parse_move(notation)
             label = game.describe_move(state, seat, move)

@@ -892,3 +892,19 @@ async def test_a_pick_with_more_to_pick_answers_with_the_next_step_privately(bsv
                 assert out.reply_post is None
             break
     assert replies >= 3
+
+
+async def test_preview_shows_the_pick_with_submit_and_changes_nothing(bsvc: TableService) -> None:
+    tid, _ = await started(bsvc, ALICE, BOB, game="block")
+    table = await read(bsvc, tid)
+    post = await bsvc.preview(tid, ALICE, table.version, "write c1")
+    assert post.controls is not None and [c.label for c in post.controls.choices] == ["Submit"]
+    assert post.controls.choices[0].notation == "write c1" and "c1" in post.description
+    assert await read(bsvc, tid) == table  # nothing stored
+    step = await bsvc.menu(tid, ALICE, table.version, (2,))
+    assert step.confirm and step.node.choice is not None and step.node.choice.notation == "write c1"
+    with pytest.raises(Refusal):
+        await bsvc.preview(tid, ALICE, table.version, "write c2")  # not a bottom-row cell
+    await bsvc.submit(ALICE, "write a1", table_id=tid, version=table.version)
+    with pytest.raises(StaleButton):
+        await bsvc.preview(tid, ALICE, table.version, "write c1")  # Alice has picked since
