@@ -16,10 +16,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import lobby_kwargs, menu_view, message_kwargs, preview_kwargs
+from cogs.present import edit_kwargs, lobby_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton
 from tables.menu import decode_path, encode_path
+from tables.outcome import PREVIEW_FILE
 
 if TYPE_CHECKING:
     from bot import Blockhouse
@@ -214,7 +215,16 @@ class GameCog(commands.Cog):
                 await self._private(interaction, "", **kwargs)
             return
         view = menu_view(step)
-        if private:
+        if private and message is not None and any(a.filename == PREVIEW_FILE for a in message.attachments):
+            # back from a preview: the player's own view again, with the menu
+            try:
+                out = await self.service.hand(None, actor_of(interaction), table_id=table_id)
+            except (Refusal, GameError) as err:
+                await self._private(interaction, str(err))
+                return
+            assert out.reply_post is not None
+            await interaction.edit_original_response(**{**edit_kwargs(out.reply_post), "view": view})
+        elif private:
             await interaction.edit_original_response(view=view)
         else:
             await self._private(interaction, " › ".join(step.trail) or "Your move:", view=view)

@@ -59,16 +59,18 @@ def menu_view(step: MenuStep) -> discord.ui.View:
     return view
 
 
+def edit_kwargs(post: Post) -> dict[str, Any]:
+    """Keyword arguments to edit a private message into ``post``; its picture replaces the old one."""
+    kwargs = message_kwargs(post, ephemeral=True)
+    kwargs.pop("allowed_mentions", None)
+    kwargs["attachments"] = [kwargs.pop("file")] if "file" in kwargs else []
+    return kwargs
+
+
 def preview_kwargs(post: Post, table_id: int, version: int, back: str) -> dict[str, Any]:
     """A preview in place of a private menu: its picture, a Submit button and Back (to the menu level ``back``)."""
-    kwargs = message_kwargs(post, ephemeral=True)
-    view = kwargs.setdefault("view", discord.ui.View(timeout=None))
-    view.add_item(StepBack(table_id, version, back))
-    if "file" in kwargs:
-        kwargs["attachments"] = [kwargs.pop("file")]
-    else:
-        kwargs["attachments"] = []
-    kwargs.pop("allowed_mentions", None)
+    kwargs = edit_kwargs(post)
+    kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(StepBack(table_id, version, back))
     return kwargs
 
 

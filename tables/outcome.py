@@ -43,11 +43,14 @@ class Controls:
     choices: tuple[Choice, ...] = ()
 
 
+PREVIEW_FILE = "preview.png"
+
+
 @dataclass(frozen=True)
 class Board:
     png: bytes
     alt: str  # the position in words, for screen readers (attachment description)
-    filename: str = "board.png"
+    filename: str = "board.png"  # PREVIEW_FILE for a preview of a pick not yet played
 
 
 @dataclass

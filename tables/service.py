@@ -24,6 +24,7 @@ from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion
 from tables.bots import BOT_LEVELS, choose_move
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
+    PREVIEW_FILE,
     Actor,
     Board,
     Choice,
@@ -370,6 +371,8 @@ class TableService:
             raise Refusal(str(err)) from None
         names = [s.name for s in table.seats]
         board = await self._render(game, game.view(after, seat), names)
+        if board is not None:
+            board = Board(board.png, board.alt, PREVIEW_FILE)
         return Post(title=f"Preview · {game.name} · table #{table.id}", board=board, colour=COLOUR_PLAY,
                     description=f"**{label}**\nSubmit to play it, or go back and choose again.",
                     controls=Controls(table.id, version, actor.user_id, (Choice(game.format_move(move), "Submit"),)),

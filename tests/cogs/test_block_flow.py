@@ -81,6 +81,25 @@ async def test_three_players_pick_at_once_and_see_each_other_only_when_the_turn_
     assert "drop " in log.response.content  # every pick is in the log once its turn resolved
 
 
+async def test_back_from_a_preview_shows_the_players_own_view_and_menu_again(simcord_env: Any) -> None:
+    thread, (ann, ben) = await open_table(simcord_env, ("ann", "ben"))
+    panel = (await ann.click(last_board(thread), label="My view")).response
+    assert panel is not None
+    select = move_select(panel.message)
+    assert select is not None  # write: seven cells
+    await ann.select(panel.message, [select.options[3].value], custom_id=select.custom_id)
+    shown = panel.message
+    assert shown.attachments[0].filename == "preview.png" and "d1" in (shown.embeds[0].description or "")
+    assert [b.label for b in move_buttons(shown)] == ["Submit"]
+    back = next(c for row in shown.components for c in row.children if getattr(c, "label", "") == "Back")
+    await ann.click(shown, custom_id=back.custom_id)
+    again = panel.message
+    assert again.attachments[0].filename == "board.png" and move_select(again) is not None
+    assert not move_buttons(again)
+    await pick_through_menu(ann, again, pick=6)  # g1, then Submit
+    assert "Played `write g1`" in (panel.message.content or "")
+
+
 async def test_solo_game_to_the_end(simcord_env: Any) -> None:
     thread, (solo,) = await open_table(simcord_env, ("sol",))
     for turn in range(60):
