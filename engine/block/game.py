@@ -37,6 +37,7 @@ from engine.base import (
     FORMAT_VERSION,
     Event,
     Game,
+    IllegalMoveError,
     NotationError,
     Result,
     rank_by,
@@ -310,6 +311,16 @@ class Block(Game[BlockState, Move]):
         if step == "combo":
             return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()] + [PASS]
         raise AssertionError(step)
+
+    def checked_move(self, state: BlockState, seat: int, move: Move) -> Move:
+        """As the contract's, except that a combo is checked against the rules directly: the list of choices holds
+        at most ``COMBO_CAP`` shapes per type and size, and a typed combo may be any of them."""
+        if move.kind != "combo" or self.step(state, seat) != "combo" or self.is_over(state):
+            return super().checked_move(state, seat, move)
+        move = self.normalise_move(state, seat, move)
+        if not state.work[seat].is_combo(Combo(move.combo, move.cells)):
+            raise IllegalMoveError(self.why_illegal(state, seat, move))
+        return move
 
     def normalise_move(self, state: BlockState, seat: int, move: Move) -> Move:
         """Canonical orientation names (``O r2`` is ``O r0``); combo cells in canonical order."""

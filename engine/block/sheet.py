@@ -22,6 +22,7 @@ BONUS = 8
 LETTERS = "ABCDE"  # the BLOCK letter beside each size: A=3 … E=7
 LETTER_SIZE = {letter: n for letter, n in zip(LETTERS, SIZES, strict=True)}
 ROW_POINTS, COLUMN_BONUS, BEYOND_PENALTY = 2, 10, 5
+COMBO_CAP = 200  # combos listed per type and size (see Sheet.combos_available)
 
 Cell = tuple[int, int]  # (row, col)
 
@@ -125,13 +126,15 @@ class Sheet:
         return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row)
                 if isinstance(v, int) and (r, c) not in used}
 
-    def combos_available(self) -> list[Combo]:
-        """Every combo the player may make now: consecutive first (by start cell), then identical."""
+    def combos_available(self, cap: int = COMBO_CAP) -> list[Combo]:
+        """The combos the player may make now, to list as choices: consecutive first (by start cell), then
+        identical; at most ``cap`` of each type and size (the first found), so that a big patch of equal numbers
+        can't make the list explode (a 7×8 patch has 76,566 shapes). Any combo at all passes :meth:`is_combo`."""
         free = self.free_numbers()
-        out = [Combo(CONSECUTIVE, path) for path in _rising_paths(free, set(self.open_sizes(CONSECUTIVE)))]
+        out = [Combo(CONSECUTIVE, path) for path in _rising_paths(free, set(self.open_sizes(CONSECUTIVE)), cap)]
         allowed = set(self.open_sizes(IDENTICAL))
         if allowed:
-            out += [Combo(IDENTICAL, cells) for cells in _same_value_sets(free, allowed)]
+            out += [Combo(IDENTICAL, cells) for cells in _same_value_sets(free, allowed, cap)]
         return out
 
     def is_combo(self, combo: Combo) -> bool:
@@ -195,15 +198,17 @@ def _connected(cells: set[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
-def _rising_paths(free: dict[Cell, int], sizes: set[int]) -> list[tuple[Cell, ...]]:
-    """Every path of free cells whose values rise by 1 at each step, with a length in ``sizes``."""
+def _rising_paths(free: dict[Cell, int], sizes: set[int], cap: int) -> list[tuple[Cell, ...]]:
+    """Paths of free cells whose values rise by 1 at each step, with a length in ``sizes`` (``cap`` per length)."""
     out: list[tuple[Cell, ...]] = []
     longest = max(sizes, default=0)
+    found = dict.fromkeys(sizes, 0)
 
     def extend(path: list[Cell]) -> None:
-        if len(path) in sizes:
+        if found.get(len(path), cap) < cap:
             out.append(tuple(path))
-        if len(path) == longest:
+            found[len(path)] += 1
+        if len(path) == longest or all(found[n] >= cap for n in sizes if n > len(path)):
             return
         want = free[path[-1]] + 1
         for n in _neighbours(path[-1]):
@@ -217,16 +222,18 @@ def _rising_paths(free: dict[Cell, int], sizes: set[int]) -> list[tuple[Cell, ..
     return out
 
 
-def _same_value_sets(free: dict[Cell, int], sizes: set[int]) -> list[tuple[Cell, ...]]:
-    """Every connected set of free cells holding one value, with a size in ``sizes``; each set once, its cells
-    in grid order. Enumerates connected subsets from their smallest cell (the ESU scheme)."""
+def _same_value_sets(free: dict[Cell, int], sizes: set[int], cap: int) -> list[tuple[Cell, ...]]:
+    """Connected sets of free cells holding one value, with a size in ``sizes`` (``cap`` per size); each set once,
+    its cells in grid order. Enumerates connected subsets from their smallest cell (the ESU scheme)."""
     out: list[tuple[Cell, ...]] = []
     longest = max(sizes)
+    found = dict.fromkeys(sizes, 0)
 
     def grow(root: Cell, chosen: list[Cell], frontier: list[Cell], banned: set[Cell]) -> None:
-        if len(chosen) in sizes:
+        if found.get(len(chosen), cap) < cap:
             out.append(tuple(sorted(chosen)))
-        if len(chosen) == longest:
+            found[len(chosen)] += 1
+        if len(chosen) == longest or all(found[n] >= cap for n in sizes if n > len(chosen)):
             return
         frontier = frontier[:]
         while frontier:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import collections
+import itertools
+import random
+
 import pytest
 
 from engine.base import IllegalMoveError, NotationError
 from engine.block import Block
 from engine.block.game import NUMBER_DICE, BlockState
 from engine.block.shapes import SHAPES, distinct_orientations, oriented
-from engine.block.sheet import CONSECUTIVE, IDENTICAL, Combo, Sheet, X, cell_name, parse_cell
+from engine.block.sheet import COMBO_CAP, CONSECUTIVE, IDENTICAL, Combo, Sheet, X, cell_name, parse_cell
 from tests.engine.rule_helpers import expect_illegal
 
 G = Block()
@@ -505,3 +509,42 @@ def test_moves_are_refused_without_change_when_it_is_not_the_step() -> None:
     for text, words in [("combo identical a1 b1 c1", ("Now you", "drop")), ("slide A", ("Now you",)),
                         ("penalty r0 a", ("Now you",)), ("write a1", ("Now you",))]:
         expect_illegal(G, s, 0, text, *words, error=IllegalMoveError)
+
+
+# --- listing combos ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(24))
+def test_listed_combos_are_exactly_the_rule_s_combos_on_small_grids(seed: int) -> None:
+    """Brute force over every cell subset of a random 3×4 corner (uncapped listing)."""
+    rng = random.Random(seed)
+    sheet = Sheet()
+    for r in range(3):
+        for c in range(4):
+            if rng.random() < 0.85:
+                sheet.grid[r][c] = rng.choice([1, 2, 3] if seed % 2 else [4, 4, 5])
+    free = sheet.free_numbers()
+    want = set()
+    for k in range(3, 9):
+        for cells in itertools.combinations(sorted(free), k):
+            for kind in (IDENTICAL, CONSECUTIVE):
+                combo = Combo(kind, cells)
+                if sheet.is_combo(combo):
+                    canonical = cells if kind == IDENTICAL else tuple(sorted(cells, key=free.__getitem__))
+                    want.add((kind, canonical))
+    got = [(c.kind, c.cells) for c in sheet.combos_available(cap=10**9)]
+    assert len(got) == len(set(got)) and set(got) == want
+
+
+def test_a_big_patch_of_equal_numbers_lists_a_bounded_menu_but_any_combo_can_be_typed() -> None:
+    s = started(2)
+    clear(s, 0)
+    fill(s, 0, {f"{c}{r}": 5 for c in "abcdefg" for r in range(1, 10)})  # 63 fives
+    s = dice_for(s, [1, 2, 3, 4], "I")
+    s = play(s, 0, "drop I r0 a 1,2,3,4")  # a10–d10
+    listed = [m for m in G.legal_moves(s, 0) if m.kind == "combo"]
+    sizes = collections.Counter(len(m.cells) for m in listed if m.combo == IDENTICAL)
+    assert sizes and max(sizes.values()) <= COMBO_CAP  # uncapped, size 7 alone would be hundreds of thousands
+    corner = "combo identical g3 g4 g5 g6 g7 g8 g9"  # a column far from where the listing starts
+    assert corner not in {G.format_move(m) for m in listed}
+    after = play(s, 0, corner)
+    assert after.work[0].combos[-1].cells == tuple(parse_cell(x) for x in corner.split()[2:])
+    expect_illegal(G, s, 0, "combo identical g3 g4 g5 g6 g7 g8 a10", "aren't")
