@@ -321,14 +321,8 @@ class TableService:
             except GameError as err:
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
-            out = await self._advance(table, game, new_state, record, [state])
+            out = await self._advance(table, game, new_state, record, [state], mover=seat)
             out.reply = f"Played `{record[0][1]}`."
-            fresh = await self._table(table_id)
-            final = game.load(fresh.state or {})
-            if game.hidden_information and seat in game.to_act(final) and not game.new_board(state, final):
-                # more to pick before the position moves on: the next step, privately
-                names = [s.name for s in fresh.seats]
-                out.reply_post = await self._private_post(fresh, game, final, seat, game.view(final, seat), names)
             return out
 
     @staticmethod
@@ -407,8 +401,12 @@ class TableService:
                            channel_id=table.channel_id, reply="You resigned.")
 
     async def _advance(self, table: TableRow, game: Game, state: Any, record: list[tuple[int, str, list[Event]]],
-                       before: list[Any], intro: str = "", persisted: bool = False) -> Outcome:
-        """Let bots (and resigned seats) move, persist everything in one transaction, and say what to post."""
+                       before: list[Any], intro: str = "", persisted: bool = False, mover: int | None = None
+                       ) -> Outcome:
+        """Let bots (and resigned seats) move, persist everything in one transaction, and say what to post.
+
+        ``mover`` is the seat whose move this was: if it has more to pick before the position moves on (a
+        game of private picks), the outcome's private reply is its view with the next step."""
         old_state = before[0] if before else None
         auto = {s.seat: s.bot or "random" for s in table.seats if s.is_bot or s.resigned}
         plies = 0
@@ -447,6 +445,8 @@ class TableService:
             if lines:
                 out.public.append(Post(description="\n".join(f"• {line}" for line in lines[-EVENT_LINES:]),
                                        footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY))
+            if mover is not None and game.hidden_information and mover in game.to_act(state):
+                out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
             return out
         # The public board and the private views render at once: Pillow releases the GIL while it
         # draws and encodes, so on a multi-core host the move costs about its slowest image.
