@@ -41,17 +41,18 @@ from render.common import (
     Colour,
     Glyphs,
     Label,
-    clean_name,
     dashed_rect,
     draw_text,
     encode_png,
     felt,
     join_names,
     mix,
+    number_text,
     palette_image,
     pill_label,
     ramp,
     rounded_mask,
+    seat_names,
     shape_sprite,
     star_points,
     text_label,
@@ -554,31 +555,17 @@ def side(seats: int, advanced: bool, private: bool) -> Image.Image:
 
 
 # --- text that changes -----------------------------------------------------------------------------
-def _names(names: Sequence[str], seats: int) -> list[str]:
-    out = []
-    for p in range(seats):
-        raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
-        out.append(clean_name(raw, f"Player {p + 1}"))
-    return out
-
-
-def _num(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
 def _result_line(result: Mapping[str, Any], names: list[str]) -> str:
     winners = [w for w in result.get("winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
     scores = list(result.get("scores", ()))
     if not winners:
         return "Game over"
-    best = _num(scores[winners[0]]) if winners[0] < len(scores) else "-"
+    best = number_text(scores[winners[0]]) if winners[0] < len(scores) else "-"
     if len(winners) == 1:
         line = f"{names[winners[0]]} wins with {best}"
         others = sorted((s for i, s in enumerate(scores) if i != winners[0]), key=lambda s: float(s))
         if others:
-            line += " vs " + ", ".join(_num(s) for s in others)
+            line += " vs " + ", ".join(number_text(s) for s in others)
         return line
     return f"Tie: {join_names(names[w] for w in winners)} ({best} each)"
 
@@ -665,7 +652,7 @@ def _int(value: Any) -> int:
 def _stat(img: Image.Image, x: float, cy: float, word: str, value: Any) -> float:
     """``word`` in the muted face then ``value`` in bold; returns where the next one may start."""
     x = STAT_WORD[word].paste(img, (x, cy))[2] + 5
-    return NUMBER.paste(img, (x, cy), _num(value))[2] + 16
+    return NUMBER.paste(img, (x, cy), number_text(value))[2] + 16
 
 
 def _captures(img: Image.Image, left: float, right: float, cy: float, captured: Any) -> None:
@@ -707,7 +694,7 @@ def _player(img: Image.Image, box: Box, view: Mapping[str, Any], seat: int, name
         sprite = SWATCHES.get(c) or tile_sprite(c, None, SWATCH)
         _paste(img, sprite, (x, cy - SWATCH // 2))
         x += SWATCH + 6
-    score_left = SCORE.paste(img, (x1 - PAD, cy), _num(player.get("score")), anchor="r")[0]
+    score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player.get("score")), anchor="r")[0]
     right = SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
     tags: list[Label] = []
     if acting:
@@ -813,7 +800,7 @@ def _header(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None
 def _footer(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
     cy = H - FOOTER // 2
     ply = view.get("ply")
-    extra = f"move {_num(ply)}" if isinstance(ply, int) else ""
+    extra = f"move {number_text(ply)}" if isinstance(ply, int) else ""
     result = view.get("result")
     if view.get("phase") == "over" and isinstance(result, Mapping) and isinstance(result.get("reason"), str):
         extra = " \u00b7 ".join(b for b in (NOTE.fit(result["reason"], 300), extra) if b)
@@ -835,7 +822,7 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
     img = TABLE.copy()
     img.paste(side(seats, advanced, "rack" in view), SIDE_BOX[:2])
     draw = ImageDraw.Draw(img)
-    shown = _names(names, seats)
+    shown = seat_names(names, seats)
     _tiles(img, view.get("board"))
     _last_move(img, draw, view.get("last"))
     for seat in range(seats):

@@ -38,7 +38,6 @@ from render.common import (
     Colour,
     Glyphs,
     Label,
-    clean_name,
     dashed_rect,
     draw_text,
     encode_png,
@@ -49,6 +48,7 @@ from render.common import (
     pill_label,
     ramp,
     rounded_mask,
+    seat_names,
     shape_sprite,
     text_label,
     text_width,
@@ -390,14 +390,6 @@ TABLES = {n: _table(layout) for n, layout in LAYOUTS.items()}
 
 
 # --- text that changes ------------------------------------------------------------------------------
-def _names(names: Sequence[str], seats: int) -> list[str]:
-    out = []
-    for p in range(seats):
-        raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
-        out.append(clean_name(raw, f"Player {p + 1}"))
-    return out
-
-
 def _points(n: float) -> str:
     return f"{int(n)} pt" if int(n) == 1 else f"{int(n)} pts"
 
@@ -654,7 +646,7 @@ def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
     layout = LAYOUTS[seats]
     img = TABLES[seats].copy()
     draw = ImageDraw.Draw(img)
-    shown = _names(names, seats)
+    shown = seat_names(names, seats)
     _header(img, view, shown)
     for seat in range(seats):
         _panel(img, draw, layout, view, seat, shown[seat])

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -99,6 +100,22 @@ def clean_name(name: str, fallback: str) -> str:
     if useful == 0 or text.count("?") > useful:
         return fallback
     return text
+
+
+def seat_names(names: Sequence[str], seats: int) -> list[str]:
+    """One clean display name per seat ("Player N" where a name is missing or unusable)."""
+    out = []
+    for p in range(seats):
+        raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
+        out.append(clean_name(raw, f"Player {p + 1}"))
+    return out
+
+
+def number_text(value: Any) -> str:
+    """A score or count as text: whole numbers without a decimal point; "-" for anything that isn't a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
 def text_width(text: str, size: int) -> float:
@@ -380,15 +397,16 @@ def palette_image(colours: Iterable[Colour]) -> Image.Image:
 
 
 # --- encoding --------------------------------------------------------------------------------
-def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+def encode_png(image: Image.Image, palette: Image.Image | None = None, level: int = 1) -> bytes:
     """Encode as PNG, fast. With ``palette`` (from :func:`palette_image`) each pixel is first mapped to
     the nearest palette colour, without dithering: a third of the bytes to filter and deflate, which
     makes encoding several times faster and the file smaller. Flat drawings lose nothing visible
-    if the palette holds the anti-aliasing ramps between the colours that meet."""
+    if the palette holds the anti-aliasing ramps between the colours that meet. An image already drawn in
+    palette mode needs no ``palette``; ``level`` is the zlib level (1 is fastest)."""
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=1)
+    image.save(buf, format="PNG", optimize=False, compress_level=level)
     return buf.getvalue()
 
 
