@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import edit_kwargs, lobby_kwargs, menu_view, message_kwargs, preview_kwargs
+from cogs.present import edit_kwargs, for_edit, lobby_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton
 from tables.menu import decode_path, encode_path
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+T = TypeVar("T")
 OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
 
 
@@ -58,20 +59,24 @@ class GameCog(commands.Cog):
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
+        out = await self._ask(interaction, work)
+        if out is not None:
+            await self.deliver(interaction, out)
+        return out
+
+    async def _ask(self, interaction: discord.Interaction, work: Awaitable[T]) -> T | None:
+        """Await a service call; a refusal is answered privately, an unexpected error logged. None on failure."""
         try:
-            out = await work
+            return await work
         except (Refusal, GameError) as err:
             await self._private(interaction, str(err))
             if isinstance(err, StaleButton):
                 await self._offer_panel(interaction)
-            return None
         except Exception:
             log.exception("error in %s by user %s in channel %s", _what(interaction), interaction.user.id,
                           interaction.channel_id)
             await self._private(interaction, OOPS)
-            return None
-        await self.deliver(interaction, out)
-        return out
+        return None
 
     async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)
@@ -188,12 +193,9 @@ class GameCog(commands.Cog):
         In a private (ephemeral) message the menu moves in place; from a public board it opens privately.
         """
         await interaction.response.defer()
-        try:
-            step = await self.service.menu(table_id, actor_of(interaction), version, decode_path(path))
-        except (Refusal, GameError) as err:
-            await self._private(interaction, str(err))
-            if isinstance(err, StaleButton):
-                await self._offer_panel(interaction)
+        actor = actor_of(interaction)
+        step = await self._ask(interaction, self.service.menu(table_id, actor, version, decode_path(path)))
+        if step is None:
             return
         message = interaction.message
         private = message is not None and message.flags.ephemeral
@@ -201,28 +203,22 @@ class GameCog(commands.Cog):
             await self.on_move_control(interaction, table_id, version, step.node.choice.notation)
             return
         if step.node.choice is not None:  # show the result first; Submit plays it
-            try:
-                post = await self.service.preview(table_id, actor_of(interaction), version,
-                                                  step.node.choice.notation)
-            except (Refusal, GameError) as err:
-                await self._private(interaction, str(err))
+            post = await self._ask(interaction, self.service.preview(table_id, actor, version,
+                                                                     step.node.choice.notation))
+            if post is None:
                 return
             kwargs = preview_kwargs(post, table_id, version, encode_path(step.path[:-1]))
             if private:
-                await interaction.edit_original_response(**kwargs)
+                await interaction.edit_original_response(**for_edit(kwargs))
             else:
-                kwargs["file"] = kwargs.pop("attachments")[0] if kwargs["attachments"] else discord.utils.MISSING
-                await self._private(interaction, "", **kwargs)
+                await self._private(interaction, "", **_without_content(kwargs))
             return
         view = menu_view(step)
         if private and message is not None and any(a.filename == PREVIEW_FILE for a in message.attachments):
             # back from a preview: the player's own view again, with the menu
-            try:
-                out = await self.service.hand(None, actor_of(interaction), table_id=table_id)
-            except (Refusal, GameError) as err:
-                await self._private(interaction, str(err))
+            out = await self._ask(interaction, self.service.hand(None, actor, table_id=table_id))
+            if out is None or out.reply_post is None:
                 return
-            assert out.reply_post is not None
             await interaction.edit_original_response(**{**edit_kwargs(out.reply_post), "view": view})
         elif private:
             await interaction.edit_original_response(view=view)

@@ -59,17 +59,21 @@ def menu_view(step: MenuStep) -> discord.ui.View:
     return view
 
 
+def for_edit(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``send`` arguments turned into ``edit`` arguments: the file replaces the message's old picture."""
+    out = {k: v for k, v in kwargs.items() if k not in ("file", "allowed_mentions")}
+    out["attachments"] = [kwargs["file"]] if "file" in kwargs else []
+    return out
+
+
 def edit_kwargs(post: Post) -> dict[str, Any]:
-    """Keyword arguments to edit a private message into ``post``; its picture replaces the old one."""
-    kwargs = message_kwargs(post, ephemeral=True)
-    kwargs.pop("allowed_mentions", None)
-    kwargs["attachments"] = [kwargs.pop("file")] if "file" in kwargs else []
-    return kwargs
+    """Keyword arguments to edit a private message into ``post``."""
+    return for_edit(message_kwargs(post, ephemeral=True))
 
 
 def preview_kwargs(post: Post, table_id: int, version: int, back: str) -> dict[str, Any]:
-    """A preview in place of a private menu: its picture, a Submit button and Back (to the menu level ``back``)."""
-    kwargs = edit_kwargs(post)
+    """A previewed pick, privately: its picture, a Submit button and Back (to the menu level ``back``)."""
+    kwargs = message_kwargs(post, ephemeral=True)
     kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(StepBack(table_id, version, back))
     return kwargs
 
