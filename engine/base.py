@@ -200,6 +200,15 @@ class Game(ABC, Generic[S, M]):
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """JSON-safe view for ``seat``, or the public view when ``seat`` is None."""
 
+    def preview_view(self, state: S, seat: int, move: M) -> dict[str, Any]:
+        """``seat``'s view with ``move`` made but nothing else: what a preview of an unsubmitted pick shows.
+
+        The default applies the move. A game of simultaneous picks must not resolve the turn here (the last
+        seat's preview would reveal the other seats' picks and the next roll), so it overrides this to apply
+        the pick to the seat's own working copy only. Raises like :meth:`apply` when the move is illegal."""
+        after, _ = self.apply(state, seat, move)
+        return self.view(after, seat)
+
     def private_info(self, state: S, seat: int) -> dict[str, Any]:
         """What only ``seat`` sees: the entries of its view that differ from the public view.
 

@@ -390,6 +390,15 @@ class Block(Game[BlockState, Move]):
 
     # --- applying ----------------------------------------------------------------------------------------------
     def apply(self, state: BlockState, seat: int, move: Move) -> tuple[BlockState, list[Event]]:
+        return self._apply(state, seat, move, resolve=True)
+
+    def preview_view(self, state: BlockState, seat: int, move: Move) -> dict[str, Any]:
+        """The seat's working sheet with this pick, the turn left unresolved even when the pick is the last one
+        owed: a preview never shows other seats' picks or the next roll."""
+        after, _ = self._apply(state, seat, move, resolve=False)
+        return self.view(after, seat)
+
+    def _apply(self, state: BlockState, seat: int, move: Move, *, resolve: bool) -> tuple[BlockState, list[Event]]:
         move = self.checked_move(state, seat, move)
         s = self.clone(state)
         events: list[Event] = []
@@ -429,7 +438,7 @@ class Block(Game[BlockState, Move]):
         if not s.progress[seat].steps:
             events.append(Event("ready", seat, "{p%d} is done for this turn." % seat if s.phase != SETUP
                                 else "{p%d} wrote their number." % seat))
-        if not self.to_act(s) and s.phase != OVER:
+        if resolve and not self.to_act(s) and s.phase != OVER:
             events += self._end_turn(s)
         return s, events
 
