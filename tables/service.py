@@ -360,11 +360,11 @@ class TableService:
         try:
             move = game.parse_move(notation)
             label = game.describe_move(state, seat, move)
-            after, _ = game.apply(state, seat, move)
+            view = game.preview_view(state, seat, move)
         except GameError as err:
             raise Refusal(str(err)) from None
         names = [s.name for s in table.seats]
-        board = await self._render(game, game.view(after, seat), names)
+        board = await self._render(game, view, names)
         if board is not None:
             board = Board(board.png, board.alt, PREVIEW_FILE)
         return Post(title=f"Preview · {game.name} · table #{table.id}", board=board, colour=COLOUR_PLAY,
@@ -618,9 +618,9 @@ class TableService:
             return []
         game = self.game(table.game)
         state = game.load(table.state or {})
-        typed = typed.strip().lower()
+        typed = " ".join(typed.split()).casefold()
         return [c for c in self._controls(table, game, state, seat.seat).choices
-                if typed in c.notation or typed in c.label.lower()]
+                if typed in c.notation.casefold() or typed in c.label.casefold()]
 
     async def status(self, channel_id: int) -> str:
         table = await self.table_in(channel_id, finished_ok=True)
