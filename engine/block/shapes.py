@@ -62,6 +62,7 @@ def _mirror(cells: Cells) -> Cells:
 
 
 @cache
+@cache
 def oriented(shape: str, orientation: str) -> Cells:
     """The cells of ``shape`` in ``orientation`` (see the module docstring)."""
     cells = SHAPES[shape]

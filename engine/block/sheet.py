@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from engine.block.shapes import Cells, size
 
@@ -81,19 +82,20 @@ class Sheet:
     def landing(self, cells: Cells, col: int, tops: Sequence[int] | None = None) -> list[Cell] | None:
         """Where a shape dropped with its left edge in column ``col`` comes to rest, as grid cells in the shape's
         reading order (top row first, left to right); ``None`` if it doesn't fit inside the grid."""
-        height, width = size(cells)
+        height, width, lowest = _profile(cells)
         if col < 0 or col + width > WIDTH:
             return None
         tops = self.tops() if tops is None else tops
         # The shape falls as one piece and stops when any of its columns' lowest cell meets the stack.
-        lowest: dict[int, int] = {}
-        for r, c in cells:
-            up = height - 1 - r  # rows above the shape's bottom
-            lowest[c] = min(lowest.get(c, up), up)
-        base = max(0, *(tops[col + c] + 1 - up for c, up in lowest.items()))
+        base = 0
+        for c, up in lowest:
+            rest = tops[col + c] + 1 - up
+            if rest > base:
+                base = rest
         if base + height > HEIGHT:
             return None
-        return [(base + height - 1 - r, col + c) for r, c in cells]
+        top = base + height - 1
+        return [(top - r, col + c) for r, c in cells]
 
     def full_rows(self) -> list[int]:
         return [r for r in range(HEIGHT) if all(v is not None for v in self.grid[r])]
@@ -174,6 +176,17 @@ class Sheet:
         }
         parts["total"] = sum(parts.values())
         return parts
+
+
+@cache
+def _profile(cells: Cells) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """(height, width, (column, rows above the shape's bottom of its lowest cell) per column) of a shape."""
+    height, width = size(cells)
+    lowest: dict[int, int] = {}
+    for r, c in cells:
+        up = height - 1 - r
+        lowest[c] = min(lowest.get(c, up), up)
+    return height, width, tuple(lowest.items())
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:

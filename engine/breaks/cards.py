@@ -40,9 +40,9 @@ def is_wild(card: str, aces_wild: bool) -> bool:
 
 def matches(a: str, b: str, aces_wild: bool) -> bool:
     """Same suit or same rank; a wild card matches everything in both directions."""
-    if is_wild(a, aces_wild) or is_wild(b, aces_wild):
+    if a[0] == b[0] or a[1] == b[1]:  # (a Joker may "match" here by its letters: it is wild anyway)
         return True
-    return a[0] == b[0] or a[1] == b[1]
+    return a == JOKER or b == JOKER or (aces_wild and (a[0] == "A" or b[0] == "A"))
 
 
 def short(card: str) -> str:
