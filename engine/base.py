@@ -9,8 +9,16 @@ Seats are numbered from 0. A move is a game-specific immutable value; its text f
 (``format_move``) is what players type, what buttons carry and what the move log stores.
 ``parse_move(format_move(m)) == m`` for every legal move ``m``.
 
-Multi-step actions are *pending decisions*: the state records what is owed and
-``legal_moves`` lists the choices, so every step is one pick from a list.
+A game declares once how its turns work (:class:`Turns`), and says what is owed now as typed
+:class:`Decision` values: who owes it, what kind, its prompt in words, whether a pick is previewed, and
+what happens if nobody answers. The platform derives everything else from those two (whose turn it is,
+whether the channel gets a new board, which log entries are still secret, whose controls went stale).
+Multi-step actions are pending decisions too, so every step is one pick from ``legal_moves``.
+
+``apply`` is a template: the base class checks the move (game over, turn, legality through
+:meth:`Game.is_legal`, a reason in words) and then calls the game's own :meth:`Game.perform`, which
+changes a clone in place. Search code uses :meth:`Game.fast_apply` (no checks, no clone, no events),
+:meth:`Game.sample_move` and :meth:`Game.determinize`, which never lets a seat learn what it cannot see.
 """
 
 from __future__ import annotations
@@ -18,7 +26,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Generic, TypeVar
+
+from engine.rng import Rng
 
 S = TypeVar("S")  # game state
 M = TypeVar("M")  # move
@@ -97,24 +108,90 @@ class Event:
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a finished game."""
+    """The outcome of a finished game, for every kind of game.
+
+    * competitive: ``winners`` are the seats ranked first (several when they tie and share the win);
+    * cooperative (``cooperative=True``): every seat wins together, or ``winners`` is empty (everyone lost);
+    * solo: one seat, whose ``rung`` names where the score lands on the game's ladder.
+
+    ``ranks`` are competition ranks (1 = first; tied seats share a rank); in a cooperative game every seat
+    shares rank 1, win or lose.
+    """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]  # 1 = first; tied seats share a rank
-    winners: frozenset[int]
+    winners: frozenset[int]  # may be empty (a cooperative loss)
     reason: str = ""
+    cooperative: bool = False
+    rung: str = ""  # solo games with a ladder: the rung reached
 
     @property
     def draw(self) -> bool:
-        return len(self.winners) != 1
+        """Several seats share the win of a competitive game."""
+        return not self.cooperative and len(self.winners) > 1
+
+    def outcome(self, seat: int) -> str:
+        """``"win"``, ``"shared win"`` (a competitive tie for first) or ``"loss"`` for ``seat``."""
+        if seat not in self.winners:
+            return "loss"
+        return "shared win" if self.draw else "win"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
             "winners": sorted(self.winners),
             "reason": self.reason,
         }
+        if self.cooperative:
+            out["cooperative"] = True
+        if self.rung:
+            out["rung"] = self.rung
+        return out
+
+
+class Turns(Enum):
+    """How a game's turns work, declared once per game (``Game.turns``)."""
+
+    SEQUENTIAL = "sequential"  # one seat decides at a time; every move is public when made
+    SIMULTANEOUS = "simultaneous"  # the seats owing decisions pick in secret; the picks are revealed together
+    ORDERED = "ordered"  # several seats may owe decisions; they are answered in the order given
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision owed now: by whom, what kind, and how it is asked.
+
+    ``kind`` is the game's own name for it (``"turn"``, ``"placement"``, ``"drop"``, ``"trade"``…); its
+    choices are ``Game.legal_moves(state, seat)``. ``prompt`` says in words what to decide (with ``{pN}``
+    seat placeholders). ``preview``: a pick here is shown to the seat privately before it is submitted.
+    ``private``: the choices reveal what only this seat may see (a hand), so they are never shown in
+    public. ``clock`` names the timer that limits it (``"turn"``: the table's turn clock; ``"decision"``:
+    the shorter timeout for answers owed outside one's own turn) and ``default`` the move made for the
+    seat when that timer runs out (``None``: the platform's policy for the table, e.g. a bot plays).
+    The engine has no clock: deadlines are the platform's, computed from ``clock``.
+    """
+
+    seat: int
+    kind: str
+    prompt: str
+    preview: bool = False
+    private: bool = False
+    clock: str = "turn"
+    default: str | None = None  # a move in notation
+
+
+class _NoEvents(list):  # type: ignore[type-arg]
+    """An event list that keeps nothing: simulation needs the new state, not the story."""
+
+    def append(self, item: Any) -> None:
+        pass
+
+    def extend(self, items: Any) -> None:
+        pass
+
+    def __iadd__(self, items: Any) -> _NoEvents:
+        return self
 
 
 def rank_by(keys: Sequence[tuple[float, ...]]) -> tuple[int, ...]:
@@ -130,9 +207,8 @@ class Game(ABC, Generic[S, M]):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
-    hidden_information: bool = False  # True: some seat views differ from the public one
-    simultaneous: bool = False  # True: seats pick at once, and one seat's pick never changes what another may pick
-    confirm_moves: bool = False  # True: a pick from the menu first shows its result privately, then Submit plays it
+    turns: Turns = Turns.SEQUENTIAL  # how turns work (see Turns); the platform derives its behaviour from it
+    hidden_information: bool = False  # some seat views differ from the public one (hands, secret picks)
     summary: str = ""
 
     # --- options -------------------------------------------------------------------
@@ -154,21 +230,57 @@ class Game(ABC, Generic[S, M]):
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """A fresh game. ``options`` are already resolved."""
 
-    @abstractmethod
+    def decisions(self, state: S) -> tuple[Decision, ...]:  # TRANSITION: abstract once Blockers! is converted
+        """Every decision owed now, in the order they are answered (empty once the game is over).
+
+        SEQUENTIAL games owe one at a time; SIMULTANEOUS games one per seat still picking; ORDERED games list
+        every open decision, the first answered first. A seat owes at most one decision at a time."""
+        # TRANSITION (Blockers! until it is converted): one generic decision per seat of its own to_act.
+        return tuple(Decision(seat, "turn", "It's your turn.", private=self.hidden_information)
+                     for seat in sorted(self.to_act(state)))
+
     def to_act(self, state: S) -> frozenset[int]:
-        """Seats that owe a decision now (empty once the game is over)."""
+        """Seats that may act now: the owers of :meth:`decisions` (ORDERED: the first only).
+
+        Games may override this with a faster equivalent; the contract tests check that they agree."""
+        owed = self.decisions(state)
+        if self.turns is Turns.ORDERED:
+            return frozenset((owed[0].seat,)) if owed else frozenset()
+        return frozenset(d.seat for d in owed)
+
+    def decision(self, state: S, seat: int) -> Decision | None:
+        """The decision ``seat`` owes now, if any."""
+        return next((d for d in self.decisions(state) if d.seat == seat), None)
 
     @abstractmethod
     def legal_moves(self, state: S, seat: int) -> list[M]:
-        """Every move ``seat`` may make now, in a stable order (empty if none)."""
+        """Every move ``seat`` may make now, in a stable order (empty if none). All of them, truthfully: where a
+        list is too long for a menu, the menu layer curates it (:meth:`menu_moves`)."""
 
-    @abstractmethod
+    def is_legal(self, state: S, seat: int, move: M) -> bool:
+        """Whether ``move`` (already normalised) is legal for ``seat`` now. The default looks it up in
+        :meth:`legal_moves`; a game with long lists answers directly."""
+        return move in self.legal_moves(state, seat)
+
+    def menu_moves(self, state: S, seat: int) -> list[M]:
+        """The moves a menu offers: all legal moves, unless a game curates a very long list (every legal move
+        can still be typed)."""
+        return self.legal_moves(state, seat)
+
     def apply(self, state: S, seat: int, move: M) -> tuple[S, list[Event]]:
         """Return the new state and events; never mutates ``state``.
 
-        Raises :class:`IllegalMoveError` (or a subclass) and changes nothing if the
-        move is not legal for ``seat``.
-        """
+        Raises :class:`IllegalMoveError` (or a subclass) and changes nothing if the move is not legal for
+        ``seat``. Games implement :meth:`perform`, not this."""
+        move = self.checked_move(state, seat, move)
+        new = self.clone(state)
+        events: list[Event] = []
+        self.perform(new, seat, move, events)
+        return new, events
+
+    def perform(self, state: S, seat: int, move: M, events: list[Event]) -> None:  # TRANSITION: abstract
+        """The game's own rules: make the legal, normalised ``move`` on ``state`` in place, adding events."""
+        raise NotImplementedError
 
     @abstractmethod
     def result(self, state: S) -> Result | None:
@@ -218,21 +330,6 @@ class Game(ABC, Generic[S, M]):
         public = self.view(state, None)
         return {k: v for k, v in self.view(state, seat).items() if k != "viewer" and public.get(k) != v}
 
-    def new_board(self, old: S, new: S) -> bool:
-        """Whether the channel gets a new board after the moves from ``old`` to ``new`` (default: always).
-
-        A game of simultaneous picks shows nothing new until the turn resolves, so it answers no until then
-        and the channel only hears the events (e.g. who is done)."""
-        return True
-
-    def secret_moves(self, state: S) -> int:
-        """How many of the latest moves are still secret: ``/log`` shows that they happened, not what they were."""
-        return 0
-
-    def prompt(self, state: S, seat: int) -> str:
-        """What ``seat`` decides now, in words, for its private view (empty: a generic line)."""
-        return ""
-
     def status_line(self, state: S) -> str:
         """One line describing the position, with {pN} seat placeholders."""
         return ""
@@ -274,9 +371,51 @@ class Game(ABC, Generic[S, M]):
         if seat not in self.to_act(state):
             raise NotYourTurnError("It is not your turn.")
         move = self.normalise_move(state, seat, move)
-        if move not in self.legal_moves(state, seat):
+        if not self.is_legal(state, seat, move):
             raise IllegalMoveError(self.why_illegal(state, seat, move))
         return move
+
+    # --- search (bots, playouts) -----------------------------------------------------
+    def clone(self, state: S) -> S:
+        """An independent copy of ``state`` (the default goes through JSON; games make it fast)."""
+        return self.load(self.dump(state))
+
+    def fast_apply(self, state: S, seat: int, move: M) -> None:
+        """Make a legal move on ``state`` in place, for simulation: no checks, no clone, no events.
+
+        Only for moves from :meth:`legal_moves` or :meth:`sample_move` of this very state."""
+        self.perform(state, seat, move, _NoEvents())
+
+    def sample_move(self, state: S, seat: int, rng: Rng) -> M:
+        """A uniformly random legal move for ``seat`` (a game may draw one without listing them all)."""
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            raise ValueError(f"seat {seat} has no legal move")
+        return moves[rng.below(len(moves))]
+
+    def determinize(self, state: S, seat: int, rng: Rng) -> S:
+        """A full state consistent with everything ``seat`` can see, the rest drawn at random from ``rng``.
+
+        Other seats' hidden hands and picks, the order of face-down piles and future random events are
+        resampled, and the state's random generator is reseeded, so a search from the result never learns
+        what ``seat`` could not know. The default (for games with nothing hidden but the future) only
+        reseeds the generator; games with hidden information override it."""
+        out = self.clone(state)
+        self.reseed(out, rng)
+        return out
+
+    def reseed(self, state: S, rng: Rng) -> None:
+        """Give ``state`` a fresh random generator drawn from ``rng`` (its ``rng`` field, by default)."""
+        state.rng = rng.next64()  # type: ignore[attr-defined]
+
+    def ply(self, state: S) -> int:
+        """How many moves have been made (its ``ply`` field, by default)."""
+        return int(state.ply)  # type: ignore[attr-defined]
+
+    def revealed_ply(self, state: S) -> int:
+        """How many of the moves so far are public. Below :meth:`ply` while simultaneous picks are still
+        secret; the platform shows a new board when it changes and keeps the later log entries secret."""
+        return self.ply(state)
 
     # --- conveniences built on the contract ------------------------------------------
     def is_over(self, state: S) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import Registry
-from engine.base import Event, Game, GameError, Result, name_seats
+from engine.base import Event, Game, GameError, Result, Turns, name_seats
 from engine.rng import Rng
 from render import render_png
 from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
@@ -43,6 +43,7 @@ MAX_CHOICES = 25  # a select menu's limit
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
 EVENT_LINES = 12  # how many event lines a board post lists
 ALT_LIMIT = 1024  # Discord's attachment description limit
+PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
 
 COLOUR_LOBBY, COLOUR_PLAY, COLOUR_OVER, COLOUR_CANCELLED = 0x3B82F6, 0x2B7A78, 0xD4A017, 0x6B7280
 
@@ -331,7 +332,7 @@ class TableService:
         simultaneous picks) only other seats picked."""
         if version == table.version:
             return True
-        return game.simultaneous and version >= table.seats[seat].acted_version
+        return game.turns is Turns.SIMULTANEOUS and version >= table.seats[seat].acted_version
 
     async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
         """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
@@ -352,7 +353,8 @@ class TableService:
             node, trail = walk(root, path)
         except IndexError:
             raise StaleButton("That menu is out of date.") from None
-        return MenuStep(table.id, version, tuple(path), trail, node, confirm=game.confirm_moves)
+        decision = game.decision(state, seat)
+        return MenuStep(table.id, version, tuple(path), trail, node, confirm=decision is not None and decision.preview)
 
     async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:
         """The actor's private view as it would be after ``notation``, with a Submit control; changes nothing."""
@@ -396,7 +398,9 @@ class TableService:
             note = f"{actor.name} resigned."
             if result is None:
                 note += " Their seat plays on automatically and ranks last."
-                return await self._advance(table, game, state, [], [], intro=note, persisted=True)
+                out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
+                out.reply = "You resigned."
+                return out
             return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
                            channel_id=table.channel_id, reply="You resigned.")
 
@@ -440,12 +444,12 @@ class TableService:
         lines = [intro] if intro else []
         lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
-        if old_state is not None and result is None and not game.new_board(old_state, state):
+        if old_state is not None and result is None and game.revealed_ply(old_state) == game.revealed_ply(state):
             # A private pick in a game of simultaneous picks: the channel only hears what happened (who is done).
             if lines:
                 out.public.append(Post(description="\n".join(f"• {line}" for line in lines[-EVENT_LINES:]),
                                        footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY))
-            if mover is not None and game.hidden_information and mover in game.to_act(state):
+            if mover is not None and mover in game.to_act(state):
                 out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
             return out
         # The public board and the private views render at once: Pillow releases the GIL while it
@@ -473,20 +477,34 @@ class TableService:
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
         ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]
-        winners = [p for p in range(n) if ranks[p] == 1]
+        cooperative = bool(res and res.cooperative)
+        if cooperative:  # the seats win or lose together: a cooperative loss has no winner
+            assert res is not None
+            winners = [p for p in sorted(res.winners) if p not in resigned]
+        else:
+            winners = [p for p in range(n) if ranks[p] == 1]
         if resigned and len(resigned) >= n - 1:
             reason = "the other players resigned"
         elif res:
             reason = res.reason
         else:
             reason = ""
-        return {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason,
-                "resigned": sorted(resigned)}
+        out = {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason, "resigned": sorted(resigned)}
+        if cooperative:
+            out["cooperative"] = True
+        if res and res.rung:
+            out["rung"] = res.rung
+        return out
 
     async def _render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
         if not self.render_images:
             return None
-        png = await asyncio.to_thread(render_png, game.key, view, names)
+        try:
+            png = await asyncio.to_thread(render_png, game.key, view, names)
+        except Exception:
+            # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
+            log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))
+            return None
         alt = game.alt_text(view, names) or f"{game.name} board."
         return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
 
@@ -515,22 +533,22 @@ class TableService:
                                                                        else " — your move.")
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
-            if len(acting) == 1 and table.seats[acting[0]].user_id is not None and not game.hidden_information:
-                controls = self._controls(table, game, state, acting[0])
+            decision = game.decision(state, acting[0]) if len(acting) == 1 else None
+            if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
+                controls = self._controls(table, game, state, decision.seat)
             colour = COLOUR_PLAY
         else:
             standings = table.result or self._standings(table, game, state)
             fields.insert(0, ("Result", _standings_text(standings, names)))
-            winners = standings["winners"]
-            content = "🏁 Game over! " + (
-                f"Winner: {_who(table, winners[0])}." if len(winners) == 1
-                else "Shared win: " + ", ".join(_who(table, w) for w in winners) + ".")
+            content = "🏁 Game over! " + _verdict(table, standings)
             colour = COLOUR_OVER
             rematch = table.id
-        ply = (state.ply if hasattr(state, "ply") else 0)
+        ply = game.ply(state)
         shown = list(lines)[-EVENT_LINES:]
         if len(lines) > EVENT_LINES:
             shown.insert(0, f"… {len(lines) - EVENT_LINES} earlier events in `/log`")
+        if board is None and self.render_images:
+            shown.append(PICTURE_FAILED)
         return Post(
             content=content, title=f"{game.name} · table #{table.id}",
             description="\n".join(f"• {line}" for line in shown) or "\u200b",
@@ -539,19 +557,17 @@ class TableService:
             rematch_table=rematch, mention_ids=mention_ids)
 
     def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
-        moves = game.legal_moves(state, seat)
+        moves = game.menu_moves(state, seat)
         choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m),
                                game.menu_groups(state, seat, m)) for m in moves)
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
                         choices=choices)
 
     async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
-        """DM each person whose private information changed (games with hidden information only)."""
-        if not game.hidden_information:
-            return []
+        """DM each person whose private information changed (in a game with nothing hidden, nobody's does)."""
         names = [s.name for s in table.seats]
         changed = [s for s in table.seats if s.user_id is not None and not s.resigned
-                   and (old is None or game.private_info(old, s.seat) != game.private_info(new, s.seat))]
+                   and game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))]
         posts = await asyncio.gather(*(self._private_post(table, game, new, s.seat, game.view(new, s.seat), names)
                                        for s in changed))
         return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)
@@ -560,8 +576,14 @@ class TableService:
     async def _private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
                             names: list[str]) -> Post:
         board = await self._render(game, view, names)
-        to_act = seat in game.to_act(state) and table.status == ACTIVE
-        desc = game.prompt(state, seat) or ("It's your turn." if to_act else "Not your turn yet.")
+        decision = game.decision(state, seat) if table.status == ACTIVE else None
+        to_act = decision is not None and seat in game.to_act(state)
+        if decision is not None:
+            desc = name_seats(decision.prompt, names) if to_act else "Not your turn yet."
+        elif game.turns is Turns.SIMULTANEOUS and not game.is_over(state):
+            desc = "You are done for this turn; waiting for the others."
+        else:
+            desc = "Not your turn yet."
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
                     controls=self._controls(table, game, state, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)
@@ -648,7 +670,11 @@ class TableService:
             return "No moves yet."
         names = [s.name for s in table.seats]
         game = self.game(table.game)
-        secret = game.secret_moves(game.load(table.state)) if table.state and table.status == ACTIVE else 0
+        if table.state and table.status == ACTIVE:
+            state = game.load(table.state)
+            secret = game.ply(state) - game.revealed_ply(state)
+        else:
+            secret = 0
         first_secret = (moves[-1].ply - secret + 1) if secret else None
         return "\n".join(
             f"`{m.ply:>3}` {names[m.seat]}: "
@@ -668,6 +694,18 @@ def _fmt_opt(v: Any) -> str:
 def _who(table: TableRow, seat: int) -> str:
     s = table.seats[seat]
     return f"<@{s.user_id}>" if s.user_id is not None else f"{s.name} (bot)"
+
+
+def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
+    """Who won, in words: one winner, a shared win, a cooperative win or loss."""
+    winners = standings["winners"]
+    if standings.get("cooperative"):
+        return "Everyone won together!" if winners else "Everyone lost."
+    if not winners:
+        return "Nobody won."
+    if len(winners) == 1:
+        return f"Winner: {_who(table, winners[0])}."
+    return "Shared win: " + ", ".join(_who(table, w) for w in winners) + "."
 
 
 def _standings_text(standings: dict[str, Any], names: list[str]) -> str:

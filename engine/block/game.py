@@ -1,6 +1,7 @@
 """BLOCK: a simultaneous roll-and-write for 1–6 players (one player: the solo mode).
 
-Rules: ``/work/shared/rulebooks/block.txt`` and ``/work/shared/rules/block.md`` (our decisions, which win).
+Rules: ``shared/rulebooks/block.txt`` and ``shared/rules/block.md`` beside the repository (our decisions, which
+win); for players, ``docs/games/block.md``.
 The view dict is described in ``docs/dev/block-view.md``.
 
 Every seat acts at once; each part of a turn is one pick from a list (a pending decision), so a seat owes a
@@ -29,17 +30,19 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import (
     FORMAT_VERSION,
+    Decision,
     Event,
     Game,
-    IllegalMoveError,
     NotationError,
     Result,
+    Turns,
     rank_by,
 )
 from engine.block.shapes import (
@@ -230,9 +233,8 @@ class Block(Game[BlockState, Move]):
     name = "BLOCK"
     min_players = 1
     max_players = 6
+    turns = Turns.SIMULTANEOUS  # every seat picks this turn's steps in secret; the turn resolves when all are done
     hidden_information = True  # this turn's picks stay private until every seat is done
-    simultaneous = True
-    confirm_moves = True  # see where a shape lands (and which cells a combo circles) before submitting
     summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
     # --- setup -----------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
@@ -255,9 +257,25 @@ class Block(Game[BlockState, Move]):
         return state
 
     def clone(self, s: BlockState) -> BlockState:
-        return self.load(self.dump(s))
+        return BlockState(
+            seats=s.seats, options=s.options, rng=s.rng, phase=s.phase, turn=s.turn, first=s.first,
+            dice=s.dice[:], blocks=s.blocks[:], crossed=s.crossed[:], notches=s.notches[:], penalty=s.penalty,
+            sheets=[x.copy() for x in s.sheets], work=[x.copy() for x in s.work],
+            progress=[Progress(pr.steps[:], pr.stars[:], pr.placed[:], pr.penalty[:], pr.combo[:], pr.stuck,
+                               pr.done[:], pr.slides[:]) for pr in s.progress],
+            crossed_line=s.crossed_line[:], recent=[dict(r) for r in s.recent], ply=s.ply)
 
     # --- whose turn, what is legal ------------------------------------------------------------------------------
+    def decisions(self, state: BlockState) -> tuple[Decision, ...]:
+        return tuple(Decision(p, self.step(state, p).split(":")[0], self.prompt(state, p),
+                              preview=self._previewed(state, p), private=True)
+                     for p in range(state.seats) if self.step(state, p))
+
+    def _previewed(self, state: BlockState, seat: int) -> bool:
+        """A pick that places something is shown before it is submitted, unless it is the only choice."""
+        step = self.step(state, seat)
+        return step in ("write", "drop", "combo") or step.startswith("penalty:")
+
     def to_act(self, state: BlockState) -> frozenset[int]:
         if state.phase == OVER:
             return frozenset()
@@ -276,6 +294,12 @@ class Block(Game[BlockState, Move]):
     def shapes_allowed(self, state: BlockState) -> tuple[str, ...]:
         face = state.dice[4] if state.dice else STAR
         return DIE_SHAPES if face == STAR else (str(face),)
+
+    def fits(self, sheet: Sheet, shape: str) -> bool:
+        """Whether ``shape`` can be dropped anywhere on ``sheet``."""
+        tops = sheet.tops()
+        return any(sheet.landing(oriented(shape, name), col, tops) is not None
+                   for name in distinct_orientations(shape) for col in range(WIDTH))
 
     def placements(self, sheet: Sheet, shape: str) -> list[tuple[str, int, list[Cell]]]:
         """(orientation, column, landed cells) of every legal drop of ``shape`` on ``sheet``."""
@@ -309,18 +333,54 @@ class Block(Game[BlockState, Move]):
                     for shape in self.shapes_allowed(state) for o, c, _ in self.placements(sheet, shape)
                     for vals in orders]
         if step == "combo":
-            return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()] + [PASS]
+            return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available(sys.maxsize)] + [PASS]
         raise AssertionError(step)
 
-    def checked_move(self, state: BlockState, seat: int, move: Move) -> Move:
-        """As the contract's, except that a combo is checked against the rules directly: the list of choices holds
-        at most ``COMBO_CAP`` shapes per type and size, and a typed combo may be any of them."""
-        if move.kind != "combo" or self.step(state, seat) != "combo" or self.is_over(state):
-            return super().checked_move(state, seat, move)
-        move = self.normalise_move(state, seat, move)
-        if not state.work[seat].is_combo(Combo(move.combo, move.cells)):
-            raise IllegalMoveError(self.why_illegal(state, seat, move))
-        return move
+    def menu_moves(self, state: BlockState, seat: int) -> list[Move]:
+        """As :meth:`legal_moves`, but at most ``COMBO_CAP`` combos per type and size: a big patch of equal
+        numbers has tens of thousands of combos. Any of them can still be typed."""
+        if self.step(state, seat) == "combo":
+            sheet = state.work[seat]
+            return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()] + [PASS]
+        return self.legal_moves(state, seat)
+
+    def is_legal(self, state: BlockState, seat: int, move: Move) -> bool:
+        """Checked against the rules directly: no list of 2,520 drops or of every combo is built."""
+        step = self.step(state, seat)
+        sheet = state.work[seat]
+        if move.kind == "combo":
+            return step == "combo" and sheet.is_combo(Combo(move.combo, move.cells))
+        if move.kind == "pass":
+            return step == "combo"
+        if move.kind == "drop":
+            return (step == "drop" and move.shape in self.shapes_allowed(state)
+                    and move.orientation == canonical_orientation(move.shape, move.orientation)
+                    and 0 <= move.column < WIDTH
+                    and sorted(move.values) == sorted(self.number_values(state, seat))
+                    and sheet.landing(oriented(move.shape, move.orientation), move.column) is not None)
+        if move.kind == "penalty":
+            if not step.startswith("penalty:"):
+                return False
+            shape = state.blocks[LETTERS.index(step[-1])]
+            return (move.orientation == canonical_orientation(shape, move.orientation) and 0 <= move.column < WIDTH
+                    and sheet.landing(oriented(shape, move.orientation), move.column) is not None)
+        return move in self.legal_moves(state, seat)
+
+    def sample_move(self, state: BlockState, seat: int, rng: Rng) -> Move:
+        """Uniform over the legal moves without listing them: a drop is a placement, then an order of the values
+        (every placement allows the same orders). A combo is drawn from :meth:`menu_moves` (equal to the full
+        list unless a patch of equal numbers holds over 200 combos of one type and size)."""
+        step = self.step(state, seat)
+        if step == "drop":
+            places = [(shape, o, c) for shape in self.shapes_allowed(state)
+                      for o, c, _ in self.placements(state.work[seat], shape)]
+            orders = sorted(set(itertools.permutations(self.number_values(state, seat))))
+            shape, o, c = places[rng.below(len(places))]
+            return Move("drop", shape=shape, orientation=o, column=c, values=orders[rng.below(len(orders))])
+        moves = self.menu_moves(state, seat)
+        if not moves:
+            raise ValueError(f"seat {seat} has no legal move")
+        return moves[rng.below(len(moves))]
 
     def normalise_move(self, state: BlockState, seat: int, move: Move) -> Move:
         """Canonical orientation names (``O r2`` is ``O r0``); combo cells in canonical order."""
@@ -389,19 +449,18 @@ class Block(Game[BlockState, Move]):
         return "wait"
 
     # --- applying ----------------------------------------------------------------------------------------------
-    def apply(self, state: BlockState, seat: int, move: Move) -> tuple[BlockState, list[Event]]:
-        return self._apply(state, seat, move, resolve=True)
+    def perform(self, s: BlockState, seat: int, move: Move, events: list[Event]) -> None:
+        self._perform(s, seat, move, events, resolve=True)
 
     def preview_view(self, state: BlockState, seat: int, move: Move) -> dict[str, Any]:
         """The seat's working sheet with this pick, the turn left unresolved even when the pick is the last one
         owed: a preview never shows other seats' picks or the next roll."""
-        after, _ = self._apply(state, seat, move, resolve=False)
+        move = self.checked_move(state, seat, move)
+        after = self.clone(state)
+        self._perform(after, seat, move, [], resolve=False)
         return self.view(after, seat)
 
-    def _apply(self, state: BlockState, seat: int, move: Move, *, resolve: bool) -> tuple[BlockState, list[Event]]:
-        move = self.checked_move(state, seat, move)
-        s = self.clone(state)
-        events: list[Event] = []
+    def _perform(self, s: BlockState, seat: int, move: Move, events: list[Event], *, resolve: bool) -> None:
         prog = s.progress[seat]
         sheet = s.work[seat]
         step = prog.steps.pop(0)
@@ -440,7 +499,6 @@ class Block(Game[BlockState, Move]):
                                 else "{p%d} wrote their number." % seat))
         if resolve and not self.to_act(s) and s.phase != OVER:
             events += self._end_turn(s)
-        return s, events
 
     def _slide(self, s: BlockState, slot: int, events: list[Event]) -> None:
         s.notches[slot] += 1
@@ -472,11 +530,11 @@ class Block(Game[BlockState, Move]):
                 continue
             if step.startswith("penalty:"):
                 shape = s.blocks[LETTERS.index(step[-1])]
-                if not self.placements(sheet, shape):
+                if not self.fits(sheet, shape):
                     prog.steps.pop(0)
                     prog.stuck = True
                     continue
-            if step in ("star", "drop") and not any(self.placements(sheet, sh) for sh in self.shapes_allowed(s)):
+            if step in ("star", "drop") and not any(self.fits(sheet, sh) for sh in self.shapes_allowed(s)):
                 while prog.steps and prog.steps[0] in ("star", "drop"):
                     prog.steps.pop(0)
                 prog.stuck = True
@@ -510,22 +568,45 @@ class Block(Game[BlockState, Move]):
 
     def _begin_turn(self, s: BlockState, events: list[Event]) -> None:
         """Work out what each seat owes this turn, given the dice."""
-        stars = sum(1 for d in s.dice[:4] if d == STAR)
-        own = ["star"] * stars + ["drop", "combo"]
         s.penalty = ""
-        if s.solo:
-            s.progress = [Progress(steps=["slide"] + (["extra"] if STAR in s.dice else []) + own)]
-        else:
+        if not s.solo:
             active = [letter for letter in LETTERS if letter not in s.crossed
                       and any(letter in sheet.letters for sheet in s.sheets)]
             if active and STAR in s.dice:
                 s.penalty = active[0]
-                s.progress = [Progress(steps=[] if s.penalty in sheet.letters else [f"penalty:{s.penalty}"])
-                              for sheet in s.sheets]
-            else:
-                s.progress = [Progress(steps=own[:]) for _ in range(s.seats)]
+        s.progress = [Progress(steps=self._turn_steps(s, p)) for p in range(s.seats)]
         for p in range(s.seats):
             self._settle(s, p, events)
+
+    def _turn_steps(self, s: BlockState, seat: int) -> list[str]:
+        """What ``seat`` owes when this turn begins (before forced steps are taken)."""
+        if s.phase == SETUP:
+            return ["write"]
+        own = ["star"] * sum(1 for d in s.dice[:4] if d == STAR) + ["drop", "combo"]
+        if s.solo:
+            return ["slide"] + (["extra"] if STAR in s.dice else []) + own
+        if s.penalty:
+            return [] if s.penalty in s.sheets[seat].letters else [f"penalty:{s.penalty}"]
+        return own
+
+    def determinize(self, state: BlockState, seat: int, rng: Rng) -> BlockState:
+        """Other seats' picks this turn are secret: each one's turn starts again from its public sheet, and a
+        seat that was done picks again at random until done (one still picking is left at the turn's start).
+        Future dice are resampled by reseeding."""
+        s = self.clone(state)
+        if s.phase != OVER:
+            for p in range(s.seats):
+                if p == seat or not s.progress[p].done:
+                    continue
+                was_done = not s.progress[p].steps
+                s.work[p] = s.sheets[p].copy()
+                s.progress[p] = Progress(steps=self._turn_steps(s, p))
+                self._settle(s, p, [])
+                while was_done and s.progress[p].steps:
+                    self._perform(s, p, self.sample_move(s, p, rng), [], resolve=False)
+            s.ply = state.ply
+        self.reseed(s, rng)
+        return s
 
     def _end_turn(self, s: BlockState) -> list[Event]:
         """Every seat is done: reveal, score, and roll the next turn (or end the game)."""
@@ -616,7 +697,8 @@ class Block(Game[BlockState, Move]):
             reason = f"solo score {scores[0]}: {self.ladder(scores[0])}"
         else:
             reason = "highest score" if len(winners) == 1 else "tie: the win is shared"
-        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners, reason=reason)
+        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners, reason=reason,
+                      rung=self.ladder(scores[0]) if state.solo else "")
 
     @staticmethod
     def ladder(score: int) -> str:
@@ -719,13 +801,9 @@ class Block(Game[BlockState, Move]):
                          "slides": prog.slides[:]}
         return v
 
-    def new_board(self, old: BlockState, new: BlockState) -> bool:
-        """A new board when a turn resolves (or the game ends), not after each private pick."""
-        return (old.turn, old.phase) != (new.turn, new.phase)
-
-    def secret_moves(self, state: BlockState) -> int:
-        """This turn's picks, until the turn resolves."""
-        return 0 if state.phase == OVER else sum(len(p.done) for p in state.progress)
+    def revealed_ply(self, state: BlockState) -> int:
+        """This turn's picks are secret until the turn resolves."""
+        return state.ply - (0 if state.phase == OVER else sum(len(p.done) for p in state.progress))
 
     def prompt(self, state: BlockState, seat: int) -> str:
         if not self.step(state, seat):

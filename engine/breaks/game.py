@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.base import (
     FORMAT_VERSION,
+    Decision,
     Event,
     Game,
     IllegalMoveError,
@@ -46,6 +47,8 @@ class Move:
 DRAW = Move("draw")
 DISCARD = Move("discard")
 DONE = Move("done")
+PLACE = tuple(Move("place", slot=i) for i in range(SLOTS))
+MERGE = tuple(tuple(Move("merge", slot=a, target=b) for b in range(SLOTS)) for a in range(SLOTS))
 
 
 @dataclass
@@ -132,6 +135,20 @@ class Breaks(Game[BreaksState, Move]):
         )
 
     # --- whose turn, what is legal --------------------------------------------------
+    def decisions(self, state: BreaksState) -> tuple[Decision, ...]:
+        if state.phase == OVER:
+            return ()
+        if state.phase == FINAL:
+            seat = state.final_queue[0]
+            return (Decision(seat, "final", "Final merge round: merge two of your sequences, or say you are done.",
+                             default="done"),)
+        if state.pending is not None:
+            return (Decision(state.turn, "placement",
+                             f"You drew {short(state.pending)}: place it, break with it, or discard it.",
+                             default="discard"),)
+        return (Decision(state.turn, "turn", "It's your turn.",
+                         default="draw"),)
+
     def to_act(self, state: BreaksState) -> frozenset[int]:
         if state.phase == OVER:
             return frozenset()
@@ -145,12 +162,13 @@ class Breaks(Game[BreaksState, Move]):
     def _merges(self, state: BreaksState, seat: int) -> list[Move]:
         slots = state.slots[seat]
         wild = self._wild(state)
-        return [
-            Move("merge", slot=a, target=b)
-            for a in range(SLOTS)
-            for b in range(SLOTS)
-            if a != b and slots[a] and slots[b] and matches(slots[a][0], slots[b][-1], wild)
-        ]
+        out = []
+        for a, moving in enumerate(slots):
+            if moving:
+                bottom = moving[0]
+                out += [MERGE[a][b] for b, onto in enumerate(slots)
+                        if a != b and onto and matches(bottom, onto[-1], wild)]
+        return out
 
     def _breaks(self, state: BreaksState, seat: int, card: str) -> list[Move]:
         if not is_court(card):
@@ -179,11 +197,7 @@ class Breaks(Game[BreaksState, Move]):
             return [DRAW] + self._merges(state, seat)
         card = state.pending
         wild = self._wild(state)
-        places = [
-            Move("place", slot=i)
-            for i, seq in enumerate(state.slots[seat])
-            if not seq or matches(card, seq[-1], wild)
-        ]
+        places = [PLACE[i] for i, seq in enumerate(state.slots[seat]) if not seq or matches(card, seq[-1], wild)]
         return places + self._breaks(state, seat, card) + [DISCARD]
 
     # --- applying -------------------------------------------------------------------
@@ -197,22 +211,22 @@ class Breaks(Game[BreaksState, Move]):
             return Move("break", slot=move.slot, target=empty[0], player=move.player)
         return move
 
-    def apply(self, state: BreaksState, seat: int, move: Move) -> tuple[BreaksState, list[Event]]:
-        move = self.checked_move(state, seat, move)
-        s = state.clone()
+    def clone(self, state: BreaksState) -> BreaksState:
+        return state.clone()
+
+    def perform(self, s: BreaksState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
-        events: list[Event] = []
         fmt = self.format_move(move)
         if move.kind == "draw":
             self._draw(s, seat, events)
             s.last = {"seat": seat, "move": fmt, "card": s.pending, "touched": [], "stacked": []}
-            return s, events
+            return
         if move.kind == "done":
             events.append(Event("done", seat, "{p%d} is done merging." % seat))
             s.final_queue.pop(0)
             s.last = {"seat": seat, "move": fmt, "card": None, "touched": [], "stacked": []}
             self._advance_final(s, events)
-            return s, events
+            return
 
         touched: list[list[int]] = []
         stacked: list[int] = []
@@ -258,7 +272,14 @@ class Breaks(Game[BreaksState, Move]):
             s.final_queue.pop(0)
             events.append(Event("done", seat, "{p%d} has no merges left." % seat))
             self._advance_final(s, events)
-        return s, events
+
+    def determinize(self, state: BreaksState, seat: int, rng: Rng) -> BreaksState:
+        """Nothing is hidden but the order of the draw pile (and what the shuffles to come will do): both are
+        drawn afresh."""
+        s = state.clone()
+        rng.shuffle(s.draw)
+        self.reseed(s, rng)
+        return s
 
     def _draw(self, s: BreaksState, seat: int, events: list[Event]) -> None:
         if not s.draw:

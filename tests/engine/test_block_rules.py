@@ -540,11 +540,13 @@ def test_a_big_patch_of_equal_numbers_lists_a_bounded_menu_but_any_combo_can_be_
     fill(s, 0, {f"{c}{r}": 5 for c in "abcdefg" for r in range(1, 10)})  # 63 fives
     s = dice_for(s, [1, 2, 3, 4], "I")
     s = play(s, 0, "drop I r0 a 1,2,3,4")  # a10–d10
-    listed = [m for m in G.legal_moves(s, 0) if m.kind == "combo"]
+    listed = [m for m in G.menu_moves(s, 0) if m.kind == "combo"]  # what a menu offers
     sizes = collections.Counter(len(m.cells) for m in listed if m.combo == IDENTICAL)
     assert sizes and max(sizes.values()) <= COMBO_CAP  # uncapped, size 7 alone would be hundreds of thousands
     corner = "combo identical g3 g4 g5 g6 g7 g8 g9"  # a column far from where the listing starts
     assert corner not in {G.format_move(m) for m in listed}
+    # legal_moves tells the whole truth (the game kit's contract): every combo, the corner one included
+    assert G.parse_move(corner) in G.legal_moves(s, 0)
     after = play(s, 0, corner)
     assert after.work[0].combos[-1].cells == tuple(parse_cell(x) for x in corner.split()[2:])
     expect_illegal(G, s, 0, "combo identical g3 g4 g5 g6 g7 g8 a10", "aren't")

@@ -3,7 +3,8 @@
 Each of 2–3 seats is dealt a private hand (3 cards by default) from a seeded shuffle of the
 cards 1–13. Seats take turns in order, starting with seat 0; on your turn you play one card
 from your hand (``play N``), face up. When every hand is empty the highest total of played
-cards wins (ties share the rank). A seat's view shows only its own hand; the public view
+cards wins (ties share the rank); with the option ``goal`` the seats play together and all win if the cards
+played reach that total, or all lose. A seat's view shows only its own hand; the public view
 shows hand sizes and the played cards.
 """
 
@@ -16,12 +17,10 @@ from typing import Any
 
 from engine.base import (
     FORMAT_VERSION,
+    Decision,
     Event,
     Game,
-    GameOverError,
-    IllegalMoveError,
     NotationError,
-    NotYourTurnError,
     OptionSpec,
     Result,
     rank_by,
@@ -31,7 +30,7 @@ from engine.rng import Rng
 LOW, HIGH = 1, 13
 
 
-@dataclass(frozen=True)
+@dataclass
 class HighCardState:
     seats: int
     options: dict[str, Any]
@@ -52,7 +51,9 @@ class HighCard(Game[HighCardState, int]):
     max_players = 3
     hidden_information = True
     summary = "Play your cards one at a time; the highest total wins."
-    options = (OptionSpec("cards", int, 3, "Cards dealt to each player.", (1, 2, 3)),)
+    options = (OptionSpec("cards", int, 3, "Cards dealt to each player.", (1, 2, 3)),
+               OptionSpec("goal", int, 0, "Cooperative: everyone wins together if all played cards reach this "
+                          "total (0: play against each other).", (0, 10, 60)))
 
     _RE = re.compile(r"^(?:play|p)\s+(\d{1,3})$")
 
@@ -66,32 +67,32 @@ class HighCard(Game[HighCardState, int]):
         hands = tuple(tuple(sorted(deck[i * n:(i + 1) * n])) for i in range(seats))
         return HighCardState(seats=seats, options=opts, hands=hands, played=((),) * seats, turn=0)
 
-    def to_act(self, state: HighCardState) -> frozenset[int]:
-        return frozenset() if state.over else frozenset((state.turn,))
+    def decisions(self, state: HighCardState) -> tuple[Decision, ...]:
+        if state.over:
+            return ()
+        return (Decision(state.turn, "play", "It's your turn.", private=True),)
 
     def legal_moves(self, state: HighCardState, seat: int) -> list[int]:
         if seat not in self.to_act(state):
             return []
         return list(state.hands[seat])
 
-    def apply(self, state: HighCardState, seat: int, move: int) -> tuple[HighCardState, list[Event]]:
-        if state.over:
-            raise GameOverError("This game is already over.")
-        if seat not in self.to_act(state):
-            raise NotYourTurnError("It is not your turn.")
-        hand = state.hands[seat]
-        if move not in hand:
-            raise IllegalMoveError(f"You don't hold a {move}; your hand is {', '.join(map(str, hand))}.")
+    def why_illegal(self, state: HighCardState, seat: int, move: int) -> str:
+        return f"You don't hold a {move}; your hand is {', '.join(map(str, state.hands[seat]))}."
+
+    def clone(self, state: HighCardState) -> HighCardState:
+        return HighCardState(state.seats, state.options, state.hands, state.played, state.turn, state.ply)
+
+    def perform(self, state: HighCardState, seat: int, move: int, events: list[Event]) -> None:
         hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c != move)
+        hands[seat] = tuple(c for c in state.hands[seat] if c != move)
         played = list(state.played)
         played[seat] = played[seat] + (move,)
-        new = HighCardState(seats=state.seats, options=state.options, hands=tuple(hands), played=tuple(played),
-                            turn=(seat + 1) % state.seats, ply=state.ply + 1)
-        events = [Event("play", seat, "{p%d} played %d." % (seat, move), {"card": move})]
-        if new.over:
+        state.hands, state.played = tuple(hands), tuple(played)
+        state.turn, state.ply = (seat + 1) % state.seats, state.ply + 1
+        events.append(Event("play", seat, "{p%d} played %d." % (seat, move), {"card": move}))
+        if state.over:
             events.append(Event("over", None, "Game over."))
-        return new, events
 
     # --- result -------------------------------------------------------------------
     def scores(self, state: HighCardState) -> list[int]:
@@ -101,6 +102,13 @@ class HighCard(Game[HighCardState, int]):
         if not state.over:
             return None
         scores = self.scores(state)
+        goal = state.options.get("goal", 0)
+        if goal:
+            total = sum(scores)
+            won = total >= goal
+            return Result(scores=tuple(float(s) for s in scores), ranks=(1,) * state.seats,
+                          winners=frozenset(range(state.seats)) if won else frozenset(), cooperative=True,
+                          reason=f"together {total} of {goal}: " + ("goal reached" if won else "goal missed"))
         ranks = rank_by([(s,) for s in scores])
         winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
         return Result(scores=tuple(float(s) for s in scores), ranks=ranks, winners=winners,

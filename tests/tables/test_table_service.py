@@ -908,3 +908,45 @@ async def test_preview_shows_the_pick_with_submit_and_changes_nothing(bsvc: Tabl
     await bsvc.submit(ALICE, "write a1", table_id=tid, version=table.version)
     with pytest.raises(StaleButton):
         await bsvc.preview(tid, ALICE, table.version, "write c1")  # Alice has picked since
+
+
+# --- cooperative results --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("goal", "verdict"), [(10, "Everyone won together!"), (60, "Everyone lost.")])
+async def test_a_cooperative_game_is_won_or_lost_by_everyone(hsvc: TableService, goal: int, verdict: str) -> None:
+    """Three cards each, 1–13: two players always reach 10 together and never 60."""
+    tid, _ = await started(hsvc, ALICE, BOB, game="highcard", options=f"goal={goal}")
+    for _ in range(6):
+        table = await read(hsvc, tid)
+        game, state = state_of(hsvc, table)
+        (seat,) = game.to_act(state)
+        out = await hsvc.submit(actor_of(table, seat), f"play {state.hands[seat][0]}", table_id=tid)
+    table = await read(hsvc, tid)
+    assert table.status == FINISHED and table.result is not None
+    assert table.result["cooperative"] is True
+    assert table.result["winners"] == ([0, 1] if goal == 10 else [])
+    assert table.result["ranks"] == [1, 1]
+    (board,) = out.public
+    assert board.content == f"🏁 Game over! {verdict}"
+    assert "goal" in dict(board.fields)["Result"]
+
+
+async def test_a_picture_that_fails_after_the_move_is_stored_is_reported_truthfully(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is committed before the board is drawn: a failing renderer must not turn it into "nothing was
+    changed". The board is posted without its picture, saying so, and the game goes on."""
+    svc = service(db, render_images=True)
+    tid, _ = await started(svc, ALICE, BOB)
+    table, actor, move = await whose_turn(svc, tid)
+
+    def broken(*args: Any) -> bytes:
+        raise RuntimeError("the renderer broke")
+
+    monkeypatch.setattr("tables.service.render_png", broken)
+    out = await svc.submit(actor, move, table_id=tid)
+    assert out.reply == f"Played `{move}`."
+    (board,) = out.public
+    assert board.board is None and "could not be drawn" in board.description
+    after = await read(svc, tid)
+    assert after.version > table.version and len(await svc.db.moves(tid)) == 1
