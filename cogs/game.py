@@ -336,9 +336,7 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="resign", description="Resign from the game here")
     async def resign(self, interaction: discord.Interaction) -> None:
-        out = await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
-        if out is not None:
-            await self._private(interaction, "You resigned.")
+        await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
 
     @app_commands.command(name="hand", description="Your private view of the game here (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
