@@ -14,9 +14,9 @@ from discord.ext import commands
 
 from cogs.controls import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from engine import Registry, default_registry
 from storage import Database
 from tables import TableService
+from tables.catalog import Catalog, default_catalog
 
 log = logging.getLogger("blockhouse")
 
@@ -59,13 +59,13 @@ class Blockhouse(commands.Bot):
 
     service: TableService
 
-    def __init__(self, settings: Settings, registry: Registry | None = None, *, sync: bool = True,
+    def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
                  seeds: Callable[[], int] | None = None) -> None:
         # Default intents only: slash commands and components need no privileged intent.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.settings = settings
-        self.registry = registry or default_registry()
+        self.registry = registry or default_catalog()
         self.sync_commands = sync
         self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
         self.db: Database | None = None

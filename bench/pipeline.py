@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import default_registry
 from engine.base import Game
 from engine.rng import Rng
 from storage import Database
+from tables.catalog import default_catalog
 from tables.outcome import Actor, Board
 from tables.service import TableService
 
@@ -230,7 +230,7 @@ async def run(games: int, players: Sequence[int], seed: int, warmup: int, game_k
         assert isinstance(db, TimedDatabase)
         try:
             journal = await db.journal_mode()
-            service = TimedService(db, default_registry(), seeds=lambda: rng.next64() >> 1)
+            service = TimedService(db, default_catalog(), seeds=lambda: rng.next64() >> 1)
             game = service.game(game_key)
             bench = Bench(service=service, db=db, game=game, rng=rng)
             for _ in range(warmup):  # fonts, sprites, SQLite pages: not counted
@@ -332,9 +332,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.players = sorted({int(x) for x in args.players.split(",") if x.strip()})
     except ValueError:
         p.error(f"--players must look like 2,3,4, not {args.players!r}")
-    game = default_registry().get(args.game)
+    game = default_catalog().get(args.game)
     if game is None:
-        p.error(f"--game must be one of {', '.join(g.key for g in default_registry().all())}")
+        p.error(f"--game must be one of {', '.join(g.key for g in default_catalog().all())}")
     if not args.players or any(not game.min_players <= n <= game.max_players for n in args.players):
         p.error(f"--players must be between {game.min_players} and {game.max_players}")
     if args.games < 1 or args.warmup < 0:

@@ -11,8 +11,8 @@ Run from the repository root::
     python -m bench.playouts --game block --seconds 10
     python -m bench.playouts --json /tmp/playouts.json
 
-Targets on the project's 2-core machine (issue 9): Breaks ≥ 100,000, Blockers! ≥ 20,000, BLOCK ≥ 5,000 plies/s.
-Games without a target are measured and reported with "—".
+Targets (issue 9, on the project's 2-core machine) are registered with each game in ``tables.catalog``: Breaks
+≥ 100,000, Blockers! ≥ 20,000, BLOCK ≥ 5,000 plies/s. A game without a target is reported with "—".
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
-from engine import default_registry
 from engine.base import Game
 from engine.rng import Rng
+from tables.catalog import default_catalog
 
-TARGETS = {"breaks": 100_000, "blockers": 20_000, "block": 5_000}
 MAX_PLIES = 100_000  # a safety net per game
 
 
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
-    registry = default_registry()
+    registry = default_catalog()
     games = [registry.get(args.game)] if args.game else registry.all()
     if None in games:
         parser.error(f"no game {args.game!r}; games: {', '.join(g.key for g in registry.all())}")
@@ -93,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         for seats in counts:
             row = measure(game, seats, args.seconds, args.seed)
             rows.append(row)
-            target = TARGETS.get(game.key)
+            target = registry.entry(game.key).playout_target
             ok = "—" if target is None else ("yes" if row.rate >= target else "NO")
             print(f"{row.game:<10} {seats:>7} {row.games:>7} {row.plies:>9} {row.rate:>10,.0f} "
                   f"{target or 0:>9,}  {ok}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -27,7 +26,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 T = TypeVar("T")
 OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
 
@@ -376,8 +374,8 @@ class GameCog(commands.Cog):
             await self._private(interaction, f"Which game? Try `/rules game:` with one of {names}.")
             return
         known = self.service.registry.get(key)
-        path = DOCS / f"{key}.md"
-        if known is None or not path.exists():
+        path = self.service.registry.entry(key).rules_page if known is not None else None
+        if known is None or path is None or not path.exists():
             await self._private(interaction, f"I have no rules for `{key}`.")
             return
         for embed in rules_embeds(known.name, path.read_text(encoding="utf-8")):

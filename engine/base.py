@@ -230,14 +230,12 @@ class Game(ABC, Generic[S, M]):
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> S:
         """A fresh game. ``options`` are already resolved."""
 
-    def decisions(self, state: S) -> tuple[Decision, ...]:  # TRANSITION: abstract once Blockers! is converted
+    @abstractmethod
+    def decisions(self, state: S) -> tuple[Decision, ...]:
         """Every decision owed now, in the order they are answered (empty once the game is over).
 
         SEQUENTIAL games owe one at a time; SIMULTANEOUS games one per seat still picking; ORDERED games list
         every open decision, the first answered first. A seat owes at most one decision at a time."""
-        # TRANSITION (Blockers! until it is converted): one generic decision per seat of its own to_act.
-        return tuple(Decision(seat, "turn", "It's your turn.", private=self.hidden_information)
-                     for seat in sorted(self.to_act(state)))
 
     def to_act(self, state: S) -> frozenset[int]:
         """Seats that may act now: the owers of :meth:`decisions` (ORDERED: the first only).
@@ -278,9 +276,9 @@ class Game(ABC, Generic[S, M]):
         self.perform(new, seat, move, events)
         return new, events
 
-    def perform(self, state: S, seat: int, move: M, events: list[Event]) -> None:  # TRANSITION: abstract
+    @abstractmethod
+    def perform(self, state: S, seat: int, move: M, events: list[Event]) -> None:
         """The game's own rules: make the legal, normalised ``move`` on ``state`` in place, adding events."""
-        raise NotImplementedError
 
     @abstractmethod
     def result(self, state: S) -> Result | None:

@@ -16,12 +16,11 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import Registry
 from engine.base import Event, Game, GameError, Result, Turns, name_seats
 from engine.rng import Rng
-from render import render_png
 from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS, choose_move
+from tables.catalog import Catalog
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
@@ -60,7 +59,7 @@ def parse_options(text: str | None) -> dict[str, str]:
 
 
 class TableService:
-    def __init__(self, db: Database, registry: Registry, *, clock: Callable[[], float] = time.time,
+    def __init__(self, db: Database, registry: Catalog, *, clock: Callable[[], float] = time.time,
                  seeds: Callable[[], int] = lambda: secrets.randbits(63), render: bool = True) -> None:
         self.db = db
         self.registry = registry
@@ -500,7 +499,7 @@ class TableService:
         if not self.render_images:
             return None
         try:
-            png = await asyncio.to_thread(render_png, game.key, view, names)
+            png = await asyncio.to_thread(self.registry.entry(game.key).render, view, names)
         except Exception:
             # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
             log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))

@@ -9,12 +9,12 @@ import itertools
 from pathlib import Path
 
 from bot import Blockhouse, Settings
-from engine import Registry
+from tables.catalog import Catalog
 
 OPEN_BOTS: list[Blockhouse] = []
 
 
-def make_bot(db_path: Path, registry: Registry | None = None, first_seed: int = 1) -> Blockhouse:
+def make_bot(db_path: Path, registry: Catalog | None = None, first_seed: int = 1) -> Blockhouse:
     """A fresh, unstarted bot on the given database file (a restart is a new bot on the same file).
 
     Game seeds count up from ``first_seed`` so every test run deals the same cards.

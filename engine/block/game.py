@@ -539,7 +539,7 @@ class Block(Game[BlockState, Move]):
                     prog.steps.pop(0)
                 prog.stuck = True
                 continue
-            if step == "combo" and not sheet.combos_available():
+            if step == "combo" and not sheet.has_combo():
                 prog.steps.pop(0)
                 continue
             break

@@ -6,7 +6,7 @@ A cell holds ``None`` (empty), a number 0–9, or ``X`` (a penalty cell, never p
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -139,6 +139,10 @@ class Sheet:
             out += [Combo(IDENTICAL, cells) for cells in _same_value_sets(free, allowed, cap)]
         return out
 
+    def has_combo(self) -> bool:
+        """Whether any combo can be made now (stops at the first found)."""
+        return bool(self.combos_available(cap=1))
+
     def is_combo(self, combo: Combo) -> bool:
         """Whether ``combo`` (cells in any order) is one the player may make now."""
         free = self.free_numbers()
@@ -193,11 +197,15 @@ def _adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def _neighbours(cell: Cell) -> Iterator[Cell]:
-    r, c = cell
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= r + dr < HEIGHT and 0 <= c + dc < WIDTH:
-            yield r + dr, c + dc
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {
+    (r, c): tuple((r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if 0 <= r + dr < HEIGHT and 0 <= c + dc < WIDTH)
+    for r in range(HEIGHT) for c in range(WIDTH)}
+
+
+def _neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The cells beside ``cell`` (down, up, right, left), inside the grid."""
+    return _NEIGHBOURS[cell]
 
 
 def _connected(cells: set[Cell]) -> bool:

@@ -144,11 +144,11 @@ def parts_without(board: Sequence[str | None], square: int) -> int:
     """
     t = board[square]
     assert t is not None
-    colour = colour_of(t)
+    prefix = t[:t.index(":") + 1]  # "blue:"; no colour's name begins another's
 
     def same(sq: int) -> bool:
         other = board[sq]
-        return other is not None and colour_of(other) == colour
+        return other is not None and other.startswith(prefix)
 
     friends = [n for n in NEIGHBOURS[square] if same(n)]
     unreached = set(friends)

@@ -45,6 +45,7 @@ from typing import Any
 
 from engine.base import (
     FORMAT_VERSION,
+    Decision,
     Event,
     Game,
     IllegalMoveError,
@@ -275,6 +276,11 @@ class Blockers(Game[BlockersState, Move]):
                              piles=piles, captured=[[] for _ in range(seats)], turn=first)
 
     # --- whose turn, what is legal ---------------------------------------------------------
+    def decisions(self, state: BlockersState) -> tuple[Decision, ...]:
+        if state.phase == OVER:
+            return ()
+        return (Decision(state.turn, "turn", "It's your turn.", private=True),)  # the choices show the rack
+
     def to_act(self, state: BlockersState) -> frozenset[int]:
         if state.phase == OVER:
             return frozenset()
@@ -298,6 +304,25 @@ class Blockers(Game[BlockersState, Move]):
                             continue
                     moves.append(Move(face=face, square=sq, colour=colour if named else ""))
         return moves
+
+    def sample_move(self, state: BlockersState, seat: int, rng: Rng) -> Move:
+        """Uniform over the legal moves without listing them: draw a (rack tile, square it fits) pair uniformly and
+        keep it if it is legal (an empty square, or a capture that is allowed); after a few misses, draw from the
+        full list. Both stages are uniform over the legal moves, so the whole is too."""
+        board = state.board
+        candidates = [(colour, face) for colour in state.playable(seat) for face in state.racks[colour]]
+        total = sum(len(FITS[face]) for _, face in candidates)
+        for _ in range(64 if total else 0):
+            k, i = rng.below(total), 0
+            while k >= len(FITS[candidates[i][1]]):
+                k -= len(FITS[candidates[i][1]])
+                i += 1
+            colour, face = candidates[i]
+            square = FITS[face][k]
+            there = board[square]
+            if there is None or (not there.startswith(colour + ":") and can_capture_from(board, square)):
+                return Move(face=face, square=square, colour=colour if state.advanced else "")
+        return super().sample_move(state, seat, rng)
 
     def legal_moves(self, state: BlockersState, seat: int) -> list[Move]:
         """Each playable rack tile (colour order, then face order) on each square it may go to (square order);
@@ -331,11 +356,11 @@ class Blockers(Game[BlockersState, Move]):
             return Move(face=move.face, square=move.square, colour=holders[0])
         return move
 
-    def apply(self, state: BlockersState, seat: int, move: Move) -> tuple[BlockersState, list[Event]]:
-        move = self.checked_move(state, seat, move)
-        s = state.clone()
+    def clone(self, state: BlockersState) -> BlockersState:
+        return state.clone()
+
+    def perform(self, s: BlockersState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
-        events: list[Event] = []
         text = self.format_move(move)
         if move.is_pass:
             s.passes += 1
@@ -344,7 +369,24 @@ class Blockers(Game[BlockersState, Move]):
         else:
             self._play(s, seat, move, text, events)
         self._end_turn(s, seat, events)
-        return s, events
+
+    def determinize(self, state: BlockersState, seat: int, rng: Rng) -> BlockersState:
+        """Which of a colour's unplayed tiles are on its rack and which in its pile is hidden from everyone but the
+        rack's owner, and the order of every pile from everyone: other seats' racks are dealt afresh from their
+        colour's unplayed tiles, and every pile is reshuffled. Finished colours' racks are public and stay."""
+        s = state.clone()
+        mine = set(s.colours(seat))
+        for colour, rack in s.racks.items():
+            pile = s.piles[colour]
+            if colour in mine or colour in s.finished:
+                rng.shuffle(pile)
+                continue
+            unplayed = rack + pile
+            rng.shuffle(unplayed)
+            s.racks[colour] = sort_faces(unplayed[:len(rack)])
+            s.piles[colour] = unplayed[len(rack):]
+        self.reseed(s, rng)
+        return s
 
     def _play(self, s: BlockersState, seat: int, move: Move, text: str, events: list[Event]) -> None:
         colour = move.colour or s.colours(seat)[0]

@@ -14,9 +14,7 @@ import pytest
 import simcord
 from PIL import Image, ImageDraw
 
-import render
-from engine import Registry
-from engine.breaks import Breaks
+from tables.catalog import Catalog, GameEntry, default_catalog
 from tests.cogs.discord_helpers import last_board, to_act
 from tests.support import make_bot
 from tests.tables.hidden_game import HighCard
@@ -33,8 +31,7 @@ def text_renderer(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
 
 @pytest.fixture
 def simcord_bot(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setitem(render.RENDERERS, "highcard", text_renderer)  # type: ignore[arg-type]
-    return make_bot(db_path, Registry([Breaks(), HighCard()]))
+    return make_bot(db_path, Catalog([default_catalog().entry("breaks"), GameEntry(HighCard(), text_renderer)]))
 
 
 def dm_messages(member: Any) -> list[Any]:

@@ -1,6 +1,6 @@
 """The engine contract (engine/base.py), checked generically for every game in the default registry.
 
-Nothing here knows a particular game: a game added to ``engine.default_registry()`` is checked automatically.
+Nothing here knows a particular game: a game added to the catalogue (``tables.catalog``) is checked automatically.
 Games written but not yet registered are listed in ``UNREGISTERED`` so they are checked too.
 Game-specific rules belong in that game's own test files.
 """
@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from engine import Registry, default_registry
 from engine.base import Game, GameOverError, IllegalMoveError, NotationError, NotYourTurnError, OptionError, Result
 from engine.blockers import Blockers
 from engine.rng import Rng
+from tables.catalog import Catalog, default_catalog
 
 UNREGISTERED: list[Game] = []  # games written but not yet in the registry (e.g. no renderer yet)
-GAMES = default_registry().all() + [g for g in UNREGISTERED if g.key not in default_registry()]
+GAMES = default_catalog().all() + [g for g in UNREGISTERED if g.key not in default_catalog()]
 MAX_PLIES = 5000
 SEEDS = (1, 2, 3)
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
@@ -180,14 +180,14 @@ def test_refusals(game: Game) -> None:
 
 
 def test_registry() -> None:
-    registry = default_registry()
+    registry = default_catalog()
     keys = [g.key for g in registry.all()]
     assert keys and len(set(keys)) == len(keys)
     for game in registry.all():
         assert registry.get(game.key) is game and game.key in registry
     assert registry.get("no-such-game") is None
     with pytest.raises(ValueError):
-        Registry([*registry.all(), registry.all()[0]])
+        Catalog([*registry.all(), registry.all()[0]])
 
 
 def test_blockers_private_info_matches_the_generic_definition() -> None:

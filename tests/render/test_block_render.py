@@ -17,7 +17,6 @@ from PIL import Image
 
 from engine.block import Block
 from engine.rng import Rng
-from render import render_png
 from render.block import (
     HAZARD,
     INK,
@@ -39,6 +38,7 @@ from render.block import (
     tile_box,
     view_layout,
 )
+from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
 
 GAME = Block()
@@ -424,7 +424,7 @@ def test_rendering_is_pure_and_registered() -> None:
     once = render(view, names)
     assert view == snapshot and names == NAMES
     assert render(view, names) == once
-    assert render_png("block", view, names) == once
+    assert default_catalog().entry("block").render(view, names) == once
     assert render(GAME.view(state, None), names) != once
 
 

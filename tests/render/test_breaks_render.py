@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from PIL import Image, ImageFont
 
-from engine import default_registry
-from render import render_png
 from render.breaks import HIGHLIGHT, LAYOUTS, render
 from render.common import SUPPORTED, YELLOW, clean_name, font
+from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
 
-GAME = default_registry().get("breaks")
+GAME = default_catalog().get("breaks")
+render_registered = default_catalog().entry("breaks").render  # the renderer as the platform finds it
 MAX_BYTES = 200 * 1024
 NAMES = ["Alice", "Bob", "Carmen", "Dmitri"]
 OPTION_SETS = [
@@ -62,7 +62,7 @@ def first(views: list[View], test: Callable[[View], bool]) -> View:
 
 
 def check_board(view: View, names: list[str] | None = None) -> Image.Image:
-    png = render_png("breaks", view, names if names is not None else NAMES[: len(view["players"])])
+    png = render_registered(view, names if names is not None else NAMES[: len(view["players"])])
     assert len(png) < MAX_BYTES
     img = decode(png)
     assert img.width > img.height, "the board is landscape"
@@ -200,15 +200,15 @@ def test_rendering_is_pure() -> None:
     for view in picks:
         names = list(NAMES)
         snapshot = copy.deepcopy(view)
-        once = render_png("breaks", view, names)
+        once = render_registered(view, names)
         assert view == snapshot and names == NAMES
-        assert render_png("breaks", view, names) == once
+        assert render_registered(view, names) == once
         assert render(view, names) == once
 
 
 def test_unknown_game_is_a_key_error() -> None:
     with pytest.raises(KeyError):
-        render_png("no-such-game", playout(2, {}, seed=1)[0], NAMES[:2])
+        default_catalog().entry("no-such-game")
 
 
 # --- names and fonts -----------------------------------------------------------------------------------

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import default_registry
 from engine.rng import Rng
 from storage import ACTIVE, Database
 from tables import Actor, TableService
+from tables.catalog import default_catalog
 from tests.tables.test_table_service import CH, lobby, make_clock, read
 
 PEOPLE = (Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carl"))
@@ -23,7 +23,7 @@ PEOPLE = (Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carl"))
 @pytest.fixture
 async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
     db = await Database.open(tmp_path / "auto.db")
-    yield TableService(db, default_registry(), clock=make_clock(), seeds=lambda: 77, render=False)
+    yield TableService(db, default_catalog(), clock=make_clock(), seeds=lambda: 77, render=False)
     await db.close()
 
 

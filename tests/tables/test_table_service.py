@@ -10,13 +10,11 @@ from typing import Any
 
 import pytest
 
-import render
-from engine import Registry, default_registry
 from engine.base import Game
-from engine.block import Block
 from engine.breaks import Breaks
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database, TableRow
 from tables import Actor, Choice, Outcome, Post, Refusal, StaleButton, TableService
+from tables.catalog import Catalog, GameEntry, default_catalog
 from tables.menu import MAX_OPTIONS
 from tests.tables.hidden_game import HighCard
 
@@ -34,8 +32,8 @@ def make_clock() -> Callable[[], float]:
     return lambda: float(next(ticks))
 
 
-def service(db: Database, registry: Registry | None = None, *, render_images: bool = False) -> TableService:
-    return TableService(db, registry or default_registry(), clock=make_clock(), seeds=lambda: 1234,
+def service(db: Database, registry: Catalog | None = None, *, render_images: bool = False) -> TableService:
+    return TableService(db, registry or default_catalog(), clock=make_clock(), seeds=lambda: 1234,
                         render=render_images)
 
 
@@ -59,7 +57,7 @@ def svc(db: Database) -> TableService:
 @pytest.fixture
 def hsvc(db: Database) -> TableService:
     """A service whose registry also has the hidden-information test game."""
-    return service(db, Registry([Breaks(), HighCard()]))
+    return service(db, Catalog([default_catalog().entry("breaks"), HighCard()]))
 
 
 # --- helpers -----------------------------------------------------------------------------------------------------
@@ -728,7 +726,7 @@ async def test_the_public_board_never_shows_a_hand(hsvc: TableService, monkeypat
         rendered.append(view)
         return PNG + b"fake"
 
-    monkeypatch.setitem(render.RENDERERS, "highcard", fake_render)  # type: ignore[index]
+    hsvc.registry = Catalog([GameEntry(HighCard(), fake_render)])
     hsvc.render_images = True
     tid, _ = await started(hsvc, ALICE, BOB, CARL, game="highcard")
     outcomes: list[Outcome] = []
@@ -767,7 +765,7 @@ async def test_the_public_board_never_shows_a_hand(hsvc: TableService, monkeypat
 async def test_start_with_an_out_of_date_lobby_version_is_refused(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "v.db")
     try:
-        svc = TableService(db, default_registry(), seeds=lambda: 5, render=False)
+        svc = TableService(db, default_catalog(), seeds=lambda: 5, render=False)
         alice, bob = Actor(1, "Alice"), Actor(2, "Bob")
         out = await svc.open_lobby(guild_id=1, channel_id=77, host=alice, game_key="breaks")
         assert out.table_id is not None
@@ -786,7 +784,7 @@ async def test_blockers_dms_only_the_player_whose_rack_changed(tmp_path: Path) -
     """A DM goes out when private information changes (your rack after your draw), not on every move."""
     db = await Database.open(tmp_path / "dm.db")
     try:
-        svc = TableService(db, default_registry(), seeds=lambda: 11, render=False)
+        svc = TableService(db, default_catalog(), seeds=lambda: 11, render=False)
         people = [Actor(i, f"P{i}") for i in (1, 2, 3)]
         out = await svc.open_lobby(guild_id=1, channel_id=5, host=people[0], game_key="blockers")
         assert out.table_id is not None
@@ -842,7 +840,7 @@ async def test_service_menu_walks_to_a_move_and_refuses_stale_or_foreign_request
 
 @pytest.fixture
 def bsvc(db: Database) -> TableService:
-    return service(db, Registry([Block()]))
+    return service(db, Catalog([default_catalog().entry("block")]))
 
 
 async def test_simultaneous_picks_stay_private_and_keep_each_seats_controls_current(bsvc: TableService) -> None:
@@ -943,7 +941,7 @@ async def test_a_picture_that_fails_after_the_move_is_stored_is_reported_truthfu
     def broken(*args: Any) -> bytes:
         raise RuntimeError("the renderer broke")
 
-    monkeypatch.setattr("tables.service.render_png", broken)
+    svc.registry = Catalog([GameEntry(Breaks(), broken)])
     out = await svc.submit(actor, move, table_id=tid)
     assert out.reply == f"Played `{move}`."
     (board,) = out.public

@@ -1,0 +1,88 @@
+"""The one registration of every game: its rules, its renderer, its rules page and its benchmark target.
+
+Adding a game touches its own engine package, its renderer and one line here; ``tests/test_catalog.py`` proves
+that every entry is complete and that the catalogue, the rules pages and the benchmarks agree. The table
+service, the cogs, the bots and the benchmarks find games only here, by key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.base import Game
+from engine.block import Block
+from engine.blockers import Blockers
+from engine.breaks import Breaks
+from render import block, blockers, breaks
+
+Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything the platform needs of one game."""
+
+    rules: Game
+    render: Renderer  # a view (``Game.view``) and seat names → PNG bytes
+    rules_page: Path | None = None  # the rules for players (/rules); None for games made only for tests
+    playout_target: int | None = None  # plies per second the search API must reach (bench/playouts.py)
+
+    @property
+    def key(self) -> str:
+        return self.rules.key
+
+
+class Catalog:
+    """Games by key, with their entries. Tests build their own catalogue with extra games."""
+
+    def __init__(self, entries: Iterable[GameEntry | Game] = ()) -> None:
+        self._entries: dict[str, GameEntry] = {}
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry: GameEntry | Game) -> None:
+        """Register an entry (a bare Game gets a renderer that refuses to draw, for engine-only tests)."""
+        if isinstance(entry, Game):
+            entry = GameEntry(entry, _no_picture(entry.key))
+        if entry.key in self._entries:
+            raise ValueError(f"duplicate game key {entry.key!r}")
+        self._entries[entry.key] = entry
+
+    def get(self, key: str) -> Game | None:
+        entry = self._entries.get(key)
+        return entry.rules if entry else None
+
+    def entry(self, key: str) -> GameEntry:
+        """The entry of ``key``; ``KeyError`` for an unknown game."""
+        try:
+            return self._entries[key]
+        except KeyError:
+            raise KeyError(f"no game {key!r}") from None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def all(self) -> list[Game]:
+        return [e.rules for e in self._entries.values()]
+
+    def entries(self) -> list[GameEntry]:
+        return list(self._entries.values())
+
+
+def _no_picture(key: str) -> Renderer:
+    def refuse(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+        raise LookupError(f"no renderer registered for game {key!r}")
+    return refuse
+
+
+def default_catalog() -> Catalog:
+    """Every game the bot offers."""
+    return Catalog([
+        GameEntry(Breaks(), breaks.render, DOCS / "breaks.md", playout_target=100_000),
+        GameEntry(Blockers(), blockers.render, DOCS / "blockers.md", playout_target=20_000),
+        GameEntry(Block(), block.render, DOCS / "block.md", playout_target=5_000),
+    ])
