@@ -9,6 +9,7 @@ and hand over to the game cog; no game logic lives here.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -42,7 +43,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:lobby
         self.action = action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> LobbyButton:
         action = match["action"] if match["action"] in LOBBY_ACTIONS else "join"
         return cls(int(match["table"]), action)
@@ -63,9 +64,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         self.notation = notation
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> MoveButton:
-        return cls(int(match["table"]), int(match["version"]), match["move"], item.label or "")
+        return cls(int(match["table"]), int(match["version"]), match["move"], getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_move_control(interaction, self.table_id, self.version, self.notation)
@@ -90,12 +91,13 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.path = path
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> StepSelect:
         return cls(int(match["table"]), int(match["version"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values or (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        values = self.item.values or list(data.get("values", []))
         picked = values[0] if values and str(values[0]).isdigit() else ""
         path = f"{self.path}.{picked}" if self.path and picked else (self.path or picked)
         await _cog(interaction).on_step(interaction, self.table_id, self.version, path)
@@ -113,7 +115,7 @@ class StepBack(discord.ui.DynamicItem[discord.ui.Button],
         self.path = path
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> StepBack:
         return cls(int(match["table"]), int(match["version"]), match["path"])
 
@@ -130,7 +132,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelButton:
         return cls(int(match["table"]))
 
@@ -147,7 +149,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rem
         self.table_id = table_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RematchButton:
         return cls(int(match["table"]))
 

@@ -8,7 +8,7 @@ misses Discord's three-second window; refusals are answered privately.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -77,7 +77,7 @@ class GameCog(commands.Cog):
         return None
 
     async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)
+        await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
 
     async def _offer_panel(self, interaction: discord.Interaction) -> None:
         try:
@@ -433,5 +433,5 @@ def _without_content(kwargs: dict[str, Any]) -> dict[str, Any]:
 def _what(interaction: discord.Interaction) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     return f"component {data.get('custom_id', '?')}"

@@ -190,7 +190,7 @@ class _NoEvents(list):  # type: ignore[type-arg]
     def extend(self, items: Any) -> None:
         pass
 
-    def __iadd__(self, items: Any) -> _NoEvents:
+    def __iadd__(self, items: Any) -> _NoEvents:  # type: ignore[misc,override]  # keeps nothing, returns itself
         return self
 
 

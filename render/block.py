@@ -637,9 +637,9 @@ def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
         row = HEIGHT - k
         draw_text(draw, (mid_x, gy + k * c + c / 2), str(row), lsize, LABEL, anchor="mm", bold=True)
     for col in range(WIDTH):
-        x = gx + col * c + c / 2
-        draw_text(draw, (x, gy - geom.lb / 2 - 1), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
-        draw_text(draw, (x, end_y + geom.lb / 2 + 2), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
+        cx = gx + col * c + c / 2
+        draw_text(draw, (cx, gy - geom.lb / 2 - 1), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
+        draw_text(draw, (cx, end_y + geom.lb / 2 + 2), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
     plus_x, minus_x = geom.marks_x()
     msize = min(geom.pw, c) - 6
     fsize = max(12, int(msize * 0.42))
@@ -678,8 +678,8 @@ def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
         xs = ((geom.ident[0][0] - 46, "size"), ((geom.ident[0][0] + geom.ident[0][2]) / 2, "ident."),
               ((geom.consec[0][0] + geom.consec[0][2]) / 2, "consec."),
               ((geom.letters[0][0] + geom.letters[0][2]) / 2, "BLOCK"))
-        for x, label in xs:
-            draw_text(draw, (x, y), label, hs, LABEL, anchor="lm" if label == "size" else "mm", bold=True)
+        for lx, label in xs:
+            draw_text(draw, (lx, y), label, hs, LABEL, anchor="lm" if label == "size" else "mm", bold=True)
         for i, n in enumerate(SIZES):
             box = geom.ident[i]
             draw_text(draw, (geom.ident[0][0] - 34, (box[1] + box[3]) / 2), str(n), 18, LABEL, anchor="mm",

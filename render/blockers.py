@@ -689,10 +689,10 @@ def _player(img: Image.Image, box: Box, view: Mapping[str, Any], seat: int, name
     # name row: swatches, name, badge, score; the rows spread out a little in taller cards
     slack = max(0, (y1 - y0) - (196 if advanced else 104)) // 3
     cy = y0 + 28 + slack
-    x = x0 + PAD
+    x: float = x0 + PAD
     for c in colours[:2]:
         sprite = SWATCHES.get(c) or tile_sprite(c, None, SWATCH)
-        _paste(img, sprite, (x, cy - SWATCH // 2))
+        _paste(img, sprite, (int(x), cy - SWATCH // 2))
         x += SWATCH + 6
     score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player.get("score")), anchor="r")[0]
     right = SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
@@ -725,7 +725,7 @@ def _player(img: Image.Image, box: Box, view: Mapping[str, Any], seat: int, name
         return
 
     # advanced: one row per colour, then groups and captures
-    finished = set(player.get("finished", ()))
+    finished = set(player.get("finished") or ())
     public = player.get("public") if isinstance(player.get("public"), Mapping) else {}
     row_y = cy + 46
     for c in colours[:2]:
@@ -734,7 +734,7 @@ def _player(img: Image.Image, box: Box, view: Mapping[str, Any], seat: int, name
         x = x0 + PAD + 38
         if c in finished:
             x = FINISHED.paste(img, (x, row_y))[2] + 12
-            tiles = public.get(c) if isinstance(public.get(c), Sequence) else []
+            tiles = public.get(c) or [] if isinstance(public.get(c), Sequence) else []
             if tiles:
                 x = PUBLIC_WORD.paste(img, (x, row_y))[2] + 8
             for face in list(tiles)[:5]:

@@ -538,7 +538,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Ma
     options = view["options"]
     result = view.get("result")
     acting = seat in view["to_act"]
-    winner = bool(result) and seat in result["winners"]
+    winner = result is not None and seat in result["winners"]
     if acting or winner:
         draw.rounded_rectangle(box, radius=14, outline=YELLOW, width=6)
 

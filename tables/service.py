@@ -140,7 +140,7 @@ class TableService:
         out = await self._create_lobby(old.guild_id, old.channel_id, actor, old.game, old.options)
         assert out.table_id is not None
         table = await self._table(out.table_id)
-        bots = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
+        bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
         if bots:
             await self.db.set_seats(table.id, table.version, self._rows(table) + bots, self.clock())
             table = await self._table(table.id)
@@ -525,8 +525,8 @@ class TableService:
             status = name_seats(game.status_line(state), names)
             if status:
                 fields.append(("Now", status))
-            mention_ids = [table.seats[p].user_id for p in acting
-                           if table.seats[p].user_id is not None and not table.seats[p].resigned]
+            mention_ids = [uid for p in acting
+                           if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
             if mention_ids:
                 content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
                                                                        else " — your move.")

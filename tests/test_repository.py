@@ -68,3 +68,11 @@ def test_ruff_is_clean() -> None:
     assert ruff
     proc = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_types_are_clean() -> None:
+    """mypy over the whole tree (settings in pyproject.toml), like CI's other checks: part of the test command."""
+    mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
+    assert mypy, "mypy is installed by requirements.txt"
+    proc = subprocess.run([mypy, "."], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

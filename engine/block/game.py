@@ -714,9 +714,9 @@ class Block(Game[BlockState, Move]):
     def describe_move(self, state: BlockState, seat: int, move: Move) -> str:
         sheet = state.work[seat]
         if move.kind == "drop":
-            landed = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
+            dropped = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
             return (f"{move.shape} {move.orientation} in {COLUMNS[move.column]}: "
-                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(landed, move.values, strict=True)))
+                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True)))
         if move.kind == "penalty":
             shape = state.blocks[LETTERS.index(self.step(state, seat)[-1])] if self.step(state, seat) else ""
             landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None

@@ -379,6 +379,7 @@ class Breaks(Game[BreaksState, Move]):
         if state.phase != OVER:
             return None
         scores = self.scores(state)
+        keys: list[tuple[float, ...]]
         if state.options["tiebreak"] == "cards_left":
             left = self.cards_left(state)
             keys = [(scores[p], left[p]) for p in range(state.seats)]

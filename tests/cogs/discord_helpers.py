@@ -26,21 +26,25 @@ def to_act(message: discord.Message) -> list[int]:
     return [int(x) for x in MENTION.findall(message.content or "")]
 
 
+def components(message: discord.Message) -> list[Any]:
+    """Every component on the message, row by row."""
+    return [c for row in message.components for c in getattr(row, "children", ())]
+
+
 def custom_ids(message: discord.Message) -> list[str]:
-    return [c.custom_id for row in message.components for c in row.children if getattr(c, "custom_id", None)]
+    return [c.custom_id for c in components(message) if getattr(c, "custom_id", None)]
 
 
 def move_buttons(message: discord.Message) -> list[Any]:
-    return [c for row in message.components for c in row.children
+    return [c for c in components(message)
             if isinstance(c, discord.Button) and (c.custom_id or "").startswith("bh:mv:")]
 
 
 def move_select(message: discord.Message) -> Any | None:
     """The move menu's select on a message (a level of :mod:`tables.menu`), if any."""
-    for row in message.components:
-        for c in row.children:
-            if isinstance(c, discord.SelectMenu) and (c.custom_id or "").startswith("bh:step:"):
-                return c
+    for c in components(message):
+        if isinstance(c, discord.SelectMenu) and (c.custom_id or "").startswith("bh:step:"):
+            return c
     return None
 
 

@@ -57,17 +57,17 @@ def test_deeper_menu_levels_have_a_back_button_to_the_level_above() -> None:
 
 def test_custom_ids_round_trip_through_the_dynamic_item_templates() -> None:
     button = MoveButton(12, 34, "merge 1 onto 2", "Merge")
-    match = MoveButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id)
+    match = MoveButton.__discord_ui_compiled_template__.fullmatch(button.item.custom_id or "")
     assert match and (match["table"], match["version"], match["move"]) == ("12", "34", "merge 1 onto 2")
     for path in ("", "3", "3.14.0"):
         select = StepSelect(12, 34, path, build_menu(choices(3)))
         match = StepSelect.__discord_ui_compiled_template__.fullmatch(select.item.custom_id)
         assert match and match["path"] == path
         back = StepBack(12, 34, path)
-        match = StepBack.__discord_ui_compiled_template__.fullmatch(back.item.custom_id)
+        match = StepBack.__discord_ui_compiled_template__.fullmatch(back.item.custom_id or "")
         assert match and match["path"] == path
-    assert PanelButton.__discord_ui_compiled_template__.fullmatch(PanelButton(5).item.custom_id)
-    assert RematchButton.__discord_ui_compiled_template__.fullmatch(RematchButton(5).item.custom_id)
+    assert PanelButton.__discord_ui_compiled_template__.fullmatch(PanelButton(5).item.custom_id or "")
+    assert RematchButton.__discord_ui_compiled_template__.fullmatch(RematchButton(5).item.custom_id or "")
 
 
 def test_board_post_carries_image_alt_text_and_only_intended_mentions() -> None:

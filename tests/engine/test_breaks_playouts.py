@@ -99,14 +99,14 @@ def check_state(state: BreaksState, deck: Counter[str], *, full: bool = False) -
     assert Counter(cards) == deck, "cards were created or lost"
 
     assert len(state.slots) == len(state.stacks) == state.seats
-    for seat in state.slots:
-        assert len(seat) == 3
-        for seq in seat:
+    for seat_slots in state.slots:
+        assert len(seat_slots) == 3
+        for seq in seat_slots:
             assert len(seq) <= 4, f"a sequence of {len(seq)} cards was left in a slot: {seq}"
             assert in_order(seq, wild), f"mismatch in {seq}"
     if full:
-        for seat in state.stacks:
-            for stack in seat:
+        for seat_stacks in state.stacks:
+            for stack in seat_stacks:
                 assert len(stack) == 5 and in_order(stack, wild), f"bad stack {stack}"
 
     to_act = G.to_act(state)
@@ -145,8 +145,8 @@ def check_state(state: BreaksState, deck: Counter[str], *, full: bool = False) -
 def check_step(before: BreaksState, seat: int, move: Move, after: BreaksState) -> None:
     """The move did exactly what the rules say."""
     assert after.ply == before.ply + 1
-    slots = [[list(seq) for seq in tableau] for tableau in before.slots]
-    stacks = [[list(st) for st in tableau] for tableau in before.stacks]
+    slots: list[list[list[str]]] = [[list(seq) for seq in tableau] for tableau in before.slots]
+    stacks: list[list[list[str]]] = [[list(st) for st in tableau] for tableau in before.stacks]
     if move.kind == "draw":
         assert after.pending is not None and G.to_act(after) == {seat}
         if before.draw:
@@ -158,13 +158,16 @@ def check_step(before: BreaksState, seat: int, move: Move, after: BreaksState) -
     elif move.kind == "discard":
         assert after.discard == before.discard + [before.pending]
     elif move.kind in ("place", "merge", "break"):
+        pending = [before.pending] if before.pending is not None else []  # (merge: no card pending)
         if move.kind == "place":
-            seq, dest = slots[seat][move.slot] + [before.pending], move.slot
+            assert pending
+            seq, dest = slots[seat][move.slot] + pending, move.slot
         elif move.kind == "merge":
             seq, dest = slots[seat][move.target] + slots[seat][move.slot], move.target
             slots[seat][move.slot] = []
         else:
-            seq, dest = slots[seat][move.target] + slots[move.player][move.slot] + [before.pending], move.target
+            assert pending
+            seq, dest = slots[seat][move.target] + slots[move.player][move.slot] + pending, move.target
             slots[move.player][move.slot] = []
         if len(seq) >= 5:  # the bottom five become a stack, the rest stays
             stacks[seat].append(seq[:5])

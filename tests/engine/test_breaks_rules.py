@@ -342,7 +342,7 @@ def test_empty_draw_pile_recycles_the_discard_pile() -> None:
     new, events = G.apply(state, 0, Move("draw"))
     assert [e.kind for e in events] == ["recycle", "draw"]
     assert events[0].data["cards"] == 10
-    assert new.discard == [] and new.recycles_left == 1
+    assert new.discard == [] and new.recycles_left == 1 and new.pending is not None
     assert sorted(new.draw + [new.pending]) == sorted(discard.split())
     assert new.rng != state.rng
     assert new.draw + [new.pending] != discard.split()  # shuffled, not just turned over

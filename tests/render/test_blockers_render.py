@@ -114,7 +114,7 @@ def make_view(
         spare = [f for f in ALL_FACES if f not in used[colour]]
         rnd.shuffle(spare)
         racks[colour] = spare[: 4 if colour in finished_colours else 5]
-    players = []
+    players: list[dict[str, Any]] = []
     for seat in range(seats):
         mine = owners[seat]
         groups = count_groups(board, mine)
@@ -209,7 +209,7 @@ def last_square(view: View) -> tuple[int, int]:
 
 
 # --- states of the game ---------------------------------------------------------------------------
-CASES = {
+CASES: dict[str, dict[str, Any]] = {
     "empty-2": dict(seats=2),
     "empty-5": dict(seats=5),
     "mid-2-place": dict(seats=2, tiles=30, captures=3, last="place"),

@@ -95,8 +95,8 @@ class HighCard(Game[HighCardState, int]):
             events.append(Event("over", None, "Game over."))
 
     # --- result -------------------------------------------------------------------
-    def scores(self, state: HighCardState) -> list[int]:
-        return [sum(p) for p in state.played]
+    def scores(self, state: HighCardState) -> list[float]:
+        return [float(sum(p)) for p in state.played]
 
     def result(self, state: HighCardState) -> Result | None:
         if not state.over:

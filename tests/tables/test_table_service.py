@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -722,8 +722,8 @@ async def test_the_public_board_never_shows_a_hand(hsvc: TableService, monkeypat
     """Render everything: the public board gets only the public view, each DM only its reader's view."""
     rendered: list[dict[str, Any]] = []
 
-    def fake_render(view: dict[str, Any], names: list[str]) -> bytes:
-        rendered.append(view)
+    def fake_render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+        rendered.append(dict(view))
         return PNG + b"fake"
 
     hsvc.registry = Catalog([GameEntry(HighCard(), fake_render)])
@@ -814,7 +814,7 @@ async def test_service_menu_walks_to_a_move_and_refuses_stale_or_foreign_request
     table = await svc.db.get_table(tid)
     assert table is not None
     game = svc.game("blockers")
-    state = game.load(table.state)
+    state = game.load(table.state or {})
     (seat,) = game.to_act(state)
     mover = (ALICE, BOB, CARL)[seat]
     other = (ALICE, BOB, CARL)[(seat + 1) % 3]
@@ -879,7 +879,7 @@ async def test_a_pick_with_more_to_pick_answers_with_the_next_step_privately(bsv
             if seat not in game.to_act(state):
                 continue
             out = await bsvc.submit(actor, game.format_move(game.legal_moves(state, seat)[0]), channel_id=CH)
-            after = game.load((await read(bsvc, tid)).state)
+            after = game.load((await read(bsvc, tid)).state or {})
             if seat in game.to_act(after) and after.turn == state.turn:  # more to pick this turn: privately
                 assert out.reply_post is not None and out.reply_post.controls is not None
                 assert out.reply_post.description.startswith("Now ")
