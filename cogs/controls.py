@@ -127,7 +127,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel
     """Re-issues the clicker's private view and choices (ephemeral messages expire)."""
 
     def __init__(self, table_id: int, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label="My view", emoji="🂠", style=discord.ButtonStyle.secondary,
+        super().__init__(discord.ui.Button(label="My view", emoji="👁️", style=discord.ButtonStyle.secondary,
                                            custom_id=f"bh:panel:{table_id}", row=row))
         self.table_id = table_id
 
