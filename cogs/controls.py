@@ -157,4 +157,27 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rem
         await _cog(interaction).on_rematch(interaction, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton)
+LOG_BUTTONS = {"first": ("⏮️", "Oldest"), "prev": ("◀️", "Older"), "next": ("▶️", "Newer"), "last": ("⏭️", "Newest")}
+
+
+class LogButton(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"bh:log:(?P<table>\d+):(?P<page>\d+):(?P<tag>first|prev|next|last)"):
+    """Turns the private /log message to another page (the page number it shows; ``tag`` keeps ids distinct)."""
+
+    def __init__(self, table_id: int, page: int, tag: str, *, disabled: bool = False) -> None:
+        emoji, label = LOG_BUTTONS[tag]
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"bh:log:{table_id}:{page}:{tag}"))
+        self.table_id = table_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LogButton:
+        return cls(int(match["table"]), int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_log_page(interaction, self.table_id, self.page)
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton)

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import edit_kwargs, for_edit, lobby_kwargs, menu_view, message_kwargs, preview_kwargs
+from cogs.present import edit_kwargs, for_edit, lobby_kwargs, log_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton
 from tables.menu import decode_path, encode_path
@@ -351,10 +351,23 @@ class GameCog(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         await self._text(interaction, self.service.status(interaction.channel_id or 0))
 
-    @app_commands.command(name="log", description="The most recent moves")
-    @app_commands.describe(count="How many moves (1–50, default 15)")
-    async def log_cmd(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
-        await self._text(interaction, self.service.history(interaction.channel_id or 0, count))
+    @app_commands.command(name="log", description="Every move of the game here, page by page (newest first shown)")
+    @app_commands.describe(page="Which page: 1 is the oldest (default: the newest)",
+                           count="Only the latest moves, this many (1–50)")
+    async def log_cmd(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None,
+                      count: app_commands.Range[int, 1, 50] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await self._ask(interaction, self.service.log_page(channel_id=interaction.channel_id or 0, page=page,
+                                                                   last=count))
+        if shown is not None:
+            await interaction.followup.send(ephemeral=True, **log_kwargs(shown))
+
+    async def on_log_page(self, interaction: discord.Interaction, table_id: int, page: int) -> None:
+        """A page button on a private /log message: the same message shows that page."""
+        await interaction.response.defer()
+        shown = await self._ask(interaction, self.service.log_page(table_id=table_id, page=page))
+        if shown is not None:
+            await interaction.edit_original_response(**log_kwargs(shown))
 
     async def _text(self, interaction: discord.Interaction, work: Awaitable[str]) -> None:
         async def wrap() -> Outcome:
@@ -391,7 +404,7 @@ class GameCog(commands.Cog):
             "`/game new` open a lobby (in a new thread) · `/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
             "`/hand` your private view · `/board` repost the board · `/status` scores and turn · "
-            "`/log` recent moves\n`/rules` how to play · `/resign` leave a game in progress"
+            "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"
         )
         await interaction.response.send_message(text, ephemeral=True)
 

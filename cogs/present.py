@@ -7,9 +7,10 @@ from typing import Any
 
 import discord
 
-from cogs.controls import LobbyButton, MoveButton, PanelButton, RematchButton, StepBack, StepSelect
+from cogs.controls import LobbyButton, LogButton, MoveButton, PanelButton, RematchButton, StepBack, StepSelect
 from tables import Controls, LobbyCard, Post
 from tables.menu import MenuStep, build_menu, encode_path, shorten
+from tables.outcome import LogPage
 
 MAX_BUTTON_CHOICES = 5  # more than this (or any grouping) become a menu of selects
 
@@ -106,3 +107,20 @@ def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
         view.add_item(LobbyButton(card.table_id, "cancel"))
     return {"content": card.post.content or None, "embed": embed_of(card.post), "view": view,
             "allowed_mentions": _mentions(card.post)}
+
+
+def log_kwargs(page: LogPage) -> dict[str, Any]:
+    """A page of the move log, privately: the moves as the message text, the page in a small card under them, and
+    buttons to the oldest, older, newer and newest pages."""
+    embed = discord.Embed(title=page.title, colour=0x2B7A78)
+    if page.footer:
+        embed.set_footer(text=page.footer)
+    view = discord.ui.View(timeout=None)
+    if page.pages > 1:
+        first, last = page.page == 1, page.page == page.pages
+        view.add_item(LogButton(page.table_id, 1, "first", disabled=first))
+        view.add_item(LogButton(page.table_id, max(1, page.page - 1), "prev", disabled=first))
+        view.add_item(LogButton(page.table_id, min(page.pages, page.page + 1), "next", disabled=last))
+        view.add_item(LogButton(page.table_id, page.pages, "last", disabled=last))
+    return {"content": "\n".join(page.lines), "embed": embed, "view": view,
+            "allowed_mentions": discord.AllowedMentions.none()}

@@ -86,6 +86,18 @@ class LobbyCard:
     open: bool
 
 
+@dataclass(frozen=True)
+class LogPage:
+    """One page of a table's move log (``/log``), oldest move first."""
+
+    table_id: int
+    title: str
+    lines: tuple[str, ...]
+    page: int  # from 1
+    pages: int  # 0: not a page of the whole log but its latest moves (``/log count:N``), no paging
+    footer: str
+
+
 @dataclass
 class Outcome:
     """Everything a request produced."""

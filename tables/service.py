@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.base import Event, Game, GameError, Result, Turns, name_seats
 from engine.rng import Rng
-from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
+from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, Database, MoveRow, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS, choose_move
 from tables.catalog import Catalog
 from tables.menu import MenuStep, build_menu, walk
@@ -30,6 +30,7 @@ from tables.outcome import (
     Controls,
     DirectMessage,
     LobbyCard,
+    LogPage,
     Outcome,
     Post,
     Refusal,
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # a select menu's limit
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
 EVENT_LINES = 12  # how many event lines a board post lists
+LOG_PAGE_CHARS = 1800  # a /log page: well inside an embed description, short enough to read on a phone
 ALT_LIMIT = 1024  # Discord's attachment description limit
 PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
 
@@ -663,24 +665,66 @@ class TableService:
         return "\n".join(lines)
 
     async def history(self, channel_id: int, last: int = 15) -> str:
+        """The latest ``last`` moves in words, one line each (``/log`` pages through all of them: :meth:`log_page`)."""
         table = await self.table_in(channel_id, finished_ok=True)
         moves = await self.db.moves(table.id, last=last)
         if not moves:
             return "No moves yet."
+        return "\n".join(self._log_lines(table, moves))
+
+    async def log_page(self, *, channel_id: int | None = None, table_id: int | None = None,
+                       page: int | None = None, last: int | None = None) -> LogPage:
+        """One page of the whole move log, oldest first; ``page`` counts from 1, None (or past the end) is the
+        newest. Pages are cut from the oldest move on, so a page keeps its moves as the game goes on.
+
+        With ``last``: only the latest ``last`` moves; if they don't fit one page, the newest that fit and a line
+        saying how many earlier ones `/log` pages through (never a silent cut)."""
+        table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
+                                                                                         finished_ok=True))
+        title = f"{self.game(table.game).name} · table #{table.id} · moves"
+        moves = await self.db.moves(table.id, last=last)
+        lines = self._log_lines(table, moves)
+        if not lines:
+            return LogPage(table.id, title, ("No moves yet.",), 1, 1, "")
+        if last is not None:
+            shown = _pages(lines, LOG_PAGE_CHARS - 80)[-1]
+            if len(shown) < len(lines):
+                shown.insert(0, f"… {len(lines) - len(shown)} earlier of these moves: `/log` pages through all.")
+            return LogPage(table.id, title, tuple(shown), 1, 0, f"The latest {len(moves)} moves · `/log` for all")
+        pages = _pages(lines, LOG_PAGE_CHARS)
+        number = len(pages) if page is None else min(max(page, 1), len(pages))
+        return LogPage(table.id, title, tuple(pages[number - 1]), number, len(pages),
+                       f"Page {number} of {len(pages)} · oldest first")
+
+    def _log_lines(self, table: TableRow, moves: Sequence[MoveRow]) -> list[str]:
+        """Moves in words; picks that are still secret (simultaneous turns) say only that they happened."""
         names = [s.name for s in table.seats]
         game = self.game(table.game)
-        if table.state and table.status == ACTIVE:
+        if table.state and table.status == ACTIVE and moves:
             state = game.load(table.state)
-            secret = game.ply(state) - game.revealed_ply(state)
+            first_secret = game.revealed_ply(state) + 1
         else:
-            secret = 0
-        first_secret = (moves[-1].ply - secret + 1) if secret else None
-        return "\n".join(
-            f"`{m.ply:>3}` {names[m.seat]}: "
-            + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
-               else f"`{m.notation}`") + (" — " + " ".join(m.events) if m.events else "")
-            for m in moves)
+            first_secret = None
+        return [f"`{m.ply:>3}` {names[m.seat]}: "
+                + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
+                   else f"`{m.notation}`") + (" — " + " ".join(m.events) if m.events else "")
+                for m in moves]
 
+
+def _pages(lines: Sequence[str], budget: int) -> list[list[str]]:
+    """``lines`` in order, cut into pages of at most ``budget`` characters (newlines included); a line longer than a
+    page is shortened with an ellipsis, never dropped."""
+    pages: list[list[str]] = []
+    size = budget + 1
+    for line in lines:
+        if len(line) > budget:
+            line = line[:budget - 1] + "…"
+        if size + 1 + len(line) > budget:
+            pages.append([])
+            size = -1
+        pages[-1].append(line)
+        size += 1 + len(line)
+    return pages
 
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"

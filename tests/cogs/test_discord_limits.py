@@ -19,7 +19,7 @@ import discord
 import emoji
 import pytest
 
-from cogs.present import lobby_kwargs, menu_view, message_kwargs, preview_kwargs
+from cogs.present import lobby_kwargs, log_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.rng import Rng
 from storage import ACTIVE, Database
 from tables import Actor, Post, TableService
@@ -166,6 +166,10 @@ async def test_every_component_and_embed_fits_discord(svc: TableService, entry: 
             out = await svc.submit(people[seat], game.format_move(move), table_id=tid)
         else:
             raise AssertionError("the game did not end")
+        first = await svc.log_page(table_id=tid, page=1)
+        for number in range(1, first.pages + 1):
+            checked += check_kwargs(log_kwargs(await svc.log_page(table_id=tid, page=number)), f"/log page {number}")
+        checked += check_kwargs(log_kwargs(await svc.log_page(table_id=tid, last=50)), "/log count:50")
     assert checked > 100
 
 
