@@ -1,7 +1,7 @@
 """Blockers!: place lettered, numbered and symbol tiles on a 9×9 board; few groups and few captures win.
 
-Rules: ``/work/shared/rulebooks/blockers.txt`` (the published rules) and ``/work/shared/rules/blockers.md``
-(our decisions, which win). The view dict is specified in ``docs/dev/blockers-view.md``.
+Rules: ``shared/rulebooks/blockers.txt`` (the published rules) and ``shared/rules/blockers.md`` (our decisions,
+which win), beside the repository. The view dict is specified in ``docs/dev/blockers-view.md``.
 
 Timing and other details the texts leave open, decided here:
 
@@ -13,13 +13,13 @@ Timing and other details the texts leave open, decided here:
   game that means any opponent's tile; in the advanced game it also means the player's own other colour.
   Captures are always allowed, so "you must capture when nothing fits an empty square" needs no special case.
 * **Pass.** ``pass`` is the only legal move exactly when the player has no other. It draws nothing and counts
-  as the player's turn (also in the last round). If every player still in the game passes in succession,
+  as the player's turn (also as a final turn). If every player still in the game passes in succession,
   nothing can ever change again, so the game ends at once (otherwise it would never end).
-* **End of the basic game.** After a turn that leaves every pile empty (in practice: the last player's 23rd
-  play and draw), the *last round* starts with the next player: every seat takes exactly one more turn, then
-  the game ends. Without passes every player plays 24 tiles and keeps 4. If someone passed earlier, their pile
-  empties later; until it does, players whose own pile is already empty keep playing from their racks without
-  drawing (the rulebook waits for *all* players to draw their final tiles), so they may end with fewer than 4.
+* **End of the basic game** (rules page). Each player's *final turn* is their first turn after their own pile
+  ran out (the draw after their 23rd play empties it). After it they sit out: their turn is skipped and they
+  keep their 4 tiles, still private. A player who passed earlier is behind and takes their final turn later.
+  The game ends when every player has taken their final turn (or when every player still in the game passes in
+  one round). So every player plays exactly 24 tiles unless they were stuck.
 * **Finishing a colour (advanced).** A colour is finished when its owner plays a tile of it and there is no
   tile of that colour left to draw ("if you have no more tiles of that colour left to draw, tip your rack and
   expose the four remaining tiles"). Its pile ran out at the draw after its 23rd play, so its 24th play
@@ -115,9 +115,8 @@ class BlockersState:
     piles: dict[str, list[str]]  # colour -> face-down faces, the top (next drawn) last
     captured: list[list[str]]  # [seat] -> captured tiles "colour:face", in the order taken
     turn: int
-    finished: list[str] = field(default_factory=list)  # advanced: finished colours, in the order they finished
+    finished: list[str] = field(default_factory=list)  # colours done (advanced: 24th play; basic: final turn taken)
     phase: str = PLAY
-    last_round: int | None = None  # basic: turns left in the last round once every pile is empty
     passes: int = 0  # passes in succession since the last tile was played
     last: dict[str, Any] | None = None  # the last move, for the view
     ply: int = 0
@@ -134,7 +133,6 @@ class BlockersState:
             turn=self.turn,
             finished=list(self.finished),
             phase=self.phase,
-            last_round=self.last_round,
             passes=self.passes,
             last=self.last,  # replaced, never mutated
             ply=self.ply,
@@ -173,7 +171,7 @@ _SQUARE = re.compile(r"^([1-9])([a-i])$")
 _SQUARE_BACKWARDS = re.compile(r"^([a-z])(\d+)$")
 _WILD_NAMES = {"wild", "blockers", "blockers!", "blocker"}
 _FILLERS = {"on", "at", "to", "onto", "->", "→", "=>", ">"}
-HELP = ("Moves are a tile then a square (column 1–9, then row A–I): `7 7E`, `C 5C`, `moon 2B`, `wild 9I`; "
+HELP = ("Moves are a tile then a square (column 1–9, then row A–I): `7 7E`, `C 5C`, `moon 5B`, `wild 9I`; "
         "in the advanced game say the colour too: `blue:7 7E`. Say `pass` only when nothing can be played.")
 
 
@@ -362,12 +360,18 @@ class Blockers(Game[BlockersState, Move]):
     def perform(self, s: BlockersState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
         text = self.format_move(move)
+        final = not s.advanced and not s.piles[s.colours(seat)[0]]  # basic: the turn after the pile ran out
         if move.is_pass:
-            s.passes += 1
+            s.passes += 0 if final else 1  # a pass as a final turn leaves the game: it is no one's pass in a round
             events.append(Event("pass", seat, "{p%d} cannot play any tile and passes." % seat, {"move": text}))
             s.last = {"seat": seat, "move": text, "square": None, "tile": None, "captured": None, "pass": True}
         else:
             self._play(s, seat, move, text, events)
+        if final:
+            s.finished.append(s.colours(seat)[0])
+            left = _plural(len(s.racks[s.colours(seat)[0]]), "tile")
+            events.append(Event("final", seat, "{p%d} has taken their final turn and sits out, keeping %s." % (
+                seat, left), {"colour": s.colours(seat)[0]}))
         self._end_turn(s, seat, events)
 
     def determinize(self, state: BlockersState, seat: int, rng: Rng) -> BlockersState:
@@ -423,23 +427,14 @@ class Blockers(Game[BlockersState, Move]):
                 {"colour": colour, "public": list(shown)}))
 
     def _end_turn(self, s: BlockersState, seat: int, events: list[Event]) -> None:
-        """Count down the last round, detect the end, and pass the turn on."""
-        over = False
-        if s.advanced:
-            over = not any(s.active(p) for p in range(s.seats))
-        elif s.last_round is not None:
-            s.last_round -= 1
-            over = s.last_round == 0
-        elif not any(s.piles.values()):
-            s.last_round = s.seats
-            events.append(Event("last_round", None, "Every pile is empty: everyone takes one more turn."))
+        """Detect the end (everyone finished, or everyone still in passed in a row) and pass the turn on."""
+        over = not any(s.active(p) for p in range(s.seats))
         active = [p for p in range(s.seats) if s.active(p)]
         if not over and s.passes >= len(active):
             over = True
             events.append(Event("stuck", None, "Nobody can play a tile any more."))
         if over:
             s.phase = OVER
-            s.last_round = None if s.advanced else 0
             result = self.result(s)
             assert result is not None
             events.append(Event("over", None, "Game over: " + self._verdict(result) + ".",
@@ -556,7 +551,7 @@ class Blockers(Game[BlockersState, Move]):
                 "groups": self.groups(state, p),
                 "score": scores[p],
                 "finished": [c for c in colours if c in state.finished],
-                "public": {c: list(state.racks[c]) for c in colours if c in state.finished},
+                "public": {c: list(state.racks[c]) for c in colours if c in state.finished and state.advanced},
             })
         out: dict[str, Any] = {
             "game": self.key,
@@ -585,10 +580,14 @@ class Blockers(Game[BlockersState, Move]):
         if result is not None:
             return "Game over: " + self._verdict(result) + "."
         seat = state.turn
-        piles = ", ".join(f"{c} {len(state.piles[c])} in the pile" for c in state.playable(seat))
-        line = "{p%d} to play (%s)." % (seat, piles)
-        if state.last_round is not None:
-            line = "Last round: " + line + f" {_plural(state.last_round, 'turn')} left."
+        if not state.advanced and not state.piles[state.colours(seat)[0]]:
+            line = "{p%d} takes their final turn (their pile is empty)." % seat
+        else:
+            piles = ", ".join(f"{c} {len(state.piles[c])} in the pile" for c in state.playable(seat))
+            line = "{p%d} to play (%s)." % (seat, piles)
+        out = ["{p%d}" % p for p in range(state.seats) if not state.active(p)]
+        if out:
+            line += " Sitting out: " + ", ".join(out) + "."
         return line
 
     def advice(self, seats: int, options: Mapping[str, Any]) -> str:
@@ -660,7 +659,6 @@ class Blockers(Game[BlockersState, Move]):
             "turn": state.turn,
             "finished": list(state.finished),
             "phase": state.phase,
-            "last_round": state.last_round,
             "passes": state.passes,
             "last": copy.deepcopy(state.last),
             "ply": state.ply,
@@ -680,7 +678,6 @@ class Blockers(Game[BlockersState, Move]):
             turn=data["turn"],
             finished=list(data["finished"]),
             phase=data["phase"],
-            last_round=data["last_round"],
             passes=data["passes"],
             last=copy.deepcopy(data["last"]),
             ply=data["ply"],

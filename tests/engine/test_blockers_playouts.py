@@ -119,7 +119,9 @@ def check_views(state: BlockersState) -> None:
         assert {k: v for k, v in mine.items() if k not in ("rack", "viewer")} == {
             k: v for k, v in public.items() if k != "viewer"}
     for seat, pl in enumerate(public["players"]):
-        assert pl["public"] == {c: state.racks[c] for c in seat_colours(state, seat) if c in state.finished}
+        advanced = state.options["mode"] == "advanced"  # a basic player's last 4 tiles stay private
+        shown = {c: state.racks[c] for c in seat_colours(state, seat) if c in state.finished and advanced}
+        assert pl["public"] == shown
     assert [p["score"] for p in public["players"]] == expected_scores(state)
 
 
@@ -145,6 +147,11 @@ def check_state(state: BlockersState, *, views: bool) -> Any:
 
 def check_step(before: BlockersState, seat: int, move: Move, after: BlockersState) -> None:
     assert after.ply == before.ply + 1
+    basic = before.options["mode"] == "basic"
+    assert not set(seat_colours(before, seat)) <= set(before.finished), "a seat that sits out never moves"
+    if basic:  # the turn after the seat's own pile ran out is its final turn: then it sits out
+        own = seat_colours(before, seat)[0]
+        assert (own in after.finished) is (not before.piles[own])
     if move.is_pass:
         assert after.board == before.board and after.racks == before.racks and after.piles == before.piles
         return
@@ -177,6 +184,11 @@ def check_end(state: BlockersState, log: list[tuple[int, str]]) -> None:
         assert (result.ranks[p] == result.ranks[q]) is ((scores[p], taken[p]) == (scores[q], taken[q]))
     assert result.winners == {p for p in range(state.seats) if result.ranks[p] == 1}
     plays = Counter(seat for seat, text in log if text != "pass")
+    if sorted(state.finished) == sorted(state.racks):  # everyone took their final turn (no all-pass ending)
+        passed = {seat for seat, text in log if text == "pass"}
+        per_colour = 48 if state.options["mode"] == "advanced" else 24
+        for seat in set(range(state.seats)) - passed:
+            assert plays[seat] == per_colour, "a player who was never stuck plays every tile but the last 4"
     if "pass" not in {text for _, text in log}:
         # no pass: 24 tiles played per colour, 4 left on every rack, and (advanced) every colour finished
         assert all(len(rack) == 4 for rack in state.racks.values())

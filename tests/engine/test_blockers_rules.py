@@ -62,7 +62,7 @@ def board_from(picture: list[str] | None, cells: dict[str, str] | None = None) -
 def make(picture: list[str] | None = None, *, cells: dict[str, str] | None = None,
          racks: dict[str, str] | None = None, piles: dict[str, str] | None = None,
          captured: list[str] | None = None, seats: int = 2, mode: str = "basic", turn: int = 0,
-         finished: tuple[str, ...] = (), last_round: int | None = None, passes: int = 0) -> BlockersState:
+         finished: tuple[str, ...] = (), passes: int = 0) -> BlockersState:
     """A position. Racks and piles are space-separated faces (a pile's top, drawn next, last); a missing rack is
     empty and a missing pile holds three filler tiles. ``captured`` is one space-separated string per seat."""
     opts = G.resolve_options({"mode": mode}, seats)
@@ -79,7 +79,6 @@ def make(picture: list[str] | None = None, *, cells: dict[str, str] | None = Non
         captured=[s.split() for s in (captured or [""] * seats)],
         turn=turn,
         finished=list(finished),
-        last_round=last_round,
         passes=passes,
     )
 
@@ -303,11 +302,12 @@ def test_capturing_keeps_the_tile_face_up() -> None:
     assert view["board"][4][4] == {"colour": "yellow", "face": "5"}
 
 
-def test_playing_with_an_empty_pile_draws_nothing() -> None:
+def test_playing_with_an_empty_pile_draws_nothing_and_is_the_final_turn() -> None:
     state = make(racks={"yellow": "7 8"}, piles={"yellow": "", "blue": "1"})
     after, events = G.apply(state, 0, G.parse_move("7 7E"))
-    assert after.racks["yellow"] == ["8"] and [e.kind for e in events] == ["play"]
-    assert after.last_round is None, "blue still has a tile to draw"
+    assert after.racks["yellow"] == ["8"] and [e.kind for e in events] == ["play", "final"]
+    assert after.finished == ["yellow"] and not G.is_over(after), "blue still has a tile to draw"
+    assert events[1].text == "{p0} has taken their final turn and sits out, keeping 1 tile."
 
 
 def test_describe_move() -> None:
@@ -320,18 +320,28 @@ def test_describe_move() -> None:
 
 # --- the end of the basic game ----------------------------------------------------------------------------------
 
-def test_last_round_starts_when_every_pile_is_empty() -> None:
-    """Blue draws the last tile of all: then each seat, from the next one on, plays once more."""
+@pytest.mark.parametrize(("rack", "pile", "final"), [("1 2 3 4 5", "9", False), ("1 2 3 4 5", "", True)])
+def test_the_final_turn_is_the_first_turn_after_the_own_pile_ran_out(rack: str, pile: str, final: bool) -> None:
+    state = make(racks={"yellow": rack, "blue": "1 2 3 4 5"}, piles={"yellow": pile, "blue": "9"})
+    after = play(state, 0, "1 1A")
+    assert ("yellow" in after.finished) is final
+    assert G.to_act(after) == {1}
+
+
+def test_each_player_takes_one_final_turn_then_sits_out() -> None:
+    """Blue draws the last tile of its pile; green and yellow, whose piles are empty, take their final turns;
+    then blue takes its own, and the game ends with every player having played their last turn."""
     state = make(racks={"yellow": "1 2", "blue": "1 2 3", "green": "1 2"},
                  piles={"yellow": "", "blue": "4", "green": ""}, seats=3, turn=1)
     state, events = G.apply(state, 1, G.parse_move("1 1A"))
-    assert "last_round" in [e.kind for e in events] and state.last_round == 3
-    assert state.racks["blue"] == ["2", "3", "4"]
-    assert G.status_line(state).startswith("Last round: {p2} to play")
-    for seat, text in ((2, "2 2A"), (0, "1 1B")):
-        state = play(state, seat, text)
-        assert not G.is_over(state)
-    state, events = G.apply(state, 1, G.parse_move("2 2B"))
+    assert state.racks["blue"] == ["2", "3", "4"] and state.piles["blue"] == [] and state.finished == []
+    assert G.status_line(state) == "{p2} takes their final turn (their pile is empty)."
+    state = play(state, 2, "2 2A")  # green's final turn
+    assert state.finished == ["green"] and G.to_act(state) == {0}
+    state = play(state, 0, "1 1B")  # yellow's final turn
+    assert state.finished == ["green", "yellow"] and G.to_act(state) == {1}
+    assert G.status_line(state) == "{p1} takes their final turn (their pile is empty). Sitting out: {p0}, {p2}."
+    state, events = G.apply(state, 1, G.parse_move("2 2B"))  # blue's final turn ends the game
     assert G.is_over(state) and events[-1].kind == "over"
     assert G.to_act(state) == frozenset()
     assert [len(r) for r in state.racks.values()] == [1, 2, 1]
@@ -339,21 +349,33 @@ def test_last_round_starts_when_every_pile_is_empty() -> None:
         G.apply(state, 2, G.parse_move("2 2C"))
 
 
-def test_a_pass_counts_as_a_turn_of_the_last_round() -> None:
-    state = make(racks={"yellow": "", "blue": "5"}, piles={"yellow": "", "blue": ""}, last_round=2)
+def test_a_player_who_passed_is_behind_and_plays_on_while_the_others_sit_out() -> None:
+    """Yellow's pile ran out first: its final turn comes, then only blue plays, until its own final turn."""
+    state = make(racks={"yellow": "1 2 3", "blue": "1 2 3"}, piles={"yellow": "", "blue": "4"}, turn=0)
+    state = play(state, 0, "1 1A")  # yellow's final turn
+    assert state.finished == ["yellow"] and state.racks["yellow"] == ["2", "3"]
+    state = play(state, 1, "1 1B")  # blue draws its last tile
+    assert G.to_act(state) == {1}, "yellow sits out: blue plays again"
+    state = play(state, 1, "2 2B")  # blue's final turn
+    assert G.is_over(state) and state.finished == ["yellow", "blue"]
+
+
+def test_a_pass_counts_as_a_final_turn() -> None:
+    state = make(racks={"yellow": "", "blue": "5"}, piles={"yellow": "", "blue": ""})
     state = play(state, 0, "pass")
-    assert not G.is_over(state) and state.last_round == 1
+    assert not G.is_over(state) and state.finished == ["yellow"]
     state = play(state, 1, "5 5A")
     assert G.is_over(state)
 
 
-def test_a_player_with_an_empty_pile_plays_on_from_the_rack() -> None:
-    """After a pass, one pile outlasts the others: the last round waits for it."""
-    state = make(racks={"yellow": "1 2 3", "blue": "1 2 3"}, piles={"yellow": "", "blue": "4"}, turn=0)
-    state = play(state, 0, "1 1A")
-    assert state.last_round is None and state.racks["yellow"] == ["2", "3"]
-    state = play(state, 1, "1 1B")
-    assert state.last_round == 2
+def test_a_basic_players_last_tiles_stay_private_after_the_final_turn() -> None:
+    state = make(racks={"yellow": "7 8 9 A B", "blue": "1 2"}, piles={"yellow": "", "blue": "4"})
+    state = play(state, 0, "7 7E")
+    assert state.finished == ["yellow"]
+    for viewer in (None, 1):
+        view = G.view(state, viewer)
+        assert view["players"][0]["public"] == {} and "8" not in str(view["players"][0])
+    assert G.view(state, 0)["rack"] == {"yellow": ["8", "9", "A", "B"]}
 
 
 def test_everybody_passing_ends_the_game() -> None:
@@ -371,10 +393,11 @@ def test_a_full_game_plays_24_tiles_each_and_keeps_4() -> None:
         played = [0] * seats
         while not G.is_over(state):
             (seat,) = G.to_act(state)
-            if all(not p for p in state.piles.values()) and state.last_round is None:
-                pytest.fail("every pile is empty but the last round has not started")
+            colour = state.colours(seat)[0]
+            assert colour not in state.finished, "a seat that took its final turn sits out"
             state = G.apply(state, seat, G.legal_moves(state, seat)[-1])[0]
             played[seat] += 1
+            assert (colour in state.finished) is (played[seat] == 24), "the 24th play is the final turn"
         assert played == [24] * seats
         assert all(len(r) == 4 for r in state.racks.values())
 
@@ -396,7 +419,7 @@ FIGURE_C = [
 
 def test_figure_c() -> None:
     """Yellow 4 groups + 1 capture = 5; Blue 2 groups + 2 (of one colour) = 4; Green 2 groups = 2 and wins."""
-    state = make(FIGURE_C, seats=3, captured=["blue:3", "green:1 green:2 yellow:9", ""], last_round=0)
+    state = make(FIGURE_C, seats=3, captured=["blue:3", "green:1 green:2 yellow:9", ""])
     state.phase = "over"
     assert [count_groups(state.board, c) for c in ("yellow", "blue", "green")] == [4, 2, 2]
     assert G.scores(state) == [5, 4, 2]
@@ -424,7 +447,7 @@ def test_figure_c() -> None:
 def test_scores_and_tie_breaks(captured: list[str], expected_scores: list[int], ranks: tuple[int, ...],
                                reason: str) -> None:
     picture = ["y...b...g"] + ["." * 9] * 8  # one group each
-    state = make(picture, seats=3, captured=captured, last_round=0)
+    state = make(picture, seats=3, captured=captured)
     state.phase = "over"
     assert G.scores(state) == expected_scores
     result = G.result(state)
@@ -692,7 +715,7 @@ def test_alt_text_and_status() -> None:
 
 
 def test_dump_and_load() -> None:
-    state = make(FIGURE_C, seats=3, captured=["blue:3", "green:1", ""], racks={"yellow": "1 2"}, last_round=2)
+    state = make(FIGURE_C, seats=3, captured=["blue:3", "green:1", ""], racks={"yellow": "1 2"}, finished=("blue",))
     data = G.dump(state)
     assert G.load(json.loads(json.dumps(data))) == state
     with pytest.raises(ValueError):
