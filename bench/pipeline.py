@@ -41,7 +41,7 @@ from typing import Any
 
 from engine.base import Game
 from engine.rng import Rng
-from storage import Database
+from storage import Database, TableRow
 from tables.catalog import default_catalog
 from tables.outcome import Actor, Board
 from tables.service import TableService
@@ -73,10 +73,10 @@ class TimedDatabase(Database):
         self.persist_s = 0.0
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
-                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> None:
+                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> TableRow:
         t0 = time.perf_counter()
         try:
-            await super().record_moves(table_id, version, moves, state, now, result=result)
+            return await super().record_moves(table_id, version, moves, state, now, result=result)
         finally:
             self.persist_s += time.perf_counter() - t0
 

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from cogs.present import edit_kwargs, for_edit, lobby_kwargs, log_kwargs, menu_view, message_kwargs, preview_kwargs
 from engine.base import GameError
-from tables import Actor, Outcome, Post, Refusal, StaleButton
+from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
 from tables.menu import decode_path, encode_path
 from tables.outcome import PREVIEW_FILE
 
@@ -45,7 +45,7 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         return self.bot.service
 
     # --- plumbing ---------------------------------------------------------------------
@@ -138,31 +138,29 @@ class GameCog(commands.Cog):
 
     async def _edit_lobby(self, interaction: discord.Interaction | None, out: Outcome) -> None:
         assert out.lobby is not None
-        kwargs = lobby_kwargs(out.lobby)
-        table = await self.service.db.get_table(out.lobby.table_id)
-        if table is None:
-            return
-        if table.lobby_message_id is None:  # a lobby opened without a message yet (a rematch): post it
-            channel = await self._channel(table.channel_id)
+        card = out.lobby
+        kwargs = lobby_kwargs(card)
+        if card.message_id is None:  # a lobby opened without a message yet (a rematch): post it
+            channel = await self._channel(card.channel_id)
             if channel is None:
                 return
             try:
                 message = await channel.send(**kwargs)
             except discord.HTTPException:
-                log.exception("could not post the lobby of table %s", table.id)
+                log.exception("could not post the lobby of table %s", card.table_id)
                 return
-            await self.service.set_lobby_message(table.id, table.channel_id, message.id)
+            await self.service.set_lobby_message(card.table_id, card.channel_id, message.id)
             return
         try:
             if (interaction is not None and interaction.message is not None
-                    and interaction.message.id == table.lobby_message_id):
+                    and interaction.message.id == card.message_id):
                 await interaction.edit_original_response(**kwargs)
                 return
-            channel = await self._channel(table.lobby_channel_id)
+            channel = await self._channel(card.message_channel_id)
             if isinstance(channel, (discord.TextChannel, discord.Thread)):
-                await channel.get_partial_message(table.lobby_message_id).edit(**kwargs)
+                await channel.get_partial_message(card.message_id).edit(**kwargs)
         except discord.HTTPException:
-            log.warning("could not update the lobby message of table %s", table.id)
+            log.warning("could not update the lobby message of table %s", card.table_id)
 
     # --- components -------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -380,8 +378,7 @@ class GameCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         key = game
         if key is None:
-            table = await self.service.db.open_table_in(interaction.channel_id or 0)
-            key = table.game if table else None
+            key = await self.service.game_here(interaction.channel_id or 0)
         if key is None:
             names = ", ".join(f"`{g.key}`" for g in self.service.registry.all())
             await self._private(interaction, f"Which game? Try `/rules game:` with one of {names}.")

@@ -221,6 +221,13 @@ class Database:
             rows = await cur.fetchall()
         return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"]) for r in rows]
 
+    async def _row_of(self, conn: aiosqlite.Connection, table_id: int) -> TableRow:
+        """The table as it stands inside the current transaction (a write returns its new row this way)."""
+        async with conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return await self._table(row)
+
     async def _table(self, row: sqlite3.Row) -> TableRow:
         async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
             seat_rows = await cur.fetchall()
@@ -265,8 +272,8 @@ class Database:
             raise StaleVersion(f"table {table_id} is no longer at version {version}")
 
     async def set_seats(self, table_id: int, version: int, seats: list[tuple[int | None, str, str | None]],
-                        now: float, host_id: int | None = None) -> None:
-        """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order."""
+                        now: float, host_id: int | None = None) -> TableRow:
+        """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order; returns the new row."""
         async with self.transaction() as conn:
             if host_id is None:
                 await self._bump(conn, table_id, version, now)
@@ -277,15 +284,17 @@ class Database:
                 "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
                 [(table_id, i, uid, name, bot) for i, (uid, name, bot) in enumerate(seats)],
             )
+            return await self._row_of(conn, table_id)
 
-    async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> None:
+    async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> TableRow:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?",
                              (seed, json.dumps(state)))
+            return await self._row_of(conn, table_id)
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
-                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> None:
-        """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction."""
+                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> TableRow:
+        """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row."""
         async with self.transaction() as conn:
             if result is None:
                 await self._bump(conn, table_id, version, now, "state = ?", (json.dumps(state),))
@@ -298,9 +307,10 @@ class Database:
             )
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves})])
+            return await self._row_of(conn, table_id)
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
-                     result: dict[str, Any] | None = None) -> None:
+                     result: dict[str, Any] | None = None) -> TableRow:
         async with self.transaction() as conn:
             if result is None:
                 await self._bump(conn, table_id, version, now)
@@ -310,10 +320,12 @@ class Database:
             await _run(conn,
                 "UPDATE seats SET resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE table_id = ?) "
                 "WHERE table_id = ? AND seat = ?", (table_id, table_id, seat))
+            return await self._row_of(conn, table_id)
 
-    async def cancel(self, table_id: int, version: int, now: float) -> None:
+    async def cancel(self, table_id: int, version: int, now: float) -> TableRow:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "status = 'cancelled'")
+            return await self._row_of(conn, table_id)
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         async with self.transaction() as conn:

@@ -84,6 +84,9 @@ class LobbyCard:
     table_id: int
     post: Post
     open: bool
+    channel_id: int = 0  # where the game is played (a rematch lobby without a message yet is posted there)
+    message_channel_id: int | None = None  # where the lobby message is, once posted
+    message_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -311,12 +311,12 @@ async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Dat
                 other.record_moves(tid, version, [(ply, 1, "b", [])], {"format": 1, "by": "b"}, 10.0 + round_),
                 return_exceptions=True,
             )
-            ok = [r for r in results if r is None]
+            ok = [r for r in results if isinstance(r, TableRow)]  # a write returns the table's new row
             stale = [r for r in results if isinstance(r, StaleVersion)]
             assert (len(ok), len(stale)) == (1, 1), results
             row = await table(other, tid)
-            assert row.version == version + 1
-            winner = "a" if results[0] is None else "b"
+            assert row.version == version + 1 and ok[0] == row
+            winner = "a" if isinstance(results[0], TableRow) else "b"
             assert row.state == {"format": 1, "by": winner}
             moves = await db.moves(tid)
             assert [m.ply for m in moves] == list(range(1, ply + 1))

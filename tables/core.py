@@ -1,0 +1,131 @@
+"""The table service's core: its dependencies, table lookups, who may act, and the standings of a game.
+
+Shared by the presenter, the play pipeline and the lobby (:mod:`tables.service` puts them together).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from engine.base import Game, Result, Turns
+from storage import ACTIVE, LOBBY, Database, TableRow
+from tables.catalog import Catalog
+from tables.outcome import (
+    Actor,
+    Refusal,
+    StaleButton,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ServiceCore:
+    """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""
+
+    def __init__(self, db: Database, registry: Catalog, *, clock: Callable[[], float] = time.time,
+                 seeds: Callable[[], int] = lambda: secrets.randbits(63), render: bool = True) -> None:
+        self.db = db
+        self.registry = registry
+        self.clock = clock
+        self.seeds = seeds
+        self.render_images = render
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def game(self, key: str) -> Game:
+        game = self.registry.get(key)
+        if game is None:
+            names = ", ".join(g.key for g in self.registry.all())
+            raise Refusal(f"There is no game called `{key}`. Games: {names}.")
+        return game
+
+    async def table_in(self, channel_id: int, *, finished_ok: bool = False) -> TableRow:
+        table = await self.db.open_table_in(channel_id)
+        if table is None and finished_ok:
+            table = await self.db.latest_table_in(channel_id)
+        if table is None:
+            raise Refusal("There is no game here. Start one with `/game new`.")
+        return table
+
+    async def _table(self, table_id: int) -> TableRow:
+        table = await self.db.get_table(table_id)
+        if table is None:
+            raise Refusal("That table no longer exists.")
+        return table
+
+    def _seat_for(self, table: TableRow, actor: Actor) -> int:
+        seat = table.seat_of(actor.user_id)
+        if seat is None:
+            raise Refusal("You are not playing in this game.")
+        if seat.resigned:
+            raise Refusal("You resigned from this game.")
+        return seat.seat
+
+    def _playing(self, table: TableRow) -> Game:
+        if table.status == LOBBY:
+            raise Refusal("The game has not started yet.")
+        if table.status != ACTIVE:
+            raise Refusal("This game is over." if table.status == "finished" else "This game was cancelled.")
+        return self.game(table.game)
+
+    def _standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None) -> dict[str, Any]:
+        """The engine's result, with resigned seats ranked last (earliest resignation lowest)."""
+        n = len(table.seats)
+        resigned = {s.seat: s.resigned for s in table.seats if s.resigned}
+        if resigning is not None:
+            resigned[resigning] = max(resigned.values(), default=0) + 1
+        res: Result | None = game.result(state)
+        scores = list(res.scores) if res else [float(x) for x in game.scores(state)] or [0.0] * n
+        base_rank = list(res.ranks) if res else [1] * n
+        # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
+        keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
+        ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]
+        cooperative = bool(res and res.cooperative)
+        if cooperative:  # the seats win or lose together: a cooperative loss has no winner
+            assert res is not None
+            winners = [p for p in sorted(res.winners) if p not in resigned]
+        else:
+            winners = [p for p in range(n) if ranks[p] == 1]
+        if resigned and len(resigned) >= n - 1:
+            reason = "the other players resigned"
+        elif res:
+            reason = res.reason
+        else:
+            reason = ""
+        out = {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason, "resigned": sorted(resigned)}
+        if cooperative:
+            out["cooperative"] = True
+        if res and res.rung:
+            out["rung"] = res.rung
+        return out
+
+    async def game_here(self, channel_id: int) -> str | None:
+        """The key of the game in this channel (its lobby, game in progress or latest game), if any."""
+        table = await self.db.open_table_in(channel_id) or await self.db.latest_table_in(channel_id)
+        return table.game if table else None
+
+    @staticmethod
+    def _current(table: TableRow, game: Game, seat: int, version: int) -> bool:
+        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed since, or (in a game of
+        simultaneous picks) only other seats picked."""
+        if version == table.version:
+            return True
+        return game.turns is Turns.SIMULTANEOUS and version >= table.seats[seat].acted_version
+
+    async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
+        """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
+        table = await self._table(table_id)
+        game = self._playing(table)
+        seat = self._seat_for(table, actor)
+        if not self._current(table, game, seat, version):
+            raise StaleButton("That menu is from an earlier turn.")
+        return table, game, seat, game.load(table.state or {})
+
+    async def _ply_base(self, table: TableRow) -> int:
+        last = await self.db.moves(table.id, last=1)
+        return last[-1].ply if last else 0

@@ -1,0 +1,205 @@
+"""The lobby: opening a table, seats and bots, start, cancel and rematch.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from engine.base import GameError
+from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, StaleVersion, TableRow
+from tables.bots import BOT_LEVELS
+from tables.outcome import (
+    Actor,
+    Outcome,
+    Post,
+    Refusal,
+    StaleButton,
+)
+from tables.play import PlayPipeline
+from tables.presenter import COLOUR_CANCELLED
+
+log = logging.getLogger(__name__)
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"decks=2 jokers=yes"`` → ``{"decks": "2", "jokers": "yes"}``; raises :class:`Refusal`."""
+    out: dict[str, str] = {}
+    for part in (text or "").replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not name or not value:
+            raise Refusal(f"Options look like `decks=2 jokers=yes`; I can't read `{part}`.")
+        out[name.strip().lower()] = value.strip()
+    return out
+
+
+class Lobby(PlayPipeline):
+    """Requests before (and around) a game: the lobby's life."""
+
+    async def check_new(self, channel_id: int | None, game_key: str, options_text: str | None) -> dict[str, Any]:
+        """Validate a new lobby; returns resolved options. ``channel_id=None``: a new thread, always free."""
+        game = self.game(game_key)
+        try:
+            options = game.resolve_options(parse_options(options_text))
+        except GameError as err:
+            raise Refusal(str(err)) from None
+        if channel_id is not None and await self.db.open_table_in(channel_id):
+            raise Refusal("This channel already has a game. Finish or cancel it (`/game cancel`), "
+                          "or start the new one in a thread.")
+        return options
+
+    async def open_lobby(self, *, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
+                         options_text: str | None = None, lobby_channel_id: int | None = None,
+                         lobby_message_id: int | None = None) -> Outcome:
+        options = await self.check_new(channel_id, game_key, options_text)
+        return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
+                                        lobby_message_id)
+
+    async def _create_lobby(self, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
+                            options: dict[str, Any], lobby_channel_id: int | None = None,
+                            lobby_message_id: int | None = None) -> Outcome:
+        try:
+            table_id = await self.db.create_table(
+                guild_id=guild_id, channel_id=channel_id, game=game_key, options=options, host_id=host.user_id,
+                host_name=host.name, now=self.clock(), lobby_channel_id=lobby_channel_id,
+                lobby_message_id=lobby_message_id)
+        except ChannelBusy:
+            raise Refusal("This channel already has a game.") from None
+        table = await self._table(table_id)
+        log.info("lobby %s opened for %s in channel %s by %s", table_id, game_key, channel_id, host.user_id)
+        return Outcome(lobby=self._lobby_card(table), table_id=table_id, channel_id=channel_id,
+                       reply=f"Lobby for {self.game(game_key).name} opened.")
+
+    async def rematch(self, table_id: int, actor: Actor) -> Outcome:
+        """A new lobby in the same channel, same game and options, the same bots, the caller as host.
+
+        The other people are invited (mentioned) rather than seated: they join if they want to.
+        """
+        old = await self._table(table_id)
+        if old.status != FINISHED:
+            raise Refusal("A rematch can start once this game is over.")
+        if old.seat_of(actor.user_id) is None:
+            raise Refusal("Only the players of that game can start its rematch; open your own with `/game new`.")
+        if await self.db.open_table_in(old.channel_id):
+            raise Refusal("There is already a new lobby or game here.")
+        out = await self._create_lobby(old.guild_id, old.channel_id, actor, old.game, old.options)
+        assert out.table_id is not None
+        table = await self._table(out.table_id)
+        bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
+        if bots:
+            table = await self.db.set_seats(table.id, table.version, self._rows(table) + bots, self.clock())
+        others = [s.user_id for s in old.seats if s.user_id is not None and s.user_id != actor.user_id]
+        card = self._lobby_card(table, note=f"Rematch of table #{old.id}.")
+        if others:
+            card.post.content = " ".join(f"<@{u}>" for u in others) + f" — {actor.name} wants a rematch: join below."
+            card.post.mention_ids = others
+        out.lobby = card
+        out.reply = "Rematch lobby opened."
+        return out
+
+    async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
+        await self.db.set_lobby_message(table_id, channel_id, message_id)
+
+    async def _lobby_change(self, table_id: int, actor: Actor, change: Callable[[TableRow], tuple[list, int, str]],
+                            version: int | None = None) -> Outcome:
+        async with self._locks[table_id]:
+            table = await self._table(table_id)
+            if table.status != LOBBY:
+                raise Refusal("This lobby is closed: the game has started or was cancelled.")
+            if version is not None and version != table.version:
+                raise StaleButton("The lobby changed; try again.")
+            seats, host_id, note = change(table)
+            try:
+                table = await self.db.set_seats(table.id, table.version, seats, self.clock(),
+                                                host_id=host_id if host_id != table.host_id else None)
+            except StaleVersion:
+                raise StaleButton("The lobby changed while you clicked; try again.") from None
+            return Outcome(lobby=self._lobby_card(table), table_id=table.id, channel_id=table.channel_id,
+                           reply=note)
+
+    @staticmethod
+    def _rows(table: TableRow) -> list[tuple[int | None, str, str | None]]:
+        return [(s.user_id, s.name, s.bot) for s in table.seats]
+
+    async def join(self, table_id: int, actor: Actor) -> Outcome:
+        def change(table: TableRow) -> tuple[list, int, str]:
+            game = self.game(table.game)
+            if table.seat_of(actor.user_id):
+                raise Refusal("You are already in this game.")
+            if len(table.seats) >= game.max_players:
+                raise Refusal(f"The table is full ({game.max_players} players).")
+            return self._rows(table) + [(actor.user_id, actor.name, None)], table.host_id, "You joined the game."
+        return await self._lobby_change(table_id, actor, change)
+
+    async def leave(self, table_id: int, actor: Actor) -> Outcome:
+        def change(table: TableRow) -> tuple[list, int, str]:
+            if not table.seat_of(actor.user_id):
+                raise Refusal("You are not in this game.")
+            rows = [r for r in self._rows(table) if r[0] != actor.user_id]
+            humans = [r[0] for r in rows if r[0] is not None]
+            if not humans:
+                raise Refusal("You are the last player: use Cancel to close the lobby.")
+            host = table.host_id if table.host_id != actor.user_id else humans[0]
+            return rows, host, "You left the game."
+        return await self._lobby_change(table_id, actor, change)
+
+    async def add_bot(self, table_id: int, actor: Actor, level: str = "random") -> Outcome:
+        def change(table: TableRow) -> tuple[list, int, str]:
+            game = self.game(table.game)
+            if actor.user_id != table.host_id and not table.seat_of(actor.user_id):
+                raise Refusal("Only players at this table can add a bot.")
+            if level not in BOT_LEVELS:
+                raise Refusal(f"Bots come in: {', '.join(BOT_LEVELS)}.")
+            if len(table.seats) >= game.max_players:
+                raise Refusal(f"The table is full ({game.max_players} players).")
+            taken = {s.name for s in table.seats}
+            name = next(f"Bot {i}" for i in range(1, 10) if f"Bot {i}" not in taken)
+            return self._rows(table) + [(None, name, level)], table.host_id, f"{name} joined."
+        return await self._lobby_change(table_id, actor, change)
+
+    async def start(self, table_id: int, actor: Actor, version: int | None = None) -> Outcome:
+        async with self._locks[table_id]:
+            table = await self._table(table_id)
+            if table.status != LOBBY:
+                raise Refusal("This game has already started or was cancelled.")
+            if actor.user_id != table.host_id:
+                raise Refusal("Only the host can start the game.")
+            if version is not None and version != table.version:
+                raise StaleButton("The lobby changed since you looked: check the players, then start again.")
+            game = self.game(table.game)
+            if len(table.seats) < game.min_players:
+                raise Refusal(f"{game.name} needs at least {game.min_players} players: "
+                              "wait for someone to join, or add a bot.")
+            seed = self.seeds()
+            try:
+                state = game.new_game(len(table.seats), table.options, seed)
+            except GameError as err:  # an option that doesn't suit this many players
+                raise Refusal(f"Can't start: {err}") from None
+            try:
+                table = await self.db.start(table.id, table.version, seed, game.dump(state), self.clock())
+            except StaleVersion:
+                raise StaleButton("The lobby changed while you clicked; try again.") from None
+            log.info("table %s started: %s with %d seats", table.id, game.key, len(table.seats))
+            out = await self._advance(table, game, state, [], [], intro=f"{game.name} begins!")
+            out.lobby = self._lobby_card(table, note="The game is on: see the board below.")
+            out.reply = "Game started."
+            return out
+
+    async def cancel(self, channel_or_table: int, actor: Actor, *, by_table: bool = False) -> Outcome:
+        table = await (self._table(channel_or_table) if by_table else self.table_in(channel_or_table))
+        async with self._locks[table.id]:
+            table = await self._table(table.id)
+            if table.status not in (LOBBY, ACTIVE):
+                raise Refusal("This game is already over.")
+            if actor.user_id != table.host_id and not actor.can_manage:
+                raise Refusal("Only the host, or someone who can manage this channel, can cancel the game.")
+            try:
+                table = await self.db.cancel(table.id, table.version, self.clock())
+            except StaleVersion:
+                raise StaleButton("The game moved on while you clicked; try again.") from None
+            log.info("table %s cancelled by %s", table.id, actor.user_id)
+            post = Post(title=f"{self.game(table.game).name} · table #{table.id}",
+                        description=f"Game cancelled by {actor.name}.", colour=COLOUR_CANCELLED)
+            return Outcome(public=[post], lobby=self._lobby_card(table, note=f"Cancelled by {actor.name}."),
+                           table_id=table.id, channel_id=table.channel_id, reply="Game cancelled.")

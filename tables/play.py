@@ -1,0 +1,185 @@
+"""The play pipeline: a move (or a resignation) checked, applied, bots answered, stored in one versioned
+transaction, and what to post said; also the move menu and previews of picks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from engine.base import Event, Game, GameError, name_seats
+from engine.rng import Rng
+from storage import StaleVersion, TableRow
+from tables.bots import choose_move
+from tables.menu import MenuStep, build_menu, walk
+from tables.outcome import (
+    PREVIEW_FILE,
+    Actor,
+    Board,
+    Choice,
+    Controls,
+    Outcome,
+    Post,
+    Refusal,
+    StaleButton,
+)
+from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, EVENT_LINES, Presenter
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+
+
+class PlayPipeline(Presenter):
+    """Requests that play: submit, resign, the move menu and previews."""
+
+    async def submit(self, actor: Actor, text: str, *, channel_id: int | None = None, table_id: int | None = None,
+                     version: int | None = None) -> Outcome:
+        """Play one move given as notation. ``version`` comes from a button: a mismatch means a stale button."""
+        if table_id is None:
+            assert channel_id is not None
+            table_id = (await self.table_in(channel_id, finished_ok=True)).id
+        async with self._locks[table_id]:
+            table = await self._table(table_id)
+            game = self._playing(table)
+            seat = self._seat_for(table, actor)
+            if version is not None and not self._current(table, game, seat, version):
+                raise StaleButton("That button is from an earlier turn.")
+            state = game.load(table.state or {})
+            if seat not in game.to_act(state):
+                raise Refusal(self._not_your_turn(table, game, state))
+            try:
+                move = game.parse_move(text)
+                new_state, events = game.apply(state, seat, move)
+            except GameError as err:
+                raise Refusal(str(err)) from None
+            record = [(seat, game.format_move(move), events)]
+            out = await self._advance(table, game, new_state, record, [state], mover=seat)
+            out.reply = f"Played `{record[0][1]}`."
+            return out
+
+    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
+        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
+        table, game, seat, state = await self._control_context(table_id, actor, version)
+        if seat not in game.to_act(state):
+            raise Refusal(self._not_your_turn(table, game, state))
+        root = build_menu(self._controls(table, game, state, seat).choices)
+        try:
+            node, trail = walk(root, path)
+        except IndexError:
+            raise StaleButton("That menu is out of date.") from None
+        decision = game.decision(state, seat)
+        return MenuStep(table.id, version, tuple(path), trail, node, confirm=decision is not None and decision.preview)
+
+    async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:
+        """The actor's private view as it would be after ``notation``, with a Submit control; changes nothing."""
+        table, game, seat, state = await self._control_context(table_id, actor, version)
+        try:
+            move = game.parse_move(notation)
+            label = game.describe_move(state, seat, move)
+            view = game.preview_view(state, seat, move)
+        except GameError as err:
+            raise Refusal(str(err)) from None
+        names = [s.name for s in table.seats]
+        board = await self._render(game, view, names)
+        if board is not None:
+            board = Board(board.png, board.alt, PREVIEW_FILE)
+        return Post(title=f"Preview · {game.name} · table #{table.id}", board=board, colour=COLOUR_PLAY,
+                    description=f"**{label}**\nSubmit to play it, or go back and choose again.",
+                    controls=Controls(table.id, version, actor.user_id, (Choice(game.format_move(move), "Submit"),)),
+                    footer="Only you can see this. Nothing is played until you submit.")
+
+    async def resign(self, channel_id: int, actor: Actor) -> Outcome:
+        table = await self.table_in(channel_id, finished_ok=True)
+        async with self._locks[table.id]:
+            table = await self._table(table.id)
+            game = self._playing(table)
+            seat = self._seat_for(table, actor)
+            state = game.load(table.state or {})
+            remaining = [s.seat for s in table.seats if not s.resigned and s.seat != seat]
+            result = None
+            if len(remaining) < 2:
+                result = self._standings(table, game, state, resigning=seat)
+            try:
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
+            except StaleVersion:
+                raise StaleButton("The game moved on while you clicked; try again.") from None
+            note = f"{actor.name} resigned."
+            if result is None:
+                note += " Their seat plays on automatically and ranks last."
+                out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
+                out.reply = "You resigned."
+                return out
+            return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
+                           channel_id=table.channel_id, reply="You resigned.")
+
+    async def _advance(self, table: TableRow, game: Game, state: Any, record: list[tuple[int, str, list[Event]]],
+                       before: list[Any], intro: str = "", persisted: bool = False, mover: int | None = None
+                       ) -> Outcome:
+        """Let bots (and resigned seats) move, persist everything in one transaction, and say what to post.
+
+        ``mover`` is the seat whose move this was: if it has more to pick before the position moves on (a
+        game of private picks), the outcome's private reply is its view with the next step."""
+        old_state = before[0] if before else None
+        auto = {s.seat: s.bot or "random" for s in table.seats if s.is_bot or s.resigned}
+        plies = 0
+        base = await self._ply_base(table)
+        while not game.is_over(state):
+            ready = sorted(set(game.to_act(state)) & set(auto))
+            if not ready:
+                break
+            seat = ready[0]
+            ply = base + len(record)
+            rng = Rng((table.seed or 0) ^ (0x9E3779B97F4A7C15 * (ply + 1)))
+            move = choose_move(game, state, seat, auto[seat], rng)
+            state, events = game.apply(state, seat, move)
+            record.append((seat, game.format_move(move), events))
+            plies += 1
+            if plies > MAX_BOT_PLIES:
+                raise RuntimeError(f"bots made over {MAX_BOT_PLIES} moves in table {table.id}")
+        result = None
+        if game.is_over(state):
+            result = self._standings(table, game, state)
+        names = [s.name for s in table.seats]
+        if record or not persisted:
+            rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
+                    for i, (seat, text, evs) in enumerate(record)]
+            try:
+                table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
+                                                   result=result)
+            except StaleVersion:
+                raise StaleButton("Someone else's move got there first; look at the newest board.") from None
+        lines = [intro] if intro else []
+        lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
+        out = Outcome(table_id=table.id, channel_id=table.channel_id)
+        if old_state is not None and result is None and game.revealed_ply(old_state) == game.revealed_ply(state):
+            # A private pick in a game of simultaneous picks: the channel only hears what happened (who is done).
+            if lines:
+                out.public.append(Post(description="\n".join(f"• {line}" for line in lines[-EVENT_LINES:]),
+                                       footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY))
+            if mover is not None and mover in game.to_act(state):
+                out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
+            return out
+        # The public board and the private views render at once: Pillow releases the GIL while it
+        # draws and encodes, so on a multi-core host the move costs about its slowest image.
+        board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
+                                              self._private_updates(table, game, old_state, state))
+        out.public.append(board)
+        if result is not None:
+            log.info("table %s finished: %s", table.id, result)
+        return out
+
+    async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
+        """Record whether a DM arrived; returns a public notice the first time DMs fail."""
+        table = await self._table(table_id)
+        seat = table.seat_of(user_id)
+        if seat is None or seat.dm_open == delivered:
+            return None
+        await self.db.set_dm_open(table_id, user_id, delivered)
+        if delivered:
+            return None
+        return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
+                    "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
+                    colour=COLOUR_LOBBY, mention_ids=[user_id])

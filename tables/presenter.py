@@ -1,0 +1,318 @@
+"""The presenter: what the table service says, as posts, cards, private views, move controls and log pages.
+
+It reads tables and renders views; it writes nothing to storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from engine.base import Game, Turns, name_seats
+from storage import ACTIVE, LOBBY, MoveRow, TableRow
+from tables.core import ServiceCore
+from tables.outcome import (
+    Actor,
+    Board,
+    Choice,
+    Controls,
+    DirectMessage,
+    LobbyCard,
+    LogPage,
+    Outcome,
+    Post,
+    Refusal,
+)
+
+log = logging.getLogger(__name__)
+
+EVENT_LINES = 12  # how many event lines a board post lists
+LOG_PAGE_CHARS = 1800  # a /log page: well inside an embed description, short enough to read on a phone
+ALT_LIMIT = 1024  # Discord's attachment description limit
+PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
+COLOUR_LOBBY, COLOUR_PLAY, COLOUR_OVER, COLOUR_CANCELLED = 0x3B82F6, 0x2B7A78, 0xD4A017, 0x6B7280
+
+
+class Presenter(ServiceCore):
+    """Turns tables and game states into :class:`~tables.outcome.Post`s and other plain output."""
+
+    def _lobby_card(self, table: TableRow, note: str = "") -> LobbyCard:
+        game = self.game(table.game)
+        seats = "\n".join(
+            f"{i + 1}. {s.name}" + (" (bot)" if s.is_bot else "") + (" — host" if s.user_id == table.host_id else "")
+            for i, s in enumerate(table.seats)) or "nobody yet"
+        opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
+        status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
+                  "cancelled": "Cancelled"}[table.status]
+        desc = f"{game.summary}\n\n**{status}.**"
+        if note:
+            desc += f"\n{note}"
+        if table.status == LOBBY:
+            advice = game.advice(len(table.seats), table.options)
+            desc += f"\nNeeds {game.min_players}–{game.max_players} players. The host starts the game."
+            if advice:
+                desc += f"\n💡 {advice}"
+        post = Post(title=f"{game.name} · table #{table.id}", description=desc,
+                    fields=[(f"Players ({len(table.seats)}/{game.max_players})", seats), ("Options", opts)],
+                    footer="Join, leave, add a bot, or start (host) with the buttons below.",
+                    colour=COLOUR_LOBBY if table.status == LOBBY else COLOUR_PLAY)
+        return LobbyCard(table_id=table.id, post=post, open=table.status == LOBBY, channel_id=table.channel_id,
+                         message_channel_id=table.lobby_channel_id, message_id=table.lobby_message_id)
+
+    async def _render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
+        if not self.render_images:
+            return None
+        try:
+            png = await asyncio.to_thread(self.registry.entry(game.key).render, view, names)
+        except Exception:
+            # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
+            log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))
+            return None
+        alt = game.alt_text(view, names) or f"{game.name} board."
+        return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
+
+    async def _board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str]) -> Post:
+        names = [s.name for s in table.seats]
+        view = game.view(state, None)
+        board = await self._render(game, view, names)
+        scores = game.scores(state)
+        fields: list[tuple[str, str]] = []
+        if scores:
+            fields.append(("Scores", " · ".join(f"{names[i]} **{_num(x)}**" for i, x in enumerate(scores))))
+        content = ""
+        mention_ids: list[int] = []
+        controls = None
+        rematch = None
+        if table.status == ACTIVE and not game.is_over(state):
+            acting = sorted(game.to_act(state))
+            fields.insert(0, ("To play", ", ".join(_who(table, p) for p in acting)))
+            status = name_seats(game.status_line(state), names)
+            if status:
+                fields.append(("Now", status))
+            mention_ids = [uid for p in acting
+                           if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
+            if mention_ids:
+                content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
+                                                                       else " — your move.")
+            # A hidden-information game's choices reveal the mover's hand, so they only go out privately
+            # (DM, /hand, the "My view" button), never on the public board.
+            decision = game.decision(state, acting[0]) if len(acting) == 1 else None
+            if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
+                controls = self._controls(table, game, state, decision.seat)
+            colour = COLOUR_PLAY
+        else:
+            standings = table.result or self._standings(table, game, state)
+            fields.insert(0, ("Result", _standings_text(standings, names)))
+            content = "🏁 Game over! " + _verdict(table, standings)
+            colour = COLOUR_OVER
+            rematch = table.id
+        ply = game.ply(state)
+        shown = list(lines)[-EVENT_LINES:]
+        if len(lines) > EVENT_LINES:
+            shown.insert(0, f"… {len(lines) - EVENT_LINES} earlier events in `/log`")
+        if board is None and self.render_images:
+            shown.append(PICTURE_FAILED)
+        return Post(
+            content=content, title=f"{game.name} · table #{table.id}",
+            description="\n".join(f"• {line}" for line in shown) or "\u200b",
+            fields=fields, footer=f"Move {ply} · /move to play · /hand for your view · /log for history",
+            colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
+            rematch_table=rematch, mention_ids=mention_ids)
+
+    def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
+        moves = game.menu_moves(state, seat)
+        choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m),
+                               game.menu_groups(state, seat, m)) for m in moves)
+        return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
+                        choices=choices)
+
+    async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
+        """DM each person whose private information changed (in a game with nothing hidden, nobody's does)."""
+        names = [s.name for s in table.seats]
+        changed = [s for s in table.seats if s.user_id is not None and not s.resigned
+                   and game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))]
+        posts = await asyncio.gather(*(self._private_post(table, game, new, s.seat, game.view(new, s.seat), names)
+                                       for s in changed))
+        return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)
+                for s, post in zip(changed, posts, strict=True) if s.user_id is not None]
+
+    async def _private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
+                            names: list[str]) -> Post:
+        board = await self._render(game, view, names)
+        decision = game.decision(state, seat) if table.status == ACTIVE else None
+        to_act = decision is not None and seat in game.to_act(state)
+        if decision is not None:
+            desc = name_seats(decision.prompt, names) if to_act else "Not your turn yet."
+        elif game.turns is Turns.SIMULTANEOUS and not game.is_over(state):
+            desc = "You are done for this turn; waiting for the others."
+        else:
+            desc = "Not your turn yet."
+        return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
+                    controls=self._controls(table, game, state, seat) if to_act else None,
+                    footer="Only you can see this.", colour=COLOUR_PLAY)
+
+    async def board(self, channel_id: int) -> Outcome:
+        table = await self.table_in(channel_id, finished_ok=True)
+        if table.status == LOBBY:
+            return Outcome(reply_post=self._lobby_card(table).post, table_id=table.id)
+        game = self.game(table.game)
+        state = game.load(table.state or {})
+        last = await self.db.moves(table.id, last=3)
+        lines = [e for m in last for e in m.events]
+        post = await self._board_post(table, game, state, lines)
+        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
+
+    async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
+        table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
+                                                                                         finished_ok=True))
+        if table.status == LOBBY:
+            raise Refusal("The game has not started yet.")
+        seat = table.seat_of(actor.user_id)
+        if seat is None:
+            raise Refusal("You are not playing in this game.")
+        game = self.game(table.game)
+        state = game.load(table.state or {})
+        names = [s.name for s in table.seats]
+        post = await self._private_post(table, game, state, seat.seat, game.view(state, seat.seat), names)
+        if table.status != ACTIVE or seat.resigned:
+            post.controls = None
+            post.description = "This game is over." if table.status != ACTIVE else "You resigned."
+        return Outcome(reply_post=post, table_id=table.id)
+
+    async def choices(self, channel_id: int, actor: Actor, typed: str = "") -> list[Choice]:
+        """The caller's legal moves whose notation or label contains what they typed."""
+        table = await self.db.open_table_in(channel_id)
+        if table is None or table.status != ACTIVE:
+            return []
+        seat = table.seat_of(actor.user_id)
+        if seat is None or seat.resigned:
+            return []
+        game = self.game(table.game)
+        state = game.load(table.state or {})
+        typed = " ".join(typed.split()).casefold()
+        return [c for c in self._controls(table, game, state, seat.seat).choices
+                if typed in c.notation.casefold() or typed in c.label.casefold()]
+
+    async def status(self, channel_id: int) -> str:
+        table = await self.table_in(channel_id, finished_ok=True)
+        game = self.game(table.game)
+        names = [s.name for s in table.seats]
+        head = f"**{game.name}** · table #{table.id} · {table.status}"
+        players = ", ".join(s.name + (" (bot)" if s.is_bot else "") + (" (resigned)" if s.resigned else "")
+                            for s in table.seats)
+        lines = [head, f"Players: {players}"]
+        if table.state:
+            state = game.load(table.state)
+            scores = game.scores(state)
+            if scores:
+                lines.append("Scores: " + " · ".join(f"{names[i]} {_num(x)}" for i, x in enumerate(scores)))
+            if table.status == ACTIVE:
+                lines.append(name_seats(game.status_line(state), names))
+        if table.result:
+            lines.append("Result: " + _standings_text(table.result, names))
+        return "\n".join(lines)
+
+    async def history(self, channel_id: int, last: int = 15) -> str:
+        """The latest ``last`` moves in words, one line each (``/log`` pages through all of them: :meth:`log_page`)."""
+        table = await self.table_in(channel_id, finished_ok=True)
+        moves = await self.db.moves(table.id, last=last)
+        if not moves:
+            return "No moves yet."
+        return "\n".join(self._log_lines(table, moves))
+
+    async def log_page(self, *, channel_id: int | None = None, table_id: int | None = None,
+                       page: int | None = None, last: int | None = None) -> LogPage:
+        """One page of the whole move log, oldest first; ``page`` counts from 1, None (or past the end) is the
+        newest. Pages are cut from the oldest move on, so a page keeps its moves as the game goes on.
+
+        With ``last``: only the latest ``last`` moves; if they don't fit one page, the newest that fit and a line
+        saying how many earlier ones `/log` pages through (never a silent cut)."""
+        table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
+                                                                                         finished_ok=True))
+        title = f"{self.game(table.game).name} · table #{table.id} · moves"
+        moves = await self.db.moves(table.id, last=last)
+        lines = self._log_lines(table, moves)
+        if not lines:
+            return LogPage(table.id, title, ("No moves yet.",), 1, 1, "")
+        if last is not None:
+            shown = _pages(lines, LOG_PAGE_CHARS - 80)[-1]
+            if len(shown) < len(lines):
+                shown.insert(0, f"… {len(lines) - len(shown)} earlier of these moves: `/log` pages through all.")
+            return LogPage(table.id, title, tuple(shown), 1, 0, f"The latest {len(moves)} moves · `/log` for all")
+        pages = _pages(lines, LOG_PAGE_CHARS)
+        number = len(pages) if page is None else min(max(page, 1), len(pages))
+        return LogPage(table.id, title, tuple(pages[number - 1]), number, len(pages),
+                       f"Page {number} of {len(pages)} · oldest first")
+
+    def _log_lines(self, table: TableRow, moves: Sequence[MoveRow]) -> list[str]:
+        """Moves in words; picks that are still secret (simultaneous turns) say only that they happened."""
+        names = [s.name for s in table.seats]
+        game = self.game(table.game)
+        if table.state and table.status == ACTIVE and moves:
+            state = game.load(table.state)
+            first_secret = game.revealed_ply(state) + 1
+        else:
+            first_secret = None
+        return [f"`{m.ply:>3}` {names[m.seat]}: "
+                + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
+                   else f"`{m.notation}`") + (" — " + " ".join(m.events) if m.events else "")
+                for m in moves]
+
+    def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
+        names = [s.name for s in table.seats]
+        waiting = ", ".join(names[s] for s in sorted(game.to_act(state)))
+        return f"It is not your turn: waiting for {waiting}."
+
+
+def _pages(lines: Sequence[str], budget: int) -> list[list[str]]:
+    """``lines`` in order, cut into pages of at most ``budget`` characters (newlines included); a line longer than a
+    page is shortened with an ellipsis, never dropped."""
+    pages: list[list[str]] = []
+    size = budget + 1
+    for line in lines:
+        if len(line) > budget:
+            line = line[:budget - 1] + "…"
+        if size + 1 + len(line) > budget:
+            pages.append([])
+            size = -1
+        pages[-1].append(line)
+        size += 1 + len(line)
+    return pages
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _fmt_opt(v: Any) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+
+def _who(table: TableRow, seat: int) -> str:
+    s = table.seats[seat]
+    return f"<@{s.user_id}>" if s.user_id is not None else f"{s.name} (bot)"
+
+
+def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
+    """Who won, in words: one winner, a shared win, a cooperative win or loss."""
+    winners = standings["winners"]
+    if standings.get("cooperative"):
+        return "Everyone won together!" if winners else "Everyone lost."
+    if not winners:
+        return "Nobody won."
+    if len(winners) == 1:
+        return f"Winner: {_who(table, winners[0])}."
+    return "Shared win: " + ", ".join(_who(table, w) for w in winners) + "."
+
+
+def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
+    order = sorted(range(len(names)), key=lambda p: standings["ranks"][p])
+    parts = []
+    for p in order:
+        tag = " (resigned)" if p in standings.get("resigned", []) else ""
+        parts.append(f"{standings['ranks'][p]}. {names[p]} — {_num(standings['scores'][p])}{tag}")
+    if standings.get("reason"):
+        parts.append(f"*{name_seats(str(standings['reason']), names)}*")
+    return "\n".join(parts)
