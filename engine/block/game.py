@@ -71,6 +71,7 @@ from engine.block.sheet import (
     parse_cell,
 )
 from engine.rng import Rng
+from engine.state import copy_state, dump_state, load_state
 
 STAR = "*"
 NUMBER_DICE = ((1, 2, 4, 5, 6, STAR), (2, 3, 4, 6, 7, STAR), (1, 2, 3, 5, 7, STAR), (1, 3, 4, 5, 7, STAR))
@@ -190,7 +191,7 @@ class Progress:
 @dataclass
 class BlockState:
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Any] = field(metadata={"shared": True})  # never mutated
     rng: int
     phase: str
     turn: int  # 0 during setup
@@ -210,18 +211,6 @@ class BlockState:
     @property
     def solo(self) -> bool:
         return self.seats == 1
-
-
-def _dump_sheet(sheet: Sheet) -> dict[str, Any]:
-    return {"grid": [row[:] for row in sheet.grid],
-            "combos": [{"type": c.kind, "cells": [list(x) for x in c.cells]} for c in sheet.combos],
-            "letters": sheet.letters[:]}
-
-
-def _load_sheet(data: Mapping[str, Any]) -> Sheet:
-    return Sheet([list(row) for row in data["grid"]],
-                 [Combo(c["type"], tuple((x[0], x[1]) for x in c["cells"])) for c in data["combos"]],
-                 list(data["letters"]))
 
 
 def _cells_text(cells: Sequence[Cell]) -> str:
@@ -257,13 +246,7 @@ class Block(Game[BlockState, Move]):
         return state
 
     def clone(self, s: BlockState) -> BlockState:
-        return BlockState(
-            seats=s.seats, options=s.options, rng=s.rng, phase=s.phase, turn=s.turn, first=s.first,
-            dice=s.dice[:], blocks=s.blocks[:], crossed=s.crossed[:], notches=s.notches[:], penalty=s.penalty,
-            sheets=[x.copy() for x in s.sheets], work=[x.copy() for x in s.work],
-            progress=[Progress(pr.steps[:], pr.stars[:], pr.placed[:], pr.penalty[:], pr.combo[:], pr.stuck,
-                               pr.done[:], pr.slides[:]) for pr in s.progress],
-            crossed_line=s.crossed_line[:], recent=[dict(r) for r in s.recent], ply=s.ply)
+        return copy_state(s)
 
     # --- whose turn, what is legal ------------------------------------------------------------------------------
     def decisions(self, state: BlockState) -> tuple[Decision, ...]:
@@ -845,32 +828,10 @@ class Block(Game[BlockState, Move]):
 
     # --- persistence -------------------------------------------------------------------------------------------
     def dump(self, state: BlockState) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION, "game": self.key, "seats": state.seats, "options": dict(state.options),
-            "rng": state.rng, "phase": state.phase, "turn": state.turn, "first": state.first,
-            "dice": list(state.dice), "blocks": list(state.blocks), "crossed": list(state.crossed),
-            "notches": list(state.notches), "penalty": state.penalty,
-            "sheets": [_dump_sheet(x) for x in state.sheets], "work": [_dump_sheet(x) for x in state.work],
-            "progress": [{"steps": pr.steps[:], "stars": pr.stars[:], "placed": [list(c) for c in pr.placed],
-                          "penalty": [list(c) for c in pr.penalty], "combo": [list(c) for c in pr.combo],
-                          "stuck": pr.stuck, "done": pr.done[:], "slides": pr.slides[:]} for pr in state.progress],
-            "crossed_line": list(state.crossed_line), "recent": [dict(r) for r in state.recent], "ply": state.ply,
-        }
+        return dump_state(state, format=FORMAT_VERSION, game=self.key)
 
     def load(self, data: Mapping[str, Any]) -> BlockState:
         if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
             raise ValueError(f"not a BLOCK state of format {FORMAT_VERSION}")
-
-        def cells(xs: Sequence[Sequence[int]]) -> list[Cell]:
-            return [(x[0], x[1]) for x in xs]
-
-        return BlockState(
-            seats=data["seats"], options=dict(data["options"]), rng=data["rng"], phase=data["phase"],
-            turn=data["turn"], first=data["first"], dice=list(data["dice"]), blocks=list(data["blocks"]),
-            crossed=list(data["crossed"]), notches=list(data["notches"]), penalty=data["penalty"],
-            sheets=[_load_sheet(x) for x in data["sheets"]], work=[_load_sheet(x) for x in data["work"]],
-            progress=[Progress(list(pr["steps"]), list(pr["stars"]), cells(pr["placed"]), cells(pr["penalty"]),
-                               cells(pr["combo"]), pr["stuck"], list(pr["done"]), list(pr["slides"]))
-                      for pr in data["progress"]],
-            crossed_line=list(data["crossed_line"]), recent=[dict(r) for r in data["recent"]], ply=data["ply"])
+        return load_state(BlockState, data)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from engine.block.shapes import Cells, size
+from engine.state import copy_state
 
 WIDTH, HEIGHT = 7, 14
 LINE = 11  # rows with index >= LINE (written 12–14) lie beyond the Game Over line
@@ -45,7 +46,7 @@ def parse_cell(text: str) -> Cell:
 
 @dataclass
 class Combo:
-    kind: str  # identical | consecutive
+    kind: str = field(metadata={"json": "type"})  # identical | consecutive
     cells: tuple[Cell, ...]  # identical: reading order of the grid (row 1 first); consecutive: rising values
 
     @property
@@ -64,8 +65,7 @@ class Sheet:
     letters: list[str] = field(default_factory=list)  # circled BLOCK letters, in the order circled
 
     def copy(self) -> Sheet:
-        return Sheet([row[:] for row in self.grid], [Combo(c.kind, c.cells) for c in self.combos],
-                     self.letters[:])
+        return copy_state(self)
 
     # --- the grid ---------------------------------------------------------------------------------------
     def tops(self) -> list[int]:

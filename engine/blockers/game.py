@@ -84,6 +84,7 @@ from engine.blockers.board import (
     where,
 )
 from engine.rng import Rng
+from engine.state import copy_state, dump_state, load_state
 
 PLAY, OVER = "play", "over"
 BASIC, ADVANCED = "basic", "advanced"
@@ -108,7 +109,7 @@ PASS = Move()
 @dataclass
 class BlockersState:
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Any] = field(metadata={"shared": True})  # never mutated
     rng: int
     board: list[str | None]  # 81 squares in reading order (1A, 2A, … 9I): None or "colour:face"
     racks: dict[str, list[str]]  # colour -> faces on its rack, in canonical face order
@@ -118,25 +119,12 @@ class BlockersState:
     finished: list[str] = field(default_factory=list)  # colours done (advanced: 24th play; basic: final turn taken)
     phase: str = PLAY
     passes: int = 0  # passes in succession since the last tile was played
-    last: dict[str, Any] | None = None  # the last move, for the view
+    # the last move, for the view (replaced, never mutated)
+    last: dict[str, Any] | None = field(default=None, metadata={"shared": True})
     ply: int = 0
 
     def clone(self) -> BlockersState:
-        return BlockersState(
-            seats=self.seats,
-            options=self.options,  # never mutated
-            rng=self.rng,
-            board=list(self.board),
-            racks={c: list(r) for c, r in self.racks.items()},
-            piles={c: list(p) for c, p in self.piles.items()},
-            captured=[list(c) for c in self.captured],
-            turn=self.turn,
-            finished=list(self.finished),
-            phase=self.phase,
-            passes=self.passes,
-            last=self.last,  # replaced, never mutated
-            ply=self.ply,
-        )
+        return copy_state(self)
 
     @property
     def advanced(self) -> bool:
@@ -646,39 +634,9 @@ class Blockers(Game[BlockersState, Move]):
 
     # --- persistence --------------------------------------------------------------------------
     def dump(self, state: BlockersState) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "game": self.key,
-            "seats": state.seats,
-            "options": dict(state.options),
-            "rng": state.rng,
-            "board": list(state.board),
-            "racks": {c: list(r) for c, r in state.racks.items()},
-            "piles": {c: list(p) for c, p in state.piles.items()},
-            "captured": [list(c) for c in state.captured],
-            "turn": state.turn,
-            "finished": list(state.finished),
-            "phase": state.phase,
-            "passes": state.passes,
-            "last": copy.deepcopy(state.last),
-            "ply": state.ply,
-        }
+        return dump_state(state, format=FORMAT_VERSION, game=self.key)
 
     def load(self, data: Mapping[str, Any]) -> BlockersState:
         if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
             raise ValueError(f"not a Blockers! state of format {FORMAT_VERSION}")
-        return BlockersState(
-            seats=data["seats"],
-            options=dict(data["options"]),
-            rng=data["rng"],
-            board=list(data["board"]),
-            racks={c: list(r) for c, r in data["racks"].items()},
-            piles={c: list(p) for c, p in data["piles"].items()},
-            captured=[list(c) for c in data["captured"]],
-            turn=data["turn"],
-            finished=list(data["finished"]),
-            phase=data["phase"],
-            passes=data["passes"],
-            last=copy.deepcopy(data["last"]),
-            ply=data["ply"],
-        )
+        return load_state(BlockersState, data)

@@ -27,6 +27,7 @@ from engine.base import (
 )
 from engine.breaks.cards import court_points, is_court, make_deck, matches, short, spoken
 from engine.rng import Rng
+from engine.state import copy_state, dump_state, load_state
 
 SLOTS = 3
 STACK = 5
@@ -54,7 +55,7 @@ MERGE = tuple(tuple(Move("merge", slot=a, target=b) for b in range(SLOTS)) for a
 @dataclass
 class BreaksState:
     seats: int
-    options: dict[str, Any]
+    options: dict[str, Any] = field(metadata={"shared": True})  # never mutated
     rng: int
     draw: list[str]  # the top of the pile is the end of the list
     discard: list[str]
@@ -65,26 +66,11 @@ class BreaksState:
     pending: str | None = None  # the card just drawn, awaiting place/break/discard
     recycles_left: int = 0
     final_queue: list[int] = field(default_factory=list)  # final merge round, next first
-    last: dict[str, Any] | None = None  # what the last move touched, for highlighting
+    last: dict[str, Any] | None = field(default=None, metadata={"shared": True})  # what the last move touched
     ply: int = 0
 
     def clone(self) -> BreaksState:
-        return BreaksState(
-            seats=self.seats,
-            options=self.options,  # never mutated
-            rng=self.rng,
-            draw=list(self.draw),
-            discard=list(self.discard),
-            slots=[[list(s) for s in seat] for seat in self.slots],
-            stacks=[[list(s) for s in seat] for seat in self.stacks],
-            turn=self.turn,
-            phase=self.phase,
-            pending=self.pending,
-            recycles_left=self.recycles_left,
-            final_queue=list(self.final_queue),
-            last=self.last,
-            ply=self.ply,
-        )
+        return copy_state(self)
 
 
 def _cards(n: int) -> str:
@@ -515,41 +501,9 @@ class Breaks(Game[BreaksState, Move]):
 
     # --- persistence ----------------------------------------------------------------
     def dump(self, state: BreaksState) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "game": self.key,
-            "seats": state.seats,
-            "options": dict(state.options),
-            "rng": state.rng,
-            "draw": list(state.draw),
-            "discard": list(state.discard),
-            "slots": [[list(seq) for seq in seat] for seat in state.slots],
-            "stacks": [[list(st) for st in seat] for seat in state.stacks],
-            "turn": state.turn,
-            "phase": state.phase,
-            "pending": state.pending,
-            "recycles_left": state.recycles_left,
-            "final_queue": list(state.final_queue),
-            "last": copy.deepcopy(state.last),
-            "ply": state.ply,
-        }
+        return dump_state(state, format=FORMAT_VERSION, game=self.key)
 
     def load(self, data: Mapping[str, Any]) -> BreaksState:
         if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
             raise ValueError(f"not a Breaks state of format {FORMAT_VERSION}")
-        return BreaksState(
-            seats=data["seats"],
-            options=dict(data["options"]),
-            rng=data["rng"],
-            draw=list(data["draw"]),
-            discard=list(data["discard"]),
-            slots=[[list(seq) for seq in seat] for seat in data["slots"]],
-            stacks=[[list(st) for st in seat] for seat in data["stacks"]],
-            turn=data["turn"],
-            phase=data["phase"],
-            pending=data["pending"],
-            recycles_left=data["recycles_left"],
-            final_queue=list(data["final_queue"]),
-            last=copy.deepcopy(data["last"]),
-            ply=data["ply"],
-        )
+        return load_state(BreaksState, data)
