@@ -26,6 +26,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.block import Block
+from engine.block.game import STAR
+from engine.block.sheet import BONUS, COLUMNS, HEIGHT, LETTERS, SIZES, WIDTH
+from engine.block.sheet import LINE as GAME_OVER_INDEX
 from render.common import (
     BLUE,
     FAINT,
@@ -57,16 +61,10 @@ from render.common import (
     star_points,
 )
 
-# --- the game's facts --------------------------------------------------------------------------------------
-COLUMNS = "abcdefg"
-WIDTH, HEIGHT = 7, 14
-LINE = 12  # the first row beyond the Game Over line (the view says so too)
-LETTERS = "ABCDE"
+# --- the game's facts (from the engine, never copied) ----------------------------------------------------------
+LINE = GAME_OVER_INDEX + 1  # the first row (1-based) beyond the Game Over line; the view says so too
 LETTER_SET = frozenset(LETTERS)
-SIZES = (3, 4, 5, 6, 7)
-BONUS = 8
-MAX_SEATS = 6
-STAR = "*"
+MAX_SEATS = Block.max_players
 # The shape die's tetrominoes as (row from top, col) cells: the view names the die's face, not its cells.
 TETROMINOES: dict[str, tuple[tuple[int, int], ...]] = {
     "I": ((0, 0), (0, 1), (0, 2), (0, 3)),

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.blockers.board import NUMBERS, ROWS, SECTIONS, SIZE, WILD
 from render.common import (
     BLUE,
     FAINT,
@@ -60,11 +61,8 @@ from render.common import (
 )
 
 # --- the game's facts -------------------------------------------------------------------------------
-SIZE = 9
-ROWS = "ABCDEFGHI"
-COLUMNS = "123456789"
-SYMBOLS = ("sun", "moon", "star", "heart", "triangle", "diamond", "circle", "square", "cross")
-WILD = "wild"
+COLUMNS = "".join(NUMBERS)
+SYMBOLS = SECTIONS
 COLOURS = ("yellow", "blue", "green", "red", "purple")
 FACES = (*COLUMNS, *ROWS, *SYMBOLS, WILD)
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.breaks.cards import JOKER, RANKS, SUITS
+from engine.breaks.game import SLOTS
 from render.common import (
     BLUE,
     CARD_EDGE,
@@ -54,10 +56,6 @@ from render.common import (
     text_width,
 )
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-JOKER = "JK"
-SLOTS = 3
 MAX_FAN = 4  # a slot holds at most four cards between turns; more would be squeezed into the same height
 
 # Four-colour deck (Okabe–Ito hues on white); each suit also has its own shape.
