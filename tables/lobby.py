@@ -182,7 +182,7 @@ class Lobby(PlayPipeline):
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
             log.info("table %s started: %s with %d seats", table.id, game.key, len(table.seats))
             out = await self._advance(table, game, state, [], [], intro=f"{game.name} begins!")
-            out.lobby = self._lobby_card(table, note="The game is on: see the board below.")
+            out.lobby = self._lobby_card(table, note=f"The game is on in <#{table.channel_id}>.")
             out.reply = "Game started."
             return out
 

@@ -56,7 +56,8 @@ class Presenter(ServiceCore):
                 desc += f"\n💡 {advice}"
         post = Post(title=f"{game.name} · table #{table.id}", description=desc,
                     fields=[(f"Players ({len(table.seats)}/{game.max_players})", seats), ("Options", opts)],
-                    footer="Join, leave, add a bot, or start (host) with the buttons below.",
+                    footer=("Join, leave, add a bot, or start (host) with the buttons below." if table.status == LOBBY
+                            else "This lobby is closed."),
                     colour=COLOUR_LOBBY if table.status == LOBBY else COLOUR_PLAY)
         return LobbyCard(table_id=table.id, post=post, open=table.status == LOBBY, channel_id=table.channel_id,
                          message_channel_id=table.lobby_channel_id, message_id=table.lobby_message_id)
@@ -79,13 +80,14 @@ class Presenter(ServiceCore):
         board = await self._render(game, view, names)
         scores = game.scores(state)
         fields: list[tuple[str, str]] = []
-        if scores:
+        over = not (table.status == ACTIVE and not game.is_over(state))
+        if scores and not over:  # at the end the Result field lists the scores
             fields.append(("Scores", " · ".join(f"{names[i]} **{_num(x)}**" for i, x in enumerate(scores))))
         content = ""
         mention_ids: list[int] = []
         controls = None
         rematch = None
-        if table.status == ACTIVE and not game.is_over(state):
+        if not over:
             acting = sorted(game.to_act(state))
             fields.insert(0, ("To play", ", ".join(_who(table, p) for p in acting)))
             status = name_seats(game.status_line(state), names)
@@ -117,7 +119,8 @@ class Presenter(ServiceCore):
         return Post(
             content=content, title=f"{game.name} · table #{table.id}",
             description="\n".join(f"• {line}" for line in shown) or "\u200b",
-            fields=fields, footer=f"Move {ply} · /move to play · /hand for your view · /log for history",
+            fields=fields, footer=(f"Move {ply} · /log for every move · Rematch below" if over
+                                   else f"Move {ply} · /move to play · /hand for your view · /log for history"),
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
             rematch_table=rematch, mention_ids=mention_ids)
 
@@ -263,6 +266,8 @@ class Presenter(ServiceCore):
     def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
         names = [s.name for s in table.seats]
         waiting = ", ".join(names[s] for s in sorted(game.to_act(state)))
+        if game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn
+            return f"You are done for this turn: waiting for {waiting}."
         return f"It is not your turn: waiting for {waiting}."
 
 
