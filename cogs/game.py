@@ -180,8 +180,9 @@ class GameCog(commands.Cog):
                                                                version=version), component=True)
         message = interaction.message
         if out is not None and message is not None and message.flags.ephemeral:
-            # the spent private menu goes; its picture stays
-            await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None)
+            # The spent private menu (or preview) goes, and its card says what is true now; its picture stays.
+            await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None,
+                                                     embed=played_embed(message))
 
     async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str) -> None:
         """A pick in the move menu: play the move it names, or show the next level privately.
@@ -413,6 +414,20 @@ class GameCog(commands.Cog):
             await interaction.followup.send(OOPS, ephemeral=True)
         else:
             await interaction.response.send_message(OOPS, ephemeral=True)
+
+
+def played_embed(message: discord.Message) -> discord.Embed:
+    """The card of a private menu or preview once its move is played: it no longer asks for a move (nor says
+    "nothing is played until you submit")."""
+    before = message.embeds[0] if message.embeds else discord.Embed()
+    title = before.title or ""
+    preview = title.startswith("Preview")
+    embed = discord.Embed(title=title.replace("Preview", "Played").replace("Your view", "Played") or None,
+                          description="The picture shows your pick." if preview
+                          else "The picture shows the position before your move.", colour=before.colour)
+    if before.image and before.image.url:
+        embed.set_image(url=before.image.url)
+    return embed
 
 
 def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:

@@ -1,0 +1,37 @@
+"""A private menu or preview that has been used says what is true now (issue 8): "Played …" is never shown
+above "It's your turn." or "Nothing is played until you submit."."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.cogs.discord_helpers import components, last_board, move_select, pick_through_menu
+from tests.cogs.test_block_flow import open_table
+from tests.cogs.test_game_flow import open_two_player_table, to_act
+
+
+def card_text(message: Any) -> str:
+    embed = message.embeds[0]
+    return " ".join([message.content or "", embed.title or "", embed.description or "", embed.footer.text or ""])
+
+
+async def test_a_submitted_preview_no_longer_asks_to_submit(simcord_env: Any) -> None:
+    thread, (ann, _ben) = await open_table(simcord_env, ("ann", "ben"))
+    panel = (await ann.click(last_board(thread), label="My view")).response
+    await pick_through_menu(ann, panel.message, pick=2)
+    spent = panel.message
+    text = card_text(spent)
+    assert "Played `write c1`" in text
+    assert "until you submit" not in text and "It's your turn" not in text and "Preview" not in text
+    assert not components(spent) and spent.attachments, "no live controls; the picture stays"
+
+
+async def test_a_move_from_the_private_menu_does_not_leave_its_turn_prompt(simcord_env: Any) -> None:
+    _, thread, alice, bob = await open_two_player_table(simcord_env)
+    board = last_board(thread)
+    mover = {alice.id: alice, bob.id: bob}[to_act(board)[0]]
+    panel = (await mover.click(board, label="My view")).response
+    assert "It's your turn" in card_text(panel.message) and move_select(panel.message) or components(panel.message)
+    await pick_through_menu(mover, panel.message, pick=0)
+    text = card_text(panel.message)
+    assert "Played" in text and "It's your turn" not in text
