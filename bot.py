@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -61,9 +62,13 @@ class Blockhouse(commands.Bot):
 
     def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
                  seeds: Callable[[], int] | None = None) -> None:
-        # Default intents only: slash commands and components need no privileged intent.
+        # Blockhouse has no voice: without PyNaCl/davey discord.py would warn twice at every start.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        # Default intents only: slash commands and components need no privileged intent. Ready 0.5 s after the
+        # gateway's last server arrives (discord.py waits 2 s by default).
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, guild_ready_timeout=0.5)
         self.settings = settings
         self.registry = registry or default_catalog()
         self.sync_commands = sync
@@ -122,6 +127,10 @@ def main() -> int:
         print("blockhouse: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token) into .env. See README.md.", file=sys.stderr)
         return 2
+    except (aiohttp.ClientConnectionError, OSError) as err:
+        print(f"blockhouse: can't reach Discord ({err.__class__.__name__}: {err}). Check the network and try "
+              "again.", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -76,3 +76,15 @@ def test_types_are_clean() -> None:
     assert mypy, "mypy is installed by requirements.txt"
     proc = subprocess.run([mypy, "."], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_start_that_cannot_reach_discord_says_so_in_one_line(tmp_path: Path) -> None:
+    """Offline (as in CI) the bot can't reach Discord: one clear line, no traceback, no voice warnings. (With a
+    network, Discord refuses the made-up token instead: also one line.)"""
+    env = {**os.environ, "DISCORD_TOKEN": "not-a-real-token", "BLOCKHOUSE_DB": str(tmp_path / "b.db")}
+    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode in (1, 2), proc.stderr
+    ours = [line for line in proc.stderr.splitlines() if line.startswith("blockhouse:")]
+    assert len(ours) == 1 and ("reach Discord" in ours[0] or "rejected" in ours[0])
+    assert "Traceback" not in proc.stderr and "voice will NOT be supported" not in proc.stderr
