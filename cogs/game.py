@@ -121,9 +121,30 @@ class GameCog(commands.Cog):
         if channel is None:
             return
         try:
-            await channel.send(**message_kwargs(post))
+            message = await channel.send(**message_kwargs(post))
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
+            return
+        board_of = post.panel_table or post.rematch_table
+        if board_of is not None:
+            await self._retire_board(channel, board_of, message.id)
+
+    async def _retire_board(self, channel: discord.abc.Messageable, table_id: int, newest: int) -> None:
+        """Take the controls off the table's previous board, so that only the newest board has live buttons."""
+        previous = await self._ask_quietly(self.service.board_posted(table_id, newest))
+        if previous is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+            return
+        try:
+            await channel.get_partial_message(previous).edit(view=None)
+        except discord.HTTPException as err:  # gone, or too old to edit: its buttons answer "from an earlier turn"
+            log.info("could not take the controls off board message %s: %s", previous, err)
+
+    async def _ask_quietly(self, work: Awaitable[T]) -> T | None:
+        try:
+            return await work
+        except Exception:
+            log.exception("bookkeeping after a post failed")
+            return None
 
     async def _dm(self, channel_id: int | None, table_id: int, user_id: int, post: Post) -> None:
         try:

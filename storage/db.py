@@ -332,6 +332,14 @@ class Database:
             await _run(conn, "UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
                                (channel_id, message_id, table_id))
 
+    async def swap_board_message(self, table_id: int, message_id: int) -> int | None:
+        """Record the table's newest board message; returns the one it replaces (not versioned: no game state)."""
+        async with self.transaction() as conn:
+            async with conn.execute("SELECT board_message_id FROM tables WHERE id = ?", (table_id,)) as cur:
+                row = await cur.fetchone()
+            await _run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
+        return row["board_message_id"] if row else None
+
     async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> None:
         """Remember whether DMs reach a player (not versioned: it changes no game state)."""
         async with self.transaction() as conn:

@@ -98,6 +98,12 @@ class Lobby(PlayPipeline):
         out.reply = "Rematch lobby opened."
         return out
 
+    async def board_posted(self, table_id: int, message_id: int) -> int | None:
+        """A new board of the table was posted as ``message_id``; returns the previous board's message, whose
+        controls should now go (only the newest board has live controls)."""
+        previous = await self.db.swap_board_message(table_id, message_id)
+        return previous if previous != message_id else None
+
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         await self.db.set_lobby_message(table_id, channel_id, message_id)
 
