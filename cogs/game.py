@@ -8,6 +8,7 @@ misses Discord's three-second window; refusals are answered privately.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -453,7 +454,7 @@ def played_embed(message: discord.Message) -> discord.Embed:
 
 def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:
     """Split a rules page into embeds under Discord's size limits (one per ~4000 characters)."""
-    text = "\n".join(line[2:] if line.startswith("# ") else line for line in markdown.splitlines())
+    text = discord_markdown(markdown)
     chunks: list[str] = []
     current = ""
     for para in text.split("\n\n"):
@@ -466,6 +467,47 @@ def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:
     chunks = chunks[:10]  # at most 10 embeds per message
     return [discord.Embed(title=f"{name} — rules" if i == 0 else None, description=c, colour=0x2B7A78)
             for i, c in enumerate(chunks)]
+
+
+LIST_ITEM = re.compile(r"^\s*([-*]|\d+\.)\s")
+
+
+def discord_markdown(markdown: str) -> str:
+    """A docs page as Discord shows it well: headings in bold, sentences not broken across lines (a hard line
+    break inside a paragraph shows as one in Discord), and tables (shown as raw pipes) as bullet lists."""
+    out: list[str] = []
+    table: list[list[str]] = []
+
+    def flush_table() -> None:
+        if len(table) >= 2:
+            head, rows = table[0], [r for r in table[1:] if not all(set(c) <= set("-: ") for c in r)]
+            for row in rows:
+                rest = "; ".join(f"{h.lower()}: {c}" for h, c in zip(head[1:], row[1:], strict=False) if c)
+                out.append(f"• **{row[0]}**" + (f" — {rest}" if rest else ""))
+        table.clear()
+
+    for raw in markdown.splitlines():
+        line = raw.rstrip()
+        if line.startswith("|"):
+            table.append([c.strip() for c in line.strip("|").split("|")])
+            continue
+        flush_table()
+        if not line.strip():
+            out.append("")
+        elif line.startswith("#"):
+            out.append(f"**{line.lstrip('#').strip()}**")
+        elif LIST_ITEM.match(line):
+            item = line.lstrip()
+            nested = len(line) - len(item) >= 2
+            if item.startswith(("- ", "* ")):
+                item = ("\u2003◦ " if nested else "• ") + item[2:]
+            out.append(item)
+        elif out and out[-1] and not out[-1].startswith("**"):
+            out[-1] += " " + line.strip()  # a wrapped line of the same paragraph or list item
+        else:
+            out.append(line.strip())
+    flush_table()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
 def _opt_text(value: Any) -> str:

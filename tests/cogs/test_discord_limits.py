@@ -205,3 +205,21 @@ def test_rules_pages_fit_in_embeds(entry: GameEntry) -> None:
     assert 1 <= len(embeds) <= 10
     for embed in embeds:
         check_embed(embed, f"/rules {entry.key}")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.key for e in ENTRIES])
+def test_rules_read_well_in_discord(entry: GameEntry) -> None:
+    """No raw table pipes, no sentence broken across lines, no path to a file players don't have (issue 8)."""
+    import re
+
+    from cogs.game import rules_embeds
+
+    assert entry.rules_page is not None
+    page = entry.rules_page.read_text(encoding="utf-8")
+    text = "\n".join(e.description or "" for e in rules_embeds(entry.rules.name, page))
+    assert not any(line.lstrip().startswith("|") for line in text.splitlines()), "a Markdown table shows as pipes"
+    assert not re.search(r"\n[a-z(]", text), "a hard line break inside a sentence"
+    assert "shared/" not in text and ".md" not in text
+    if "|" in page:  # every table row survives as a bullet
+        rows = [ln for ln in page.splitlines() if ln.startswith("|") and not set(ln) <= set("|-: ")][1:]
+        assert all(f"**{r.strip('|').split('|')[0].strip()}**" in text for r in rows)
