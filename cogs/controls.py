@@ -23,6 +23,7 @@ LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "bot": ("Add bot", discord.ButtonStyle.secondary),
+    "unbot": ("Remove bot", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }

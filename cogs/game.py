@@ -191,6 +191,7 @@ class GameCog(commands.Cog):
             "join": lambda: self.service.join(table_id, actor),
             "leave": lambda: self.service.leave(table_id, actor),
             "bot": lambda: self.service.add_bot(table_id, actor),
+            "unbot": lambda: self.service.remove_bot(table_id, actor),
             "start": lambda: self.service.start(table_id, actor),
             "cancel": lambda: self.service.cancel(table_id, actor, by_table=True),
         }
@@ -331,6 +332,12 @@ class GameCog(commands.Cog):
     game_new.autocomplete("game")(_game_autocomplete)
     game_new.autocomplete("options")(_options_autocomplete)
 
+    @game_group.command(name="options", description="Change the lobby's options before the start (host)")
+    @app_commands.describe(options="Options such as `decks=2 jokers=yes`; the others keep their values")
+    async def game_options(self, interaction: discord.Interaction, options: str) -> None:
+        await self._run(interaction, self.service.set_options(interaction.channel_id or 0, actor_of(interaction),
+                                                              options))
+
     @game_group.command(name="cancel", description="Cancel the lobby or game here (host or channel managers)")
     async def game_cancel(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.cancel(interaction.channel_id or 0, actor_of(interaction)))
@@ -421,7 +428,8 @@ class GameCog(commands.Cog):
         games = ", ".join(f"{g.name} ({g.min_players}–{g.max_players})" for g in self.service.registry.all())
         text = (
             f"**Blockhouse** runs turn-based tabletop games in this server. Games: {games}.\n"
-            "`/game new` open a lobby (in a new thread) · `/game cancel` cancel it\n"
+            "`/game new` open a lobby (in a new thread) · `/game options` change its options · "
+            "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
             "`/hand` your private view · `/board` repost the board · `/status` scores and turn · "
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"

@@ -103,6 +103,7 @@ def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
         view.add_item(LobbyButton(card.table_id, "join"))
         view.add_item(LobbyButton(card.table_id, "leave"))
         view.add_item(LobbyButton(card.table_id, "bot"))
+        view.add_item(LobbyButton(card.table_id, "unbot"))
         view.add_item(LobbyButton(card.table_id, "start"))
         view.add_item(LobbyButton(card.table_id, "cancel"))
     return {"content": card.post.content or None, "embed": embed_of(card.post), "view": view,

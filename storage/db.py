@@ -322,6 +322,12 @@ class Database:
                 "WHERE table_id = ? AND seat = ?", (table_id, table_id, seat))
             return await self._row_of(conn, table_id)
 
+    async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float) -> TableRow:
+        """New resolved options for a lobby; returns the new row."""
+        async with self.transaction() as conn:
+            await self._bump(conn, table_id, version, now, "options = ?", (json.dumps(options),))
+            return await self._row_of(conn, table_id)
+
     async def cancel(self, table_id: int, version: int, now: float) -> TableRow:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "status = 'cancelled'")

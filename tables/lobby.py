@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from engine.base import GameError
+from engine.base import Game, GameError
 from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS
 from tables.outcome import (
@@ -18,7 +18,7 @@ from tables.outcome import (
     StaleButton,
 )
 from tables.play import PlayPipeline
-from tables.presenter import COLOUR_CANCELLED
+from tables.presenter import COLOUR_CANCELLED, _fmt_opt
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +133,7 @@ class Lobby(PlayPipeline):
             game = self.game(table.game)
             if table.seat_of(actor.user_id):
                 raise Refusal("You are already in this game.")
-            if len(table.seats) >= game.max_players:
-                raise Refusal(f"The table is full ({game.max_players} players).")
+            self._check_room(game, table)
             return self._rows(table) + [(actor.user_id, actor.name, None)], table.host_id, "You joined the game."
         return await self._lobby_change(table_id, actor, change)
 
@@ -157,12 +156,57 @@ class Lobby(PlayPipeline):
                 raise Refusal("Only players at this table can add a bot.")
             if level not in BOT_LEVELS:
                 raise Refusal(f"Bots come in: {', '.join(BOT_LEVELS)}.")
-            if len(table.seats) >= game.max_players:
-                raise Refusal(f"The table is full ({game.max_players} players).")
+            self._check_room(game, table)
             taken = {s.name for s in table.seats}
             name = next(f"Bot {i}" for i in range(1, 10) if f"Bot {i}" not in taken)
             return self._rows(table) + [(None, name, level)], table.host_id, f"{name} joined."
         return await self._lobby_change(table_id, actor, change)
+
+    @staticmethod
+    def _check_room(game: Game, table: TableRow) -> None:
+        """Refuse a seat the table has no room for: full, or more than the chosen options allow (e.g. Blockers!'
+        advanced mode is for two players), so a lobby never fills up to a game that can't start."""
+        if len(table.seats) >= game.max_players:
+            raise Refusal(f"The table is full ({game.max_players} players).")
+        try:
+            game.resolve_options(table.options, len(table.seats) + 1)
+        except GameError as err:
+            raise Refusal(f"The table is full for these options: {err}") from None
+
+    async def remove_bot(self, table_id: int, actor: Actor) -> Outcome:
+        """The host takes the last bot seat away."""
+        def change(table: TableRow) -> tuple[list, int, str]:
+            if actor.user_id != table.host_id:
+                raise Refusal("Only the host can remove a bot.")
+            bots = [i for i, s in enumerate(table.seats) if s.is_bot]
+            if not bots:
+                raise Refusal("There is no bot at this table.")
+            rows = self._rows(table)
+            name = rows.pop(bots[-1])[1]
+            return rows, table.host_id, f"{name} left."
+        return await self._lobby_change(table_id, actor, change)
+
+    async def set_options(self, channel_id: int, actor: Actor, options_text: str | None) -> Outcome:
+        """The host changes the lobby's options before the start; refused when they can't work for its seats."""
+        table = await self.table_in(channel_id)
+        async with self._locks[table.id]:
+            table = await self._table(table.id)
+            if table.status != LOBBY:
+                raise Refusal("The game has started: its options are fixed.")
+            if actor.user_id != table.host_id:
+                raise Refusal("Only the host can change the options.")
+            game = self.game(table.game)
+            try:
+                options = game.resolve_options({**table.options, **parse_options(options_text)}, len(table.seats))
+            except GameError as err:
+                raise Refusal(str(err)) from None
+            try:
+                table = await self.db.set_options(table.id, table.version, options, self.clock())
+            except StaleVersion:
+                raise StaleButton("The lobby changed while you typed; try again.") from None
+            changed = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in options.items()) or "none"
+            return Outcome(lobby=self._lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
+                           table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.")
 
     async def start(self, table_id: int, actor: Actor, version: int | None = None) -> Outcome:
         async with self._locks[table_id]:

@@ -21,3 +21,20 @@ async def test_each_new_board_takes_the_controls_off_the_previous_one(simcord_en
     assert components(boards[-1]), "the newest board keeps its controls"
     for old in boards[:-1]:
         assert not components(old), f"an old board still has controls: {old.content!r}"
+
+
+async def test_the_host_removes_a_bot_from_the_lobby_with_its_button(simcord_env: Any) -> None:
+    from tests.cogs.test_game_flow import lobby_message
+
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", game="breaks")
+    lobby = lobby_message(channel)
+    await alice.click(lobby, label="Add bot")
+    assert "Bot 1" in (lobby_message(channel).embeds[0].fields[0].value or "")
+    await alice.click(lobby_message(channel), label="Remove bot")
+    assert "Bot 1" not in (lobby_message(channel).embeds[0].fields[0].value or "")
+    res = await alice.slash(channel.threads[0], "game options", options="decks=2")
+    assert res.ephemeral and "decks=2" in res.response.content
+    assert "decks=2" in (lobby_message(channel).embeds[0].fields[1].value or "")

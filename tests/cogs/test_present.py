@@ -90,4 +90,4 @@ def test_closed_lobby_has_no_buttons() -> None:
     assert lobby_kwargs(card)["view"].children == []
     card.open = True
     labels = [getattr(i, "item", i).label for i in lobby_kwargs(card)["view"].children]
-    assert labels == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert labels == ["Join", "Leave", "Add bot", "Remove bot", "Start", "Cancel"]
