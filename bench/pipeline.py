@@ -73,10 +73,11 @@ class TimedDatabase(Database):
         self.persist_s = 0.0
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
-                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> TableRow:
+                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
+                           announce: bool = True) -> TableRow:
         t0 = time.perf_counter()
         try:
-            return await super().record_moves(table_id, version, moves, state, now, result=result)
+            return await super().record_moves(table_id, version, moves, state, now, result=result, announce=announce)
         finally:
             self.persist_s += time.perf_counter() - t0
 

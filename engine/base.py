@@ -169,7 +169,9 @@ class Decision:
     public. ``clock`` names the timer that limits it (``"turn"``: the table's turn clock; ``"decision"``:
     the shorter timeout for answers owed outside one's own turn) and ``default`` the move made for the
     seat when that timer runs out (``None``: the platform's policy for the table, e.g. a bot plays).
-    The engine has no clock: deadlines are the platform's, computed from ``clock``.
+    The engine has no clock: deadlines are the platform's, computed from ``clock``. ``followup``: the decision
+    continues the same seat's turn (Breaks: placing the card just drawn), so the channel gets one board when the
+    turn ends, listing the whole turn, and the seat carries on privately.
     """
 
     seat: int
@@ -177,6 +179,7 @@ class Decision:
     prompt: str
     preview: bool = False
     private: bool = False
+    followup: bool = False  # continues the same seat's turn: the channel hears of it with the turn's board
     clock: str = "turn"
     default: str | None = None  # a move in notation
 

@@ -69,6 +69,7 @@ class TableRow:
     created_at: float
     updated_at: float
     seats: tuple[SeatRow, ...]
+    announced_ply: int = 0  # the last ply a board has told the channel about
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -240,6 +241,7 @@ class Database:
             seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+            announced_ply=row["announced_ply"],
         )
 
     # --- writes -----------------------------------------------------------------------
@@ -293,14 +295,19 @@ class Database:
             return await self._row_of(conn, table_id)
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
-                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None) -> TableRow:
-        """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row."""
+                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
+                           announce: bool = True) -> TableRow:
+        """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
+
+        ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last)."""
+        last = max((m[0] for m in moves), default=None)
+        sets, args = "state = ?", list[Any]([json.dumps(state)])
+        if result is not None:
+            sets, args = sets + ", status = 'finished', result = ?", args + [json.dumps(result)]
+        if announce and last is not None:
+            sets, args = sets + ", announced_ply = ?", args + [last]
         async with self.transaction() as conn:
-            if result is None:
-                await self._bump(conn, table_id, version, now, "state = ?", (json.dumps(state),))
-            else:
-                await self._bump(conn, table_id, version, now, "state = ?, status = 'finished', result = ?",
-                                 (json.dumps(state), json.dumps(result)))
+            await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],

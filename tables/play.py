@@ -143,17 +143,25 @@ class PlayPipeline(Presenter):
         if game.is_over(state):
             result = self._standings(table, game, state)
         names = [s.name for s in table.seats]
+        # The mover's turn goes on with a follow-up (a card just drawn to place): no board until the turn ends.
+        follow_up = game.decision(state, mover) if mover is not None and result is None else None
+        continuing = follow_up is not None and follow_up.followup
+        earlier = [e for m in await self.db.moves(table.id, last=base - table.announced_ply) for e in m.events] \
+            if base > table.announced_ply and not continuing else []
         if record or not persisted:
             rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
                     for i, (seat, text, evs) in enumerate(record)]
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
-                                                   result=result)
+                                                   result=result, announce=not continuing)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
-        lines = [intro] if intro else []
+        lines = ([intro] if intro else []) + earlier
         lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
+        if continuing and mover is not None:  # the mover carries on privately, with the next step's choices
+            out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
+            return out
         if old_state is not None and result is None and game.revealed_ply(old_state) == game.revealed_ply(state):
             # A private pick in a game of simultaneous picks: the channel only hears what happened (who is done).
             if lines:

@@ -131,7 +131,7 @@ class Breaks(Game[BreaksState, Move]):
         if state.pending is not None:
             return (Decision(state.turn, "placement",
                              f"You drew {short(state.pending)}: place it, break with it, or discard it.",
-                             default="discard"),)
+                             default="discard", followup=True),)
         return (Decision(state.turn, "turn", "It's your turn.",
                          default="draw"),)
 

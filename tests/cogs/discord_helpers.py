@@ -26,6 +26,12 @@ def to_act(message: discord.Message) -> list[int]:
     return [int(x) for x in MENTION.findall(message.content or "")]
 
 
+async def moves_made(bot: Any, channel: Any) -> int:
+    """How many moves the game in ``channel`` has recorded (what was applied, whatever was posted)."""
+    table = await bot.db.latest_table_in(channel.id)
+    return len(await bot.db.moves(table.id)) if table is not None else 0
+
+
 def components(message: discord.Message) -> list[Any]:
     """Every component on the message, row by row."""
     return [c for row in message.components for c in getattr(row, "children", ())]

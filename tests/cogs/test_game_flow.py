@@ -16,6 +16,7 @@ from tests.cogs.discord_helpers import (
     last_board,
     move_buttons,
     move_select,
+    moves_made,
     pick_through_menu,
     to_act,
 )
@@ -154,7 +155,7 @@ async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any)
     for turn in range(6):
         board = last_board(thread)
         await play_one(members[to_act(board)[0]], thread, board, turn)
-    before = len(board_messages(thread))
+    before = await moves_made(simcord_env.bot, thread)
     # The old process goes away (its database connection with it) and a new one starts on the same file.
     old = simcord_env.bot
     await old.db.close()
@@ -163,7 +164,7 @@ async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any)
     # The controls on the board posted before the restart still work.
     board = last_board(thread)
     await use_first_control(members[to_act(board)[0]], board)
-    assert len(board_messages(thread)) == before + 1
+    assert await moves_made(simcord_env.bot, thread) == before + 1
     final = await play_to_the_end(thread, members)
     assert "Game over" in final.content
 
@@ -198,11 +199,12 @@ async def test_refusals_are_private_and_change_nothing(simcord_env: Any, monkeyp
     # a board when the next one is posted, unless Discord refuses the edit (a board older than its edit window):
     # model that board here.
     monkeypatch.setattr(GameCog, "_retire_board", _keep_old_controls)
+    made = await moves_made(simcord_env.bot, thread)
     await use_first_control(members[actor_id], board)
-    assert len(board_messages(thread)) == count + 1
+    assert await moves_made(simcord_env.bot, thread) == made + 1
     res = await use_first_control(members[actor_id], board)
     assert res.followups and "earlier turn" in res.followups[0].content
-    assert len(board_messages(thread)) == count + 1
+    assert await moves_made(simcord_env.bot, thread) == made + 1
 
 
 async def test_unknown_game_and_bad_options(simcord_env: Any) -> None:
@@ -222,7 +224,7 @@ async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
     channel, thread, alice, bob = await open_two_player_table(simcord_env)
     board = last_board(thread)
     actor = alice if to_act(board)[0] == alice.id else bob
-    count = len(board_messages(thread))
+    made = await moves_made(simcord_env.bot, thread)
     # Deliver two clicks before the bot runs either (simcord serialises actors; its settle step is
     # switched off for the first click so both interactions are in flight at once).
     real_settle = simcord_env._settle_internal
@@ -237,7 +239,7 @@ async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
     finally:
         simcord_env._settle_internal = real_settle
     await simcord_env.settle()
-    assert len(board_messages(thread)) == count + 1
+    assert await moves_made(simcord_env.bot, thread) == made + 1
     refusals = [f.content for r in (first, second) for f in r.followups]
     assert any("earlier turn" in text or "got there first" in text for text in refusals)
 

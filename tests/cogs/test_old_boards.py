@@ -6,16 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from tests.cogs.discord_helpers import board_messages, components, last_board
-from tests.cogs.test_game_flow import open_two_player_table, play_one
+from tests.cogs.test_game_flow import open_two_player_table, to_act
 
 
 async def test_each_new_board_takes_the_controls_off_the_previous_one(simcord_env: Any) -> None:
     _, thread, alice, bob = await open_two_player_table(simcord_env)
     members = {alice.id: alice, bob.id: bob}
-    for turn in range(6):
-        board = last_board(thread)
-        mover = members[int((board.content or "").split("<@")[1].split(">")[0])]
-        await play_one(mover, thread, board, turn)
+    for _ in range(12):  # six turns: a draw and its placement each, by /move as offered
+        mover = members[to_act(last_board(thread))[0]]
+        choices = await mover.autocomplete(thread, "move", "move", "")
+        await mover.slash(thread, "move", move=choices[0]["value"])
     boards = board_messages(thread)
     assert len(boards) >= 4
     assert components(boards[-1]), "the newest board keeps its controls"

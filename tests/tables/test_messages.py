@@ -32,3 +32,35 @@ async def test_a_seat_done_for_the_turn_is_told_so(bsvc: TableService) -> None:
     await bsvc.submit(ALICE, "write a1", table_id=tid)
     with pytest.raises(Refusal, match=r"^You are done for this turn: waiting for Bob\.$"):
         await bsvc.submit(ALICE, "write b1", table_id=tid)
+
+
+async def test_one_board_per_breaks_turn_and_the_draw_goes_on_privately(svc: TableService) -> None:
+    """A draw posts no board: the drawer gets the card and its choices privately, and the board that ends the
+    turn lists the draw too (issue 8: 137 board posts in a 2-player game, the drawer pinged for their own draw)."""
+    from tests.tables.test_table_service import whose_turn
+
+    tid, _ = await started(svc, ALICE, BOB)
+    boards = turns = 0
+    for _ in range(400):
+        table = await read(svc, tid)
+        if table.status == FINISHED:
+            break
+        _, actor, move = await whose_turn(svc, tid)
+        out = await svc.submit(actor, move, table_id=tid)
+        if move == "draw":
+            assert out.public == [] and out.reply_post is not None
+            assert out.reply_post.description.startswith("You drew ") and out.reply_post.controls is not None
+            _, same, placement = await whose_turn(svc, tid)
+            assert same == actor
+            out = await svc.submit(actor, placement, table_id=tid)
+            (board,) = out.public
+            assert f"{actor.name} drew" in board.description, "the turn's board tells of the draw too"
+        else:
+            assert len(out.public) == 1
+        boards += len(out.public)
+        turns += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert boards == turns and turns > 20
+    moves = len(await svc.db.moves(tid))
+    assert moves > boards, f"{moves} moves, {boards} boards: fewer boards than moves"

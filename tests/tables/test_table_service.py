@@ -942,9 +942,12 @@ async def test_a_picture_that_fails_after_the_move_is_stored_is_reported_truthfu
         raise RuntimeError("the renderer broke")
 
     svc.registry = Catalog([GameEntry(Breaks(), broken)])
-    out = await svc.submit(actor, move, table_id=tid)
-    assert out.reply == f"Played `{move}`."
+    out = await svc.submit(actor, move, table_id=tid)  # the draw: the turn goes on privately
+    assert out.reply == f"Played `{move}`." and out.reply_post is not None and out.reply_post.board is None
+    _, _, placement = await whose_turn(svc, tid)
+    out = await svc.submit(actor, placement, table_id=tid)  # the turn ends: its board
+    assert out.reply == f"Played `{placement}`."
     (board,) = out.public
     assert board.board is None and "could not be drawn" in board.description
     after = await read(svc, tid)
-    assert after.version > table.version and len(await svc.db.moves(tid)) == 1
+    assert after.version > table.version and len(await svc.db.moves(tid)) == 2
