@@ -9,9 +9,8 @@ version check in storage makes the same guarantee across processes and restarts.
 from __future__ import annotations
 
 from tables.lobby import Lobby, parse_options
-from tables.presenter import LOG_PAGE_CHARS, _pages
 
-__all__ = ["LOG_PAGE_CHARS", "TableService", "_pages", "parse_options"]
+__all__ = ["TableService", "parse_options"]
 
 
 class TableService(Lobby):

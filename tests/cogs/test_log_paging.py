@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tables.service import LOG_PAGE_CHARS, _pages
+from tables.presenter import LOG_PAGE_CHARS, _pages
 from tests.cogs.discord_helpers import components
 from tests.cogs.test_game_flow import lobby_message
 
