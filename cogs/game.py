@@ -261,8 +261,8 @@ class GameCog(commands.Cog):
 
     async def _options_autocomplete(self, interaction: discord.Interaction, current: str
                                     ) -> list[app_commands.Choice[str]]:
-        key = getattr(interaction.namespace, "game", None) or ""
-        game = self.service.registry.get(key)
+        key = getattr(interaction.namespace, "game", None) or await self.service.game_here(interaction.channel_id or 0)
+        game = self.service.registry.get(key or "")
         if game is None:
             return []
         head, _, last = current.rpartition(" ")
@@ -337,6 +337,8 @@ class GameCog(commands.Cog):
     async def game_options(self, interaction: discord.Interaction, options: str) -> None:
         await self._run(interaction, self.service.set_options(interaction.channel_id or 0, actor_of(interaction),
                                                               options))
+
+    game_options.autocomplete("options")(_options_autocomplete)
 
     @game_group.command(name="cancel", description="Cancel the lobby or game here (host or channel managers)")
     async def game_cancel(self, interaction: discord.Interaction) -> None:

@@ -1,4 +1,4 @@
-"""Only the newest board has live controls (issue 8): posting a board takes the buttons off the one before,
+"""Only the newest board has live controls (issue 8); the host manages the lobby with buttons and /game options.
 across a restart too (the newest board's message is stored with the table)."""
 
 from __future__ import annotations
@@ -38,3 +38,15 @@ async def test_the_host_removes_a_bot_from_the_lobby_with_its_button(simcord_env
     res = await alice.slash(channel.threads[0], "game options", options="decks=2")
     assert res.ephemeral and "decks=2" in res.response.content
     assert "decks=2" in (lobby_message(channel).embeds[0].fields[1].value or "")
+
+
+async def test_game_options_autocompletes_the_options_of_the_game_here(simcord_env: Any) -> None:
+    from tests.cogs.test_game_flow import lobby_message
+
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", game="breaks")
+    assert lobby_message(channel)
+    offered = await alice.autocomplete(channel.threads[0], "game options", "options", "dec")
+    assert [c["value"] for c in offered] == ["decks=1", "decks=2"]
