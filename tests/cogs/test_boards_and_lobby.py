@@ -1,5 +1,5 @@
-"""Only the newest board has live controls (issue 8); the host manages the lobby with buttons and /game options.
-across a restart too (the newest board's message is stored with the table)."""
+"""Only the newest board has live controls, across restarts too (the newest board's message is stored with the
+table); the host manages the lobby with its buttons and /game options (issue 8)."""
 
 from __future__ import annotations
 
