@@ -26,6 +26,24 @@ def to_act(message: discord.Message) -> list[int]:
     return [int(x) for x in MENTION.findall(message.content or "")]
 
 
+async def lobby_of_one(env: Any, game: str = "breaks", options: str | None = None) -> tuple[Any, Any]:
+    """A server with a #games channel where alice opens a lobby: (channel, alice)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "game new", game=game, **({"options": options} if options else {}))
+    return channel, alice
+
+
+async def against_a_bot(env: Any, options: str | None = None) -> tuple[Any, Any]:
+    """alice against one bot in Breaks, started: (the game's thread, alice)."""
+    channel, alice = await lobby_of_one(env, options=options)
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Start")
+    return channel.threads[0], alice
+
+
 async def moves_made(bot: Any, channel: Any) -> int:
     """How many moves the game in ``channel`` has recorded (what was applied, whatever was posted)."""
     table = await bot.db.latest_table_in(channel.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.cogs.discord_helpers import board_messages, components, last_board
+from tests.cogs.discord_helpers import board_messages, components, last_board, lobby_of_one
 from tests.cogs.test_game_flow import open_two_player_table, to_act
 
 
@@ -26,10 +26,7 @@ async def test_each_new_board_takes_the_controls_off_the_previous_one(simcord_en
 async def test_the_host_removes_a_bot_from_the_lobby_with_its_button(simcord_env: Any) -> None:
     from tests.cogs.test_game_flow import lobby_message
 
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="breaks")
+    channel, alice = await lobby_of_one(simcord_env)
     lobby = lobby_message(channel)
     await alice.click(lobby, label="Add bot")
     assert "Bot 1" in (lobby_message(channel).embeds[0].fields[0].value or "")
@@ -43,10 +40,7 @@ async def test_the_host_removes_a_bot_from_the_lobby_with_its_button(simcord_env
 async def test_game_options_autocompletes_the_options_of_the_game_here(simcord_env: Any) -> None:
     from tests.cogs.test_game_flow import lobby_message
 
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="breaks")
+    channel, alice = await lobby_of_one(simcord_env)
     assert lobby_message(channel)
     offered = await alice.autocomplete(channel.threads[0], "game options", "options", "dec")
     assert [c["value"] for c in offered] == ["decks=1", "decks=2"]

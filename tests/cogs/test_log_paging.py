@@ -7,8 +7,7 @@ import re
 from typing import Any
 
 from tables.presenter import LOG_PAGE_CHARS, _pages
-from tests.cogs.discord_helpers import components
-from tests.cogs.test_game_flow import lobby_message
+from tests.cogs.discord_helpers import against_a_bot, components
 
 PLY = re.compile(r"^`\s*(\d+)`", re.M)
 
@@ -23,14 +22,7 @@ def test_pages_keep_every_line_in_order_and_shorten_only_overlong_ones() -> None
 
 
 async def test_a_long_game_log_is_paged_completely(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="breaks", options="decks=2")
-    lobby = lobby_message(channel)
-    await alice.click(lobby, label="Add bot")
-    await alice.click(lobby, label="Start")
-    thread = channel.threads[0]
+    thread, alice = await against_a_bot(simcord_env, options="decks=2")
     for _ in range(80):  # alice plays her first choice; the bot answers at once
         choices = await alice.autocomplete(thread, "move", "move", "")
         if not choices:
@@ -64,14 +56,7 @@ async def test_a_long_game_log_is_paged_completely(simcord_env: Any) -> None:
 
 
 async def test_count_shows_the_latest_moves_and_says_when_some_did_not_fit(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="breaks")
-    lobby = lobby_message(channel)
-    await alice.click(lobby, label="Add bot")
-    await alice.click(lobby, label="Start")
-    thread = channel.threads[0]
+    thread, alice = await against_a_bot(simcord_env)
     for _ in range(40):
         choices = await alice.autocomplete(thread, "move", "move", "")
         if not choices:
