@@ -328,6 +328,8 @@ class Game(ABC, Generic[S, M]):
         The platform DMs a player when this changes (e.g. their rack after they draw), not when
         the public position moves on.
         """
+        if not self.hidden_information:  # every seat sees the public view: nothing to compare, nothing to DM
+            return {}
         public = self.view(state, None)
         return {k: v for k, v in self.view(state, seat).items() if k != "viewer" and public.get(k) != v}
 

@@ -201,3 +201,15 @@ def test_block_solo_result_names_its_rung() -> None:
         state, _ = game.apply(state, 0, game.sample_move(state, 0, rng))
     result = game.result(state)
     assert result is not None and result.rung == game.ladder(int(result.scores[0]))
+
+
+@game_param
+def test_a_game_that_declares_nothing_hidden_shows_every_seat_the_public_view(game: Game) -> None:
+    """private_info skips the view comparison when hidden_information is False: that must be the truth."""
+    if game.hidden_information:
+        return
+    for state in positions(game, game.max_players, seed=8, every=5):
+        public = {k: v for k, v in game.view(state, None).items() if k != "viewer"}
+        for seat in range(game.max_players):
+            assert {k: v for k, v in game.view(state, seat).items() if k != "viewer"} == public
+            assert game.private_info(state, seat) == {}
