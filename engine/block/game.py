@@ -255,7 +255,8 @@ class Block(Game[BlockState, Move]):
                      for p in range(state.seats) if self.step(state, p))
 
     def _previewed(self, state: BlockState, seat: int) -> bool:
-        """A pick that places something is shown before it is submitted, unless it is the only choice."""
+        """A pick that places something (a number, a drop, a penalty drop or a combo) is shown before it is
+        submitted; a ★ value or a slide is not."""
         step = self.step(state, seat)
         return step in ("write", "drop", "combo") or step.startswith("penalty:")
 
