@@ -27,12 +27,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 from engine.rng import Rng
 
 S = TypeVar("S")  # game state
 M = TypeVar("M")  # move
+V = TypeVar("V", bound=Mapping[str, Any])  # the game's view: a TypedDict its renderer reads as it is typed
 
 FORMAT_VERSION = 1
 
@@ -106,6 +107,21 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
+class _ResultKeys(TypedDict):
+    scores: list[float]
+    ranks: list[int]
+    winners: list[int]  # sorted
+    reason: str
+
+
+class ResultView(_ResultKeys, total=False):
+    """:meth:`Result.to_json`: the result as views and stored games carry it. (Optional keys by ``total=False``:
+    under ``from __future__ import annotations`` Python 3.11 does not see ``NotRequired``.)"""
+
+    cooperative: bool  # only when true
+    rung: str  # only when set
+
+
 @dataclass(frozen=True)
 class Result:
     """The outcome of a finished game, for every kind of game.
@@ -136,8 +152,8 @@ class Result:
             return "loss"
         return "shared win" if self.draw else "win"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> ResultView:
+        out: ResultView = {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
             "winners": sorted(self.winners),
@@ -202,7 +218,7 @@ def rank_by(keys: Sequence[tuple[float, ...]]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
-class Game(ABC, Generic[S, M]):
+class Game(ABC, Generic[S, M, V]):
     """One game's rules. Subclasses set the class attributes and implement the methods."""
 
     key: str
@@ -310,10 +326,10 @@ class Game(ABC, Generic[S, M]):
 
     # --- views ---------------------------------------------------------------------
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> V:
         """JSON-safe view for ``seat``, or the public view when ``seat`` is None."""
 
-    def preview_view(self, state: S, seat: int, move: M) -> dict[str, Any]:
+    def preview_view(self, state: S, seat: int, move: M) -> V:
         """``seat``'s view with ``move`` made but nothing else: what a preview of an unsubmitted pick shows.
 
         The default applies the move. A game of simultaneous picks must not resolve the turn here (the last
@@ -345,7 +361,7 @@ class Game(ABC, Generic[S, M]):
         """A tip shown in the lobby for this seat count and these options (empty for none)."""
         return ""
 
-    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def alt_text(self, view: V, names: Sequence[str]) -> str:
         """The position in words, for the image description (screen readers)."""
         return ""
 

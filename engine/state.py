@@ -7,8 +7,8 @@ lists, tuples and ``dict[str, X]`` of those, other such dataclasses, and ``X | N
 declared once, in the dataclass, not written out again in a dump, a load and a clone.
 
 A field may carry ``metadata={"json": "name"}`` to keep an older JSON key (stored games keep loading), and
-``metadata={"shared": True}`` when it is never mutated in place (its copy is the same object). ``Any`` fields
-hold plain JSON data and are deep-copied as such.
+``metadata={"shared": True}`` when it is never mutated in place (its copy is the same object). ``Any`` and
+``TypedDict`` fields hold plain JSON data and are deep-copied as such.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _converters(hint: Any) -> tuple[Convert, Convert, Convert]:
     args = typing.get_args(hint)
     if hint in (int, float, str, bool, type(None)):
         return _same, _same, _same
-    if hint is Any:
+    if hint is Any or typing.is_typeddict(hint):  # plain JSON data
         return _json_copy, _json_copy, _json_copy
     if origin in (Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]

@@ -19,17 +19,20 @@ letters a stroke; every state (thinking, submitted, winner, crossed, active, dro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.base import ResultView
 from engine.block import Block
 from engine.block.game import STAR
-from engine.block.sheet import BONUS, COLUMNS, HEIGHT, LETTERS, SIZES, WIDTH
+from engine.block.shapes import DIE_SHAPES, SHAPES
+from engine.block.sheet import BONUS, COLUMNS, CONSECUTIVE, HEIGHT, LETTERS, SIZES, WIDTH, X, parse_cell
 from engine.block.sheet import LINE as GAME_OVER_INDEX
+from engine.block.view import BlockPlayer, BlockView, Breakdown, ComboView
 from render.common import (
     BLUE,
     FAINT,
@@ -66,13 +69,7 @@ LINE = GAME_OVER_INDEX + 1  # the first row (1-based) beyond the Game Over line;
 LETTER_SET = frozenset(LETTERS)
 MAX_SEATS = Block.max_players
 # The shape die's tetrominoes as (row from top, col) cells: the view names the die's face, not its cells.
-TETROMINOES: dict[str, tuple[tuple[int, int], ...]] = {
-    "I": ((0, 0), (0, 1), (0, 2), (0, 3)),
-    "O": ((0, 0), (0, 1), (1, 0), (1, 1)),
-    "T": ((0, 0), (0, 1), (0, 2), (1, 1)),
-    "L": ((0, 0), (1, 0), (2, 0), (2, 1)),
-    "S": ((0, 1), (0, 2), (1, 0), (1, 1)),
-}
+TETROMINOES = {face: SHAPES[face] for face in DIE_SHAPES}
 LADDER = ((0, "rookie", "<30"), (30, "stacker", "30-39"), (40, "architect", "40-49"), (50, "master", "50-59"),
           (60, "legend", "60+"))
 
@@ -439,16 +436,6 @@ def _norm_mask(mask: int) -> int:
     return mask
 
 
-def _token(value: Any) -> str:
-    if isinstance(value, bool):
-        return "?"
-    if isinstance(value, int) and 0 <= value <= 99:
-        return str(value)
-    if value == "X":
-        return "X"
-    return "?"
-
-
 @lru_cache(maxsize=4096)
 def cell_sprite(c: int, token: str, beyond: bool, kind: str = "", mask: int = 0) -> Image.Image:
     """A filled cell with its four grid lines ((c + 1) pixels square): a number, an X, and for a cell in a
@@ -567,14 +554,8 @@ def die_sprite(face: str, shape_die: bool) -> Image.Image:
     return _quant(img)
 
 
-def _shape_cells(cells: Any) -> list[tuple[int, int]]:
-    out = []
-    if isinstance(cells, Sequence) and not isinstance(cells, str):
-        for cell in cells[:12]:
-            if (isinstance(cell, Sequence) and len(cell) == 2 and all(isinstance(v, int) for v in cell)
-                    and 0 <= cell[0] < 6 and 0 <= cell[1] < 6):
-                out.append((cell[0], cell[1]))
-    return out
+def _shape_cells(cells: list[list[int]]) -> list[tuple[int, int]]:
+    return [(r, c) for r, c in cells]
 
 
 def draw_shape(draw: ImageDraw.ImageDraw, cells: Sequence[tuple[int, int]], cx: float, cy: float, q: int,
@@ -895,44 +876,8 @@ def _ladder_base(draw: ImageDraw.ImageDraw, box: Box) -> None:
 
 
 # --- reading the view -----------------------------------------------------------------------------------------------
-def _seq(value: Any) -> Sequence[Any]:
-    return value if isinstance(value, Sequence) and not isinstance(value, str) else ()
-
-
-def _map(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _int(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return default
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and math.isfinite(value):
-        return int(value)
-    return default
-
-
-def parse_cell(name: Any) -> tuple[int, int] | None:
-    """``"c12"`` -> (row 11, col 2)."""
-    if not isinstance(name, str) or len(name) < 2 or name[0].lower() not in COLUMNS or not name[1:].isdigit():
-        return None
-    row = int(name[1:]) - 1
-    if not 0 <= row < HEIGHT:
-        return None
-    return row, COLUMNS.index(name[0].lower())
-
-
-def _cells(names: Any) -> set[tuple[int, int]]:
-    return {cell for cell in map(parse_cell, _seq(names)) if cell is not None}
-
-
-def _grid(player: Mapping[str, Any]) -> list[list[Any]]:
-    grid: list[list[Any]] = [[None] * WIDTH for _ in range(HEIGHT)]
-    for r, row in enumerate(_seq(player.get("grid"))[:HEIGHT]):
-        for c, v in enumerate(_seq(row)[:WIDTH]):
-            grid[r][c] = v
-    return grid
+def _cells(names: Iterable[str]) -> set[tuple[int, int]]:
+    return {parse_cell(name) for name in names}
 
 
 # --- drawing a sheet ------------------------------------------------------------------------------------------------
@@ -955,13 +900,12 @@ def _outline_bands(geom: SheetGeom, ox: int, oy: int, cells: set[tuple[int, int]
     return bands
 
 
-def _combo_masks(combos: Any) -> dict[tuple[int, int], tuple[str, int]]:
+def _combo_masks(combos: list[ComboView]) -> dict[tuple[int, int], tuple[str, int]]:
     """Each combo cell's kind and its neighbours in the same combo."""
     out: dict[tuple[int, int], tuple[str, int]] = {}
-    for combo in _seq(combos):
-        combo = _map(combo)
-        kind = "consecutive" if combo.get("type") == "consecutive" else "identical"
-        cells = _cells(combo.get("cells"))
+    for combo in combos:
+        kind = combo["type"]
+        cells = _cells(combo["cells"])
         for r, c in cells:
             mask = 0
             for bit, (dr, dc) in ((N, (1, 0)), (S, (-1, 0)), (E, (0, 1)), (W_, (0, -1)), (NE, (1, 1)),
@@ -972,38 +916,36 @@ def _combo_masks(combos: Any) -> dict[tuple[int, int], tuple[str, int]]:
     return out
 
 
-def _made(combos: Any) -> tuple[set[int], set[int], bool]:
+def _made(combos: list[ComboView]) -> tuple[set[int], set[int], bool]:
     ident, consec, bonus = set(), set(), False
-    for combo in _seq(combos):
-        combo = _map(combo)
-        size = _int(combo.get("size"), len(_seq(combo.get("cells"))))
+    for combo in combos:
+        size = combo["size"]
         if size == BONUS:
             bonus = True
-        elif combo.get("type") == "consecutive":
+        elif combo["type"] == CONSECUTIVE:
             consec.add(size)
         else:
             ident.add(size)
     return ident, consec, bonus
 
 
-def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any], seat: int,
+def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView, seat: int,
            name: str, crossed: set[str]) -> None:
     geom = lay.sheet
     ox, oy = lay.cards[seat]
-    player = _map(_seq(view.get("players"))[seat])
-    line = _int(view.get("line"), LINE)
-    line = line if 2 <= line <= HEIGHT else LINE
+    player = view["players"][seat]
+    line = view["line"]
     c = geom.c
-    grid = _grid(player)
-    combos = _combo_masks(player.get("combos"))
+    grid = player["grid"]
+    combos = _combo_masks(player["combos"])
     for r in range(HEIGHT):
         for col in range(WIDTH):
             value = grid[r][col]
             if value is None:
                 continue
             kind, mask = combos.get((r, col), ("", 0))
-            token = _token(value)
-            if token == "X":
+            token = str(value)
+            if token == X:
                 kind, mask = "", 0
             x, y = geom.cell(r, col)
             img.paste(cell_sprite(c, token, r + 1 >= line, kind, mask), (ox + x, oy + y))
@@ -1012,39 +954,36 @@ def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
     # rows: +2 for a full row, -5 for a row beyond the line holding a number
     plus_x, minus_x = geom.marks_x()
     msize = min(geom.pw, c) - 4
-    full = {_int(r) for r in _seq(player.get("full_rows"))}
+    full = set(player["full_rows"])
     for r in range(HEIGHT):
         cy = oy + geom.gy + (HEIGHT - 1 - r) * c + c / 2
         if r + 1 in full:
             put(img, mark_sprite("+2", msize, INK, PAPER), ox + plus_x, cy, "m")
-        if r + 1 >= line and any(isinstance(v, int) and not isinstance(v, bool) for v in grid[r]):
+        if r + 1 >= line and any(isinstance(v, int) for v in grid[r]):
             put(img, mark_sprite("-5", msize, VERMILLION, PAPER), ox + minus_x, cy, "m")
 
     # highlights: the last turn (dashed), this turn's own picks (solid, only in the seat's own view)
-    recent = _map(player.get("recent"))
-    last = _cells(recent.get("placed")) | _cells(recent.get("penalty")) | _cells(recent.get("combo"))
+    recent = player["recent"]
+    last = _cells(recent.get("placed", ())) | _cells(recent.get("penalty", ())) | _cells(recent.get("combo", ()))
     if last:
         _hazard(draw, _outline_bands(geom, ox, oy, last, 5))
-    mine = _map(view.get("mine"))
-    if view.get("viewer") == seat and mine:
-        pending = _cells(mine.get("placed"))
+    if "mine" in view and view.get("viewer") == seat:
+        pending = _cells(view["mine"]["placed"])
         if pending:
             _solid(draw, _outline_bands(geom, ox, oy, pending, 7))
 
     # what the last turn added to the margins: a full row's +2, a circled letter
-    for r in _seq(recent.get("rows")):
-        if isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= HEIGHT:
-            cy = oy + geom.gy + (HEIGHT - r) * c + c // 2
-            half = msize // 2 + 4
-            _hazard(draw, _box_bands((ox + plus_x - half, cy - half, ox + plus_x + half + 1, cy + half + 1), 3))
-    for letter in _seq(recent.get("letters")):
-        if isinstance(letter, str) and letter in LETTER_SET:
-            x0, y0, x1, y1 = geom.letters[LETTERS.index(letter)]
-            _hazard(draw, _box_bands((ox + x0 - 6, oy + y0 - 6, ox + x1 + 7, oy + y1 + 7), 3))
+    for r in recent.get("rows", ()):
+        cy = oy + geom.gy + (HEIGHT - r) * c + c // 2
+        half = msize // 2 + 4
+        _hazard(draw, _box_bands((ox + plus_x - half, cy - half, ox + plus_x + half + 1, cy + half + 1), 3))
+    for letter in recent.get("letters", ()):
+        x0, y0, x1, y1 = geom.letters[LETTERS.index(letter)]
+        _hazard(draw, _box_bands((ox + x0 - 6, oy + y0 - 6, ox + x1 + 7, oy + y1 + 7), 3))
 
     # the score track
-    ident, consec, bonus = _made(player.get("combos"))
-    letters = {x for x in _seq(player.get("letters")) if isinstance(x, str)}
+    ident, consec, bonus = _made(player["combos"])
+    letters = set(player["letters"])
     for i, n in enumerate(SIZES):
         for made, box in ((ident, geom.ident[i]), (consec, geom.consec[i])):
             if n in made:
@@ -1061,22 +1000,17 @@ def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
         box = geom.bonus
         put(img, mark_sprite("8", box[2] - box[0] + 6, PEN, PAPER), ox + (box[0] + box[2]) / 2,
             oy + (box[1] + box[3]) / 2, "m")
-    _breakdown(img, geom, ox, oy, _map(player.get("breakdown")))
+    _breakdown(img, geom, ox, oy, player["breakdown"])
     _head(img, draw, lay, view, seat, player, name)
 
 
-BREAKDOWN = (("identical", "ident."), ("consecutive", "consec."), ("bonus", "bonus"), ("columns", "columns"),
-             ("rows", "rows"), ("beyond", "beyond"))
-
-
-def _breakdown(img: Image.Image, geom: SheetGeom, ox: int, oy: int, parts: Mapping[str, Any]) -> None:
+def _breakdown(img: Image.Image, geom: SheetGeom, ox: int, oy: int, parts: Breakdown) -> None:
     x0, y0, x1, y1 = geom.breakdown
-    items = [(label, number_text(parts.get(key, 0))) for key, label in BREAKDOWN]
+    items = [("ident.", parts["identical"]), ("consec.", parts["consecutive"]), ("bonus", parts["bonus"]),
+             ("columns", parts["columns"]), ("rows", parts["rows"]), ("beyond", parts["beyond"])]
     if geom.variant == "tall":
-        total = parts.get("total")
-        if isinstance(total, int) and not isinstance(total, bool):
-            items.append(("=", str(total)))
-        sprites = [(text_sprite(label, 15, LABEL, PAPER), text_sprite(value, 15, INK, PAPER, True))
+        items.append(("=", parts["total"]))
+        sprites = [(text_sprite(label, 15, LABEL, PAPER), text_sprite(number_text(value), 15, INK, PAPER, True))
                    for label, value in items]
         width = sum(a.width + b.width + 12 for a, b in sprites) - 9
         x = ox + max(x0, (x0 + x1 - width) // 2)
@@ -1092,52 +1026,47 @@ def _breakdown(img: Image.Image, geom: SheetGeom, ox: int, oy: int, parts: Mappi
         if cy > oy + y1:
             break
         put_text(img, x, cy, label, 16, LABEL, PAPER)
-        put_text(img, x + col_w - 14, cy, value, 16, INK, PAPER, bold=True, anchor="r")
+        put_text(img, x + col_w - 14, cy, number_text(value), 16, INK, PAPER, bold=True, anchor="r")
 
 
 def _rung(score: int) -> str:
     return [name for floor, name, _ in LADDER if score >= floor or floor == 0][-1]
 
 
-def _status_pills(view: Mapping[str, Any], seat: int, player: Mapping[str, Any]) -> list[Image.Image]:
-    over = view.get("phase") == "over"
-    result = _map(view.get("result"))
+def _status_pills(view: BlockView, seat: int, player: BlockPlayer) -> list[Image.Image]:
+    result = view["result"]
     out = []
-    if over and view.get("solo"):  # no one to beat: the ladder's rung instead of "winner"
-        score = player.get("score")
-        if isinstance(score, int) and not isinstance(score, bool):
-            out.append(pill(_rung(score), 16, INK, YELLOW, PAPER, "star"))
-    elif over:
-        winners = {w for w in _seq(result.get("winners")) if isinstance(w, int)}
-        ranks = _seq(result.get("ranks"))
-        if seat in winners:
+    if result and view["solo"]:  # no one to beat: the ladder's rung instead of "winner"
+        out.append(pill(_rung(player["score"]), 16, INK, YELLOW, PAPER, "star"))
+    elif result:
+        rank = result["ranks"][seat]
+        if seat in result["winners"]:
             out.append(pill("WINNER", 16, INK, YELLOW, PAPER, "star"))
-        elif seat < len(ranks) and isinstance(ranks[seat], int) and ranks[seat] > 1:
-            rank = ranks[seat]
+        elif rank > 1:
             out.append(pill({2: "2nd", 3: "3rd"}.get(rank, f"{rank}th"), 16, WHITE, LABEL, PAPER))
-    elif player.get("waiting"):
+    elif player["waiting"]:
         out.append(pill("thinking", 16, INK, WHITE, PAPER, "wait", outline=INK))
     else:
         out.append(pill("submitted", 16, WHITE, INK, PAPER, "check"))
     if view.get("viewer") == seat:
         out.append(pill("YOU", 15, INK, ORANGE, PAPER))
-    if player.get("crossed_line"):
+    if player["crossed_line"]:
         out.append(pill("crossed the line", 15, WHITE, VERMILLION, PAPER, "line"))
-    elif _map(player.get("recent")).get("stuck"):
+    elif player["recent"].get("stuck"):
         out.append(pill("no room", 15, WHITE, VERMILLION, PAPER, "cross"))
-    if not view.get("solo") and not over and view.get("first") == seat and view.get("phase") == "play":
+    if not view["solo"] and view["first"] == seat and view["phase"] == "play":
         out.append(pill("first", 15, INK, MUTED, PAPER))
     return out
 
 
-def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any], seat: int,
-          player: Mapping[str, Any], name: str) -> None:
+def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView, seat: int,
+          player: BlockPlayer, name: str) -> None:
     geom = lay.sheet
     ox, oy = lay.cards[seat]
     x0, y0, x1, y1 = geom.head
     x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
     pills = _status_pills(view, seat, player)
-    score = number_text(player.get("score"))
+    score = number_text(player["score"])
     badge = seat_badge(seat, 30, PAPER)
     if geom.variant == "tall":
         cy = y0 + 17
@@ -1167,34 +1096,30 @@ def _winner_border(draw: ImageDraw.ImageDraw, lay: Layout, seat: int) -> None:
 
 
 # --- the strip ----------------------------------------------------------------------------------------------------
-def _result_line(view: Mapping[str, Any], names: list[str]) -> str:
-    result = _map(view.get("result"))
-    winners = [w for w in _seq(result.get("winners")) if isinstance(w, int) and 0 <= w < len(names)]
-    scores = _seq(result.get("scores"))
-    if view.get("solo"):
-        reason = result.get("reason")
-        return f"Game over: {_sym(reason)}" if isinstance(reason, str) else "Game over"
+def _result_line(view: BlockView, result: ResultView, names: list[str]) -> str:
+    winners, scores = result["winners"], result["scores"]
+    if view["solo"]:
+        return f"Game over: {_sym(result['reason'])}"
     if not winners:
         return "Game over"
-    best = number_text(scores[winners[0]]) if winners[0] < len(scores) else "-"
+    best = number_text(scores[winners[0]])
     if len(winners) == 1:
         text = f"Game over: {names[winners[0]]} wins with {best}"
     else:
         text = f"Game over: {join_names(names[w] for w in winners)} tie with {best}"
-    others = sorted((p for p in range(min(len(names), len(scores)))
-                     if p not in winners and number_text(scores[p]) != "-"), key=lambda p: -float(scores[p]))
+    others = sorted((p for p in range(len(scores)) if p not in winners), key=lambda p: -scores[p])
     if others:
         text += "; " + ", ".join(f"{names[p]} {number_text(scores[p])}" for p in others)
     return text
 
 
-def _status_line(view: Mapping[str, Any], names: list[str], room: float) -> str:
-    phase = view.get("phase")
-    if phase == "over":
-        return _result_line(view, names)
-    waiting = sorted({p for p in _seq(view.get("to_act")) if isinstance(p, int) and 0 <= p < len(names)})
+def _status_line(view: BlockView, names: list[str], room: float) -> str:
+    phase = view["phase"]
+    if view["result"]:
+        return _result_line(view, view["result"], names)
+    waiting = view["to_act"]
     head = "Setup: write your number in row 1. " if phase == "setup" else ""
-    if view.get("solo"):
+    if view["solo"]:
         return head + ("Your move" if waiting else "")
     if not waiting:
         return head + "Every pick is in"
@@ -1221,28 +1146,26 @@ def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     return out
 
 
-def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any],
+def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView,
            names: list[str]) -> None:
-    phase = view.get("phase")
-    turn = _int(view.get("turn"))
-    label = {"setup": "SETUP", "over": "GAME OVER"}.get(str(phase), f"TURN {turn}")
+    phase = view["phase"]
+    label = {"setup": "SETUP", "over": "GAME OVER"}.get(phase, f"TURN {view['turn']}")
     x = G + 4 + math.ceil(font(36).getlength("BLOCK")) + 18
     x = put(img, pill(label, 18, INK, WHITE if phase != "over" else YELLOW, STRIP), x, 34)[2] + 10
-    if view.get("solo"):
+    if view["solo"]:
         put(img, pill("SOLO", 18, INK, MUTED, STRIP), x, 34)
     room = lay.dice_x - 24 - (G + 4)
     put_text(img, G + 4, 78, _status_line(view, names, room), 20, WHITE, STRIP, bold=True, max_width=room)
-    mine = _map(view.get("mine"))
-    if "viewer" in view and mine and phase != "over":
-        todo = mine.get("todo")
-        text = f"Now: {_sym(todo)}" if isinstance(todo, str) and todo else "You are done for this turn"
-        stars = [str(v) for v in _seq(mine.get("stars")) if isinstance(v, int)]
+    if "mine" in view and phase != "over":
+        mine = view["mine"]
+        text = f"Now: {_sym(mine['todo'])}" if mine["todo"] else "You are done for this turn"
+        stars = [str(v) for v in mine["stars"]]
         if stars:
             text += f"  (* = {', '.join(stars)})"
         x = put(img, pill("YOUR VIEW", 15, INK, ORANGE, STRIP), G + 4, 112)[2] + 8
         for i, part in enumerate(_wrap(text, 17, room - (x - G - 4), 2)):
             put_text(img, x, 112 + 22 * i, part, 17, YELLOW, STRIP, bold=True)
-    elif phase == "play" and not view.get("solo"):
+    elif phase == "play" and not view["solo"]:
         put_text(img, G + 4, 114, "Each player picks in secret; the sheets update when everyone is in.", 15,
                  MUTED, STRIP, max_width=room)
     _dice(img, lay, view)
@@ -1252,51 +1175,42 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
         _ladder(img, draw, lay, view)
 
 
-def _dice(img: Image.Image, lay: Layout, view: Mapping[str, Any]) -> None:
-    dice = list(_seq(view.get("dice")))
+def _dice(img: Image.Image, lay: Layout, view: BlockView) -> None:
+    dice = view["dice"]
     x = lay.dice_x
     cy = 10 + DIE // 2
-    if len(dice) < 5:
+    if not dice:
         put_text(img, x, cy, "Dice not rolled yet", 20, MUTED, STRIP, bold=True)
         return
-    for i, face in enumerate(dice[:5]):
+    for i, face in enumerate(dice):
         shape = i == 4
-        text = STAR if face == STAR else (str(face) if not shape else str(face).upper())
-        if not shape and not (text == STAR or (text.isdigit() and len(text) == 1)):
-            text = "?"
-        if shape and text not in TETROMINOES and text != STAR:
-            text = "?"
-        put(img, die_sprite(text, shape), x + i * (DIE + 10) + (8 if shape else 0), cy)
-    penalty = view.get("penalty")
-    if isinstance(penalty, str) and penalty in LETTER_SET and not view.get("solo"):
+        put(img, die_sprite(str(face), shape), x + i * (DIE + 10) + (8 if shape else 0), cy)
+    penalty = view["penalty"]
+    if penalty and not view["solo"]:
         put(img, pill(f"BLOCK {penalty} drops!", 22, WHITE, VERMILLION, STRIP, "warn", pad=10), x, 116)
-    elif STAR in dice[:5] and view.get("phase") != "over":
+    elif STAR in dice and view["phase"] != "over":
         text = "* on a number die: pick any value 0-9" if STAR in dice[:4] else "* on the shape die: any shape"
         put_text(img, x, 116, text, 16, MUTED, STRIP, max_width=lay.dice_x + 380 - x)
 
 
-def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
-    blocks = _seq(view.get("blocks"))
-    penalty = view.get("penalty")
-    for i, box in enumerate(lay.slots):
-        block = _map(blocks[i]) if i < len(blocks) else {}
+def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
+    penalty = view["penalty"]
+    for block, box in zip(view["blocks"], lay.slots, strict=True):
         x0, y0, x1, y1 = box
-        cells = _shape_cells(block.get("cells"))
-        if cells:
-            rows = max(r for r, _ in cells) + 1
-            cols = max(c for _, c in cells) + 1
-            q = min(17, 72 // max(rows, 1), (x1 - x0 - 84) // max(cols, 1))
-            draw_shape(draw, cells, (x0 + 64 + x1 - 8) / 2, y0 + 48, q, TILE, INK)
-        by = [p for p in _seq(block.get("circled_by")) if isinstance(p, int) and 0 <= p < MAX_SEATS]
-        crossed = bool(block.get("crossed"))
-        if crossed:
+        cells = _shape_cells(block["cells"])
+        rows = max(r for r, _ in cells) + 1
+        cols = max(c for _, c in cells) + 1
+        q = min(17, 72 // rows, (x1 - x0 - 84) // cols)
+        draw_shape(draw, cells, (x0 + 64 + x1 - 8) / 2, y0 + 48, q, TILE, INK)
+        by = block["circled_by"]
+        if block["crossed"]:
             a = 6
             for k in range(-5, 6):  # a big light cross over the whole slot
                 colour = ix(INK) if abs(k) == 5 else ix(MUTED)
                 draw.line((x0 + a, y0 + a + k, x1 - a, y1 - a + k), fill=colour, width=1)
                 draw.line((x0 + a, y1 - a + k, x1 - a, y0 + a + k), fill=colour, width=1)
             state = pill("crossed", 15, INK, WHITE, SLOT, "cross")
-        elif penalty == LETTERS[i]:
+        elif penalty == block["letter"]:
             draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=12, outline=ix(VERMILLION), width=5)
             state = pill("DROPS NOW", 15, WHITE, VERMILLION, SLOT, "warn")
         elif by:
@@ -1308,7 +1222,7 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
         if state is not None:
             x = put(img, state, x, cy)[2] + 5
         if by:
-            for p in by[:MAX_SEATS]:
+            for p in by:
                 if x + 22 > x1 - 4:
                     break
                 x = put(img, seat_badge(p, 22, SLOT), x, cy)[2] + 2
@@ -1316,47 +1230,36 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
             put_text(img, x, cy, "not circled", 15, FAINT, SLOT)
 
 
-def _ladder(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
+def _ladder(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
     assert lay.ladder is not None
     x0, y0, x1, y1 = lay.ladder
-    players = _seq(view.get("players"))
-    score = _map(players[0]).get("score") if players else None
-    if not isinstance(score, int) or isinstance(score, bool):
-        return
+    score = view["players"][0]["score"]
     band = max(i for i, (floor, _, _) in enumerate(LADDER) if score >= floor or i == 0)
     bw = (x1 - x0 - 4 * 6) // 5
     a = x0 + band * (bw + 6)
-    over = view.get("phase") == "over"
+    over = view["phase"] == "over"
     draw.rounded_rectangle((a - 2, y0 + 28, a + bw + 2, y1 - 24), radius=9, outline=ix(YELLOW), width=4)
     word = f"you: {score}" if not over else f"final: {score}"
     put(img, pill(word, 14, INK, YELLOW, STRIP, "star" if over else ""), a + bw / 2, y1 - 10, "m")
 
 
-def _slides(letters: Any) -> set[str]:
-    """The tiles in a ``slides`` list (the ones slid by choice and the automatic extra slide)."""
-    return {x.upper() for x in _seq(letters) if isinstance(x, str) and x.upper() in LETTER_SET}
-
-
-def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mapping[str, Any]) -> None:
+def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
     assert lay.tracks is not None
     xs, top, nh, head_y = _track_geom(lay.tracks)
-    blocks = _seq(view.get("blocks"))
-    players = _seq(view.get("players"))
-    recent = _map(_map(players[0]).get("recent")) if players else {}
-    mine = _map(view.get("mine")) if view.get("viewer") == 0 else {}
-    slid_last, slid_now = _slides(recent.get("slides")), _slides(mine.get("slides"))
-    step = mine.get("step")
-    own_letters = {x for x in _seq(_map(players[0]).get("letters")) if isinstance(x, str)} if players else set()
-    for i, (a, b) in enumerate(xs):
-        block = _map(blocks[i]) if i < len(blocks) else {}
-        letter = LETTERS[i]
+    player = view["players"][0]
+    slid_last = set(player["recent"].get("slides", ()))
+    slid_now = set(view["mine"]["slides"]) if "mine" in view else set()
+    step = view["mine"]["step"] if "mine" in view else ""
+    own_letters = set(player["letters"])
+    for i, ((a, b), block) in enumerate(zip(xs, view["blocks"], strict=True)):
+        letter = block["letter"]
         # circled_by follows the sheets as the turn began; the own sheet may have circled the letter since
-        protected = 0 in {p for p in _seq(block.get("circled_by")) if isinstance(p, int)} or letter in own_letters
+        protected = 0 in block["circled_by"] or letter in own_letters
         put_text(img, (a + b) / 2, head_y - 6, f"{letter}  size {SIZES[i]}", 18, WHITE, PANEL, bold=True,
                  anchor="m")
         if protected:
             put(img, pill("protected", 14, INK, YELLOW, PANEL, "check"), (a + b) / 2, head_y + 20, "m")
-        notch = max(0, min(NOTCHES - 1, _int(block.get("notch"), 0)))
+        notch = block.get("notch", 0)
         ny = top + notch * nh
         tx0, ty0, tx1, ty1 = tile_box(lay, i, notch)
         if letter in slid_last:
@@ -1365,12 +1268,11 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
             _solid(draw, _box_bands((tx0 - 5, ty0 - 5, tx1 + 6, ty1 + 6), 5))
         draw.rounded_rectangle((tx0, ty0, tx1, ty1), radius=8, fill=ix(TILE), outline=ix(TILE_EDGE), width=2)
         put_text(img, tx0 + 8, ty0 + 16, letter, 22, INK, TILE, bold=True)
-        cells = _shape_cells(block.get("cells"))
-        if cells:
-            rows = max(r for r, _ in cells) + 1
-            cols = max(c for _, c in cells) + 1
-            q = max(6, min(18, (ty1 - ty0 - 12) // rows, (tx1 - tx0 - 44) // cols))
-            draw_shape(draw, cells, (tx0 + 30 + tx1) / 2, (ty0 + ty1) / 2, q, PEN, INK)
+        cells = _shape_cells(block["cells"])
+        rows = max(r for r, _ in cells) + 1
+        cols = max(c for _, c in cells) + 1
+        q = max(6, min(18, (ty1 - ty0 - 12) // rows, (tx1 - tx0 - 44) // cols))
+        draw_shape(draw, cells, (tx0 + 30 + tx1) / 2, (ty0 + ty1) / 2, q, PEN, INK)
         if notch == NOTCHES - 1:
             if protected:
                 word = "protected"
@@ -1381,10 +1283,9 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Mappi
             put_text(img, b - 6, ny + 16, word, 13, YELLOW, SLOT, bold=True, anchor="r", max_width=b - a - 50)
 
 
-def view_layout(view: Mapping[str, Any]) -> Layout:
+def view_layout(view: BlockView) -> Layout:
     """The layout a view is drawn with."""
-    seats = max(1, min(MAX_SEATS, len(_seq(view.get("players")))))
-    return layout(1 if view.get("solo") else max(2, seats))
+    return layout(len(view["players"]))
 
 
 def cell_box(lay: Layout, seat: int, row: int, col: int) -> Box:
@@ -1395,22 +1296,17 @@ def cell_box(lay: Layout, seat: int, row: int, col: int) -> Box:
 
 
 # --- the whole image ------------------------------------------------------------------------------------------------
-def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+def render(view: BlockView, names: Sequence[str]) -> bytes:
     """The sheets for one ``Block.view()`` as PNG bytes; ``names`` are display names by seat."""
-    if not isinstance(view, Mapping):
-        view = {}
-    players = _seq(view.get("players"))
-    seats = max(1, min(MAX_SEATS, len(players)))
+    seats = len(view["players"])
     lay = view_layout(view)
-    img = background(1 if lay.solo else len(lay.cards)).copy()
+    img = background(seats).copy()
     draw = ImageDraw.Draw(img)
-    shown = seat_names(names if isinstance(names, Sequence) else (), seats)
-    blocks = _seq(view.get("blocks"))
-    crossed = {LETTERS[i] for i, b in enumerate(blocks[:5]) if _map(b).get("crossed")}
-    over = view.get("phase") == "over"
-    winners = {w for w in _seq(_map(view.get("result")).get("winners")) if isinstance(w, int)}
-    for seat in range(min(seats, len(lay.cards), len(players))):
-        if over and seat in winners and not lay.solo:
+    shown = seat_names(names, seats)
+    crossed = {b["letter"] for b in view["blocks"] if b["crossed"]}
+    winners = set(view["result"]["winners"]) if view["result"] else set()
+    for seat in range(seats):
+        if seat in winners and not lay.solo:
             _winner_border(draw, lay, seat)
         _sheet(img, draw, lay, view, seat, shown[seat], crossed)
     _strip(img, draw, lay, view, shown)

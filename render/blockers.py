@@ -14,14 +14,15 @@ column labels are marked, and a capture shows the captured tile, crossed out, on
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engine.blockers.board import NUMBERS, ROWS, SECTIONS, SIZE, WILD
+from engine.base import ResultView
+from engine.blockers.board import COLOURS, FACES, NUMBERS, ROWS, SECTIONS, SIZE, WILD, col_of, row_of, square_index
+from engine.blockers.view import BlockersLast, BlockersView, TileView
 from render.common import (
     BLUE,
     FAINT,
@@ -60,15 +61,12 @@ from render.common import (
     text_width,
 )
 
-# --- the game's facts -------------------------------------------------------------------------------
+# --- the game's facts (from the engine, never copied) ------------------------------------------------
 COLUMNS = "".join(NUMBERS)
 SYMBOLS = SECTIONS
-COLOURS = ("yellow", "blue", "green", "red", "purple")
-FACES = (*COLUMNS, *ROWS, *SYMBOLS, WILD)
 
 # Okabe–Ito hues; each colour also has a letter and a pattern of its own.
 TILE: dict[str, Colour] = {"yellow": YELLOW, "blue": BLUE, "green": GREEN, "red": VERMILLION, "purple": PURPLE}
-UNKNOWN_TILE: Colour = (150, 150, 160)  # a colour the renderer does not know (never in a valid view)
 LETTER = {"yellow": "Y", "blue": "B", "green": "G", "red": "R", "purple": "P"}
 PATTERN = {"yellow": "plain", "blue": "stripes", "green": "dots", "red": "bars", "purple": "checks"}
 # dark ink reads best on every hue but blue (contrast >= 4.6 : 1 each)
@@ -248,12 +246,10 @@ def _draw_face(tile: Image.Image, face: str, size: int, ink: Colour, centre: tup
 def tile_sprite(colour: str, face: str | None, size: int, corner: bool = True, shadow: int = 2) -> Image.Image:
     """A tile: a rounded square in its colour and pattern, the face big on a plain plate in the middle,
     and (``corner``) the colour's letter top left. ``face=None`` is a swatch: the letter is the face."""
-    base = TILE.get(colour, UNKNOWN_TILE)
-    ink = FACE_INK.get(colour, INK)
-    letter = LETTER.get(colour, "?")
+    base, ink, letter = TILE[colour], FACE_INK[colour], LETTER[colour]
     tile = Image.new("RGBA", (size, size), base + (255,))
     draw = ImageDraw.Draw(tile)
-    _pattern(draw, PATTERN.get(colour, "plain"), size, _pattern_ink(base, ink))
+    _pattern(draw, PATTERN[colour], size, _pattern_ink(base, ink))
     radius = max(4, size // 7)
     if face is None:
         plate = int(size * 0.3)
@@ -284,14 +280,6 @@ def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     img.paste(sprite, xy, sprite)
 
 
-def _tile_key(tile: Any) -> tuple[str, str]:
-    """(colour, face) of a view's tile dict, tolerating anything malformed."""
-    if not isinstance(tile, Mapping):
-        return ("?", "?")
-    colour, face = tile.get("colour"), tile.get("face")
-    return (colour if isinstance(colour, str) else "?", face if isinstance(face, str) and face in FACES else "?")
-
-
 BOARD_TILES = {(c, f): tile_sprite(c, f, TILE_SIZE) for c in COLOURS for f in FACES}
 
 
@@ -299,7 +287,7 @@ BOARD_TILES = {(c, f): tile_sprite(c, f, TILE_SIZE) for c in COLOURS for f in FA
 def square_tile(colour: str, face: str, light: bool) -> Image.Image:
     """A board tile already laid on its square's shade: an opaque ``RGB`` sprite, pasted without a mask
     (five times faster than compositing). It covers the square inside its grid lines but for ``INSET``."""
-    sprite = BOARD_TILES.get((colour, face)) or tile_sprite(colour, face, TILE_SIZE)
+    sprite = BOARD_TILES[(colour, face)]
     square = Image.new("RGBA", sprite.size, (SECTION_LIGHT if light else SECTION_DARK) + (255,))
     square.alpha_composite(sprite)
     return square.convert("RGB")
@@ -406,7 +394,6 @@ def _palette() -> Image.Image:
         for ground in (*grounds, HIGHLIGHT):
             colours += ramp(edge, ground, 2)
         colours += [mix(edge, _shade(g), 0.5) for g in grounds]
-    colours += ramp(UNKNOWN_TILE, INK, 3) + [_edge(UNKNOWN_TILE)]
     edges = [  # (background, foreground) pairs that meet at anti-aliased edges
         (SECTION_LIGHT, SYMBOL_ON[True]), (SECTION_DARK, SYMBOL_ON[False]), (SECTION_LIGHT, GRID_LINE),
         (SECTION_DARK, GRID_LINE), (SECTION_LIGHT, SECTION_LINE), (SECTION_DARK, SECTION_LINE),
@@ -553,78 +540,58 @@ def side(seats: int, advanced: bool, private: bool) -> Image.Image:
 
 
 # --- text that changes -----------------------------------------------------------------------------
-def _result_line(result: Mapping[str, Any], names: list[str]) -> str:
-    winners = [w for w in result.get("winners", ()) if isinstance(w, int) and 0 <= w < len(names)]
-    scores = list(result.get("scores", ()))
+def _result_line(result: ResultView, names: list[str]) -> str:
+    winners, scores = result["winners"], result["scores"]
     if not winners:
         return "Game over"
-    best = number_text(scores[winners[0]]) if winners[0] < len(scores) else "-"
+    best = number_text(scores[winners[0]])
     if len(winners) == 1:
         line = f"{names[winners[0]]} wins with {best}"
-        others = sorted((s for i, s in enumerate(scores) if i != winners[0]), key=lambda s: float(s))
+        others = sorted(s for i, s in enumerate(scores) if i != winners[0])
         if others:
             line += " vs " + ", ".join(number_text(s) for s in others)
         return line
     return f"Tie: {join_names(names[w] for w in winners)} ({best} each)"
 
 
-def _headline(view: Mapping[str, Any], names: list[str]) -> tuple[str, str]:
+def _headline(view: BlockersView, names: list[str]) -> tuple[str, str]:
     """The header's line and its icon (``>`` to play, ``*`` result)."""
     short = [HEAD.fit(n, 240) for n in names]
-    if view.get("phase") == "over":
-        result = view.get("result")
-        return (_result_line(result, short) if isinstance(result, Mapping) else "Game over"), "*"
-    acting = [p for p in view.get("to_act", ()) if isinstance(p, int) and 0 <= p < len(short)]
+    if view["phase"] == "over":
+        result = view["result"]
+        return (_result_line(result, short) if result else "Game over"), "*"
+    acting = view["to_act"]
     if not acting:
         return "", ">"
     return f"{join_names(short[p] for p in acting)} to play", ">"
 
 
-def _move_text(last: Mapping[str, Any], names: list[str]) -> str:
-    seat = last.get("seat")
-    who = BODY.fit(names[seat], 260) if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    if last.get("pass"):
+def _move_text(last: BlockersLast, names: list[str]) -> str:
+    who = BODY.fit(names[last["seat"]], 260)
+    if last["pass"]:
         return f"{who} passed (no legal move)"
-    text = f"{who}: {last.get('move', '')}"
-    captured = last.get("captured")
-    if isinstance(captured, Mapping):
-        colour, face = _tile_key(captured)
-        text += f" (captured {colour} {face})"
+    text = f"{who}: {last['move']}"
+    captured = last["captured"]
+    if captured:
+        text += f" (captured {captured['colour']} {captured['face']})"
     return text
 
 
 # --- drawing -------------------------------------------------------------------------------------------
-def _parse_square(square: Any) -> tuple[int, int] | None:
-    """``"7E"`` -> (row 4, col 6)."""
-    if not isinstance(square, str) or len(square) != 2:
-        return None
-    col, row = square[0], square[1].upper()
-    if col not in COLUMNS or row not in ROWS:
-        return None
-    return ROWS.index(row), COLUMNS.index(col)
-
-
-def _tiles(img: Image.Image, board: Any) -> None:
-    if not isinstance(board, Sequence):
-        return
-    for r, row in enumerate(board[:SIZE]):
-        if not isinstance(row, Sequence):
-            continue
-        for c, cell in enumerate(row[:SIZE]):
+def _tiles(img: Image.Image, board: list[list[TileView | None]]) -> None:
+    for r, row in enumerate(board):
+        for c, cell in enumerate(row):
             if cell is None:
                 continue
-            colour, face = _tile_key(cell)
             x0, y0, _, _ = square_box(r, c)
-            img.paste(square_tile(colour, face, _light(r, c)), (x0 + INSET, y0 + INSET))
+            img.paste(square_tile(cell["colour"], cell["face"], _light(r, c)), (x0 + INSET, y0 + INSET))
 
 
-def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: Any) -> None:
-    if not isinstance(last, Mapping) or last.get("pass"):
+def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast | None) -> None:
+    if last is None or last["square"] is None:
         return
-    where = _parse_square(last.get("square"))
-    if where is None:
-        return
-    r, c = where
+    square = square_index(last["square"])
+    r, c = row_of(square), col_of(square)
     x0, y0, x1, y1 = square_box(r, c)
     draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=INK, width=7)
     dashed_rect(draw, (x0 - 1, y0 - 1, x1 + 1, y1 + 1), HIGHLIGHT, width=5, dash=10, gap=6)
@@ -634,30 +601,25 @@ def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: Any) -> None:
         COLUMN_PILL[c].paste(img, (mid_x, y), anchor="m")
     for x in (GRID_X - MARGIN // 2, end_x + MARGIN // 2):
         ROW_PILL[r].paste(img, (x, mid_y), anchor="m")
-    captured = last.get("captured")
-    if isinstance(captured, Mapping):
-        marker = captured_marker(*_tile_key(captured))
+    captured = last["captured"]
+    if captured:
+        marker = captured_marker(captured["colour"], captured["face"])
         centre = MARKER_BADGE // 2 + MINI // 2 + 3  # the captured tile's centre sits on the square's corner
         mx = x1 - centre if c < SIZE - 1 else x1 - marker.width + 4
         my = y1 - centre if r < SIZE - 1 else y1 - marker.height + 4
         _paste(img, marker, (mx, my))
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _stat(img: Image.Image, x: float, cy: float, word: str, value: Any) -> float:
+def _stat(img: Image.Image, x: float, cy: float, word: str, value: int) -> float:
     """``word`` in the muted face then ``value`` in bold; returns where the next one may start."""
     x = STAT_WORD[word].paste(img, (x, cy))[2] + 5
     return NUMBER.paste(img, (x, cy), number_text(value))[2] + 16
 
 
-def _captures(img: Image.Image, left: float, right: float, cy: float, captured: Any) -> None:
+def _captures(img: Image.Image, left: float, right: float, cy: float, captured: dict[str, int]) -> None:
     """Small swatches with counts, right aligned at ``right`` (the word "captured" before them when
     there is room after ``left``); the most-captured colour is the one that counts."""
-    counts = [(c, _int(captured.get(c))) for c in COLOURS] if isinstance(captured, Mapping) else []
-    counts = [(c, n) for c, n in counts if n > 0]
+    counts = [(c, captured[c]) for c in COLOURS if captured.get(c)]
     if not counts:
         NO_CAPTURES.paste(img, (right, cy), anchor="r")
         return
@@ -673,104 +635,90 @@ def _captures(img: Image.Image, left: float, right: float, cy: float, captured: 
         x += w + gap
 
 
-def _player(img: Image.Image, box: Box, view: Mapping[str, Any], seat: int, name: str, advanced: bool) -> None:
+def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str, advanced: bool) -> None:
     player = view["players"][seat]
-    over = view.get("phase") == "over"
-    result = view.get("result") if isinstance(view.get("result"), Mapping) else None
-    acting = not over and seat in view.get("to_act", ())
-    winner = bool(over and result and seat in result.get("winners", ()))
+    over = view["phase"] == "over"
+    result = view["result"]
+    acting = not over and seat in view["to_act"]
+    winner = bool(over and result and seat in result["winners"])
     if acting or winner:
         _strong(ImageDraw.Draw(img), box)
     x0, y0, x1, y1 = box
-    colours = [c for c in player.get("colours", ()) if isinstance(c, str)]
+    colours = player["colours"]
 
     # name row: swatches, name, badge, score; the rows spread out a little in taller cards
     slack = max(0, (y1 - y0) - (196 if advanced else 104)) // 3
     cy = y0 + 28 + slack
     x: float = x0 + PAD
     for c in colours[:2]:
-        sprite = SWATCHES.get(c) or tile_sprite(c, None, SWATCH)
-        _paste(img, sprite, (int(x), cy - SWATCH // 2))
+        _paste(img, SWATCHES[c], (int(x), cy - SWATCH // 2))
         x += SWATCH + 6
-    score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player.get("score")), anchor="r")[0]
+    score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player["score"]), anchor="r")[0]
     right = SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
     tags: list[Label] = []
     if acting:
         tags.append(TO_PLAY)
     elif winner:
         tags.append(WINNER)
-    elif over and result:
-        ranks = result.get("ranks", ())
-        rank = ranks[seat] if isinstance(ranks, Sequence) and seat < len(ranks) else None
-        if isinstance(rank, int) and rank in ORDINAL:
-            tags.append(ORDINAL[rank])
-    if view.get("viewer") == seat:
+    elif over and result and result["ranks"][seat] in ORDINAL:
+        tags.append(ORDINAL[result["ranks"][seat]])
+    if view["viewer"] == seat:
         tags.append(YOU)
     for tag in reversed(tags):
         right = tag.paste(img, (right, cy), anchor="r")[0] - 8
     name_x = x + 4
     NAME.paste(img, (name_x, cy), NAME.fit(name, right - 4 - name_x))
 
-    racks = player.get("rack_counts") if isinstance(player.get("rack_counts"), Mapping) else {}
-    piles = player.get("pile_counts") if isinstance(player.get("pile_counts"), Mapping) else {}
+    racks, piles = player["rack_counts"], player["pile_counts"]
     bottom = y1 - 24 - slack
     if not advanced:
-        c = colours[0] if colours else ""
-        x = _stat(img, x0 + PAD, bottom, "groups", player.get("groups"))
-        x = _stat(img, x, bottom, "rack", racks.get(c))
-        x = _stat(img, x, bottom, "pile", piles.get(c))
-        _captures(img, x, x1 - PAD, bottom, player.get("captured"))
+        c = colours[0]
+        x = _stat(img, x0 + PAD, bottom, "groups", player["groups"])
+        x = _stat(img, x, bottom, "rack", racks[c])
+        x = _stat(img, x, bottom, "pile", piles[c])
+        _captures(img, x, x1 - PAD, bottom, player["captured"])
         return
 
     # advanced: one row per colour, then groups and captures
-    finished = set(player.get("finished") or ())
-    public = player.get("public") if isinstance(player.get("public"), Mapping) else {}
+    finished = set(player["finished"])
+    public = player["public"]
     row_y = cy + 46
     for c in colours[:2]:
-        sprite = SMALL_SWATCHES.get(c) or tile_sprite(c, None, SMALL, shadow=0)
-        _paste(img, sprite, (x0 + PAD + 4, row_y - SMALL // 2))
+        _paste(img, SMALL_SWATCHES[c], (x0 + PAD + 4, row_y - SMALL // 2))
         x = x0 + PAD + 38
         if c in finished:
             x = FINISHED.paste(img, (x, row_y))[2] + 12
-            tiles = public.get(c) or [] if isinstance(public.get(c), Sequence) else []
+            tiles = public.get(c, [])
             if tiles:
                 x = PUBLIC_WORD.paste(img, (x, row_y))[2] + 8
-            for face in list(tiles)[:5]:
-                key = _tile_key({"colour": c, "face": face})
-                _paste(img, tile_sprite(key[0], key[1], MINI, corner=False, shadow=0), (x, row_y - MINI // 2))
+            for face in tiles[:5]:
+                _paste(img, tile_sprite(c, face, MINI, corner=False, shadow=0), (x, row_y - MINI // 2))
                 x += MINI + 5
         else:
-            x = _stat(img, x, row_y, "rack", racks.get(c))
-            _stat(img, x, row_y, "pile", piles.get(c))
+            x = _stat(img, x, row_y, "rack", racks[c])
+            _stat(img, x, row_y, "pile", piles[c])
         row_y += MINI + 10
-    x = _stat(img, x0 + PAD, bottom, "groups", player.get("groups"))
-    _captures(img, x, x1 - PAD, bottom, player.get("captured"))
+    x = _stat(img, x0 + PAD, bottom, "groups", player["groups"])
+    _captures(img, x, x1 - PAD, bottom, player["captured"])
 
 
-def _rack(img: Image.Image, box: Box, view: Mapping[str, Any]) -> None:
-    rack = view.get("rack")
-    x0, y0 = box[0], box[1]
-    if not isinstance(rack, Mapping):
+def _rack(img: Image.Image, box: Box, view: BlockersView) -> None:
+    seat = view["viewer"]
+    if "rack" not in view or seat is None:
         return
+    rack = view["rack"]
+    x0, y0 = box[0], box[1]
     y = y0 + 38
-    seat = view.get("viewer")
-    players = view.get("players", ())
-    me = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else {}
-    order = [c for c in me.get("colours", ()) if c in rack]
-    order += [c for c in rack if c not in order]
-    finished = set(me.get("finished", ())) if view.get("mode") == "advanced" else set()
-    for c in order[:2]:
-        tiles = rack.get(c)
-        if not isinstance(tiles, Sequence) or isinstance(tiles, str):
-            continue
+    me = view["players"][seat]
+    finished = set(me["finished"]) if view["mode"] == "advanced" else set()
+    for c in me["colours"]:
+        tiles = rack[c]
         x = x0 + PAD
         if len(rack) > 1:
-            sprite = SWATCHES.get(c) or tile_sprite(c, None, SWATCH)
-            _paste(img, sprite, (x, y + (RACK_TILE - SWATCH) // 2))
+            _paste(img, SWATCHES[c], (x, y + (RACK_TILE - SWATCH) // 2))
             x += SWATCH + 14
-        for face in list(tiles)[:6]:
-            key = _tile_key({"colour": c, "face": face})
-            sprite = tile_sprite(key[0], key[1], RACK_TILE)
+        for face in tiles:
+            sprite = tile_sprite(c, face, RACK_TILE)
             _paste(img, sprite, (x, y))
             x += RACK_TILE + 8
         if c in finished:
@@ -778,12 +726,12 @@ def _rack(img: Image.Image, box: Box, view: Mapping[str, Any]) -> None:
         y += RACK_TILE + 12
 
 
-def _header(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
+def _header(img: Image.Image, view: BlockersView, names: list[str]) -> None:
     cy = HEADER // 2
     x = TITLE_END + 14
-    if view.get("mode") == "advanced":
+    if view["mode"] == "advanced":
         x = ADVANCED_PILL.paste(img, (x, cy))[2] + 10
-    if view.get("phase") == "over":
+    if view["phase"] == "over":
         x = OVER_PILL.paste(img, (x, cy))[2] + 10
     if "rack" in view:
         x = PRIVATE_PILL.paste(img, (x, cy))[2] + 10
@@ -795,34 +743,33 @@ def _header(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None
     HEAD_ICON[icon].paste(img, (left - 10, cy), anchor="r")
 
 
-def _footer(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
+def _footer(img: Image.Image, view: BlockersView, names: list[str]) -> None:
     cy = H - FOOTER // 2
-    ply = view.get("ply")
-    extra = f"move {number_text(ply)}" if isinstance(ply, int) else ""
-    result = view.get("result")
-    if view.get("phase") == "over" and isinstance(result, Mapping) and isinstance(result.get("reason"), str):
+    extra = f"move {view['ply']}"
+    result = view["result"]
+    if view["phase"] == "over" and result:
         extra = " \u00b7 ".join(b for b in (NOTE.fit(result["reason"], 300), extra) if b)
     room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
-    last = view.get("last")
-    if not isinstance(last, Mapping):
+    last = view["last"]
+    if last is None:
         NO_MOVES.paste(img, (GAP + 4, cy))
         return
     x = LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
     BODY.paste(img, (x, cy), BODY.fit(_move_text(last, names), room - x))
 
 
-def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+def render(view: BlockersView, names: Sequence[str]) -> bytes:
     """The board for one ``Blockers.view()`` as PNG bytes; ``names`` are display names by seat."""
     players = view["players"]
     seats = len(players)
-    advanced = view.get("mode") == "advanced"
+    advanced = view["mode"] == "advanced"
     lay = layout(seats, advanced, "rack" in view)
     img = TABLE.copy()
     img.paste(side(seats, advanced, "rack" in view), SIDE_BOX[:2])
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
-    _tiles(img, view.get("board"))
-    _last_move(img, draw, view.get("last"))
+    _tiles(img, view["board"])
+    _last_move(img, draw, view["last"])
     for seat in range(seats):
         _player(img, lay.cards[seat], view, seat, shown[seat], advanced)
     if lay.rack:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.base import ResultView
 from engine.breaks.cards import JOKER, RANKS, SUITS
 from engine.breaks.game import SLOTS
+from engine.breaks.view import BreaksOptions, BreaksView
 from render.common import (
     BLUE,
     CARD_EDGE,
@@ -392,7 +393,7 @@ def _points(n: float) -> str:
     return f"{int(n)} pt" if int(n) == 1 else f"{int(n)} pts"
 
 
-def _result_line(result: Mapping[str, Any], names: list[str]) -> str:
+def _result_line(result: ResultView, names: list[str]) -> str:
     winners = list(result["winners"])
     scores = [int(s) for s in result["scores"]]
     if len(winners) == 1:
@@ -404,10 +405,10 @@ def _result_line(result: Mapping[str, Any], names: list[str]) -> str:
     return f"Tie: {join_names(names[w] for w in winners)} ({_points(scores[winners[0]])} each)"
 
 
-def _status(view: Mapping[str, Any], names: list[str]) -> tuple[str, str]:
+def _status(view: BreaksView, names: list[str]) -> tuple[str, str]:
     """The headline and a hint (a key of :data:`HINT` or "") for the header strip."""
     short = [HEAD.fit(n, 240) for n in names]
-    if view["phase"] == "over" and view.get("result"):
+    if view["phase"] == "over" and view["result"]:
         return _result_line(view["result"], short), ""
     who = join_names(short[p] for p in view["to_act"])
     if view["phase"] == "final":
@@ -417,17 +418,17 @@ def _status(view: Mapping[str, Any], names: list[str]) -> tuple[str, str]:
     return f"{who} to play", "draw or merge"
 
 
-def _options_text(options: Mapping[str, Any]) -> str:
+def _options_text(options: BreaksOptions) -> str:
     bits = []
-    if options.get("decks", 1) != 1:
+    if options["decks"] != 1:
         bits.append(f"{options['decks']} decks")
-    if options.get("jokers"):
+    if options["jokers"]:
         bits.append("jokers")
-    if options.get("aces_wild"):
+    if options["aces_wild"]:
         bits.append("aces wild")
-    if options.get("scoring") == "court":
+    if options["scoring"] == "court":
         bits.append("court scoring")
-    if options.get("tiebreak") == "cards_left":
+    if options["tiebreak"] == "cards_left":
         bits.append("tiebreak: cards left")
     return " \u00b7 ".join(bits)
 
@@ -527,14 +528,14 @@ def _stacks(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Seque
         NOTE.paste(img, (cx, y1 - 10), f"{cards_left} left", anchor="m")
 
 
-def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Mapping[str, Any], seat: int,
+def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView, seat: int,
            name: str) -> None:
     box = layout.panels[seat]
     x0, y0, x1, y1 = box
     style = layout.style
     player = view["players"][seat]
     options = view["options"]
-    result = view.get("result")
+    result = view["result"]
     acting = seat in view["to_act"]
     winner = result is not None and seat in result["winners"]
     if acting or winner:
@@ -557,10 +558,10 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Ma
     NAME.paste(img, (name_x, cy), NAME.fit(name, tag_left - 12 - name_x))
 
     # the three slots, and the last move's outline
-    last = view.get("last") or {}
-    touched = {tuple(t) for t in last.get("touched", ())}
+    last = view["last"]
+    touched = {(p, slot) for p, slot in last["touched"]} if last else set()
     baseline = layout.baseline(seat)
-    aces_wild = bool(options.get("aces_wild"))
+    aces_wild = options["aces_wild"]
     for i, cards in enumerate(player["slots"]):
         sx = layout.slot_x(seat, i)
         top = _fan(img, style, sx, baseline, cards, aces_wild)
@@ -568,13 +569,13 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Ma
             dashed_rect(draw, (sx - 6, top - 6, sx + style.w + 8, baseline + 7), HIGHLIGHT, width=4, dash=12, gap=6)
             LAST_PILL[i].paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 4), anchor="m")
 
-    left = player["cards_left"] if options.get("tiebreak") == "cards_left" else None
+    left = player["cards_left"] if options["tiebreak"] == "cards_left" else None
     draw_stacks = _stacks_row if layout.stacks_row else _stacks
-    draw_stacks(img, draw, layout.stack_box(seat), player["stack_points"], options.get("scoring") == "court",
-                seat in last.get("stacked", ()), left)
+    draw_stacks(img, draw, layout.stack_box(seat), player["stack_points"], options["scoring"] == "court",
+                bool(last and seat in last["stacked"]), left)
 
 
-def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Mapping[str, Any],
+def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView,
             names: list[str]) -> None:
     mx0, my0, mx1, _ = layout.middle
     cx = (mx0 + mx1) // 2
@@ -592,11 +593,10 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: M
         PILE.paste(img, (px, y + bh + 32), str(count), anchor="m")
     y = my0 + 36 + bh + 64
     NOTE.paste(img, (cx, y), f"recycles left: {view['recycles_left']}", anchor="m")
-    pending = view.get("pending")
-    if not pending:
+    pending, seat = view["pending"], view["pending_seat"]
+    if pending is None or seat is None:
         return
     style = layout.style
-    seat = view["pending_seat"]
     top = y + 40
     DRAWN_BY.paste(img, (cx, top), anchor="m")
     BODY.paste(img, (cx, top + 26), BODY.fit(names[seat], mx1 - mx0 - 8), anchor="m")
@@ -604,10 +604,10 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: M
     x = cx - style.w // 2
     draw.rounded_rectangle((x - 7, card_y - 7, x + style.w + 7, card_y + style.h + 7), radius=style.radius + 5,
                            outline=YELLOW, width=3)
-    _paste(img, _card(DECKS[style], pending, bool(view["options"].get("aces_wild"))), (x, card_y))
+    _paste(img, _card(DECKS[style], pending, view["options"]["aces_wild"]), (x, card_y))
 
 
-def _header(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None:
+def _header(img: Image.Image, view: BreaksView, names: list[str]) -> None:
     cy = HEADER // 2
     x = TITLE_END + 16
     phase = view["phase"]
@@ -621,24 +621,22 @@ def _header(img: Image.Image, view: Mapping[str, Any], names: list[str]) -> None
     HEAD_ICON["*" if phase == "over" else ">"].paste(img, (left - 10, cy), anchor="r")
 
 
-def _footer(img: Image.Image, layout: Layout, view: Mapping[str, Any], names: list[str]) -> None:
+def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]) -> None:
     cy = layout.height - FOOTER // 2
     extra = " \u00b7 ".join(b for b in (_options_text(view["options"]), f"move {view['ply']}") if b)
     room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
-    last = view.get("last")
+    last = view["last"]
     if not last:
         NO_MOVES.paste(img, (GAP + 4, cy))
         return
     x = LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
-    seat = last.get("seat")
-    who = BODY.fit(names[seat], 260) if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    text = f"{who}: {last.get('move', '')}"
-    if last.get("stacked"):
+    text = f"{BODY.fit(names[last['seat']], 260)}: {last['move']}"
+    if last["stacked"]:
         text += " - completed a stack!"
     BODY.paste(img, (x, cy), BODY.fit(text, room - x))
 
 
-def render(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+def render(view: BreaksView, names: Sequence[str]) -> bytes:
     """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat."""
     seats = len(view["players"])
     layout = LAYOUTS[seats]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.base import Game
 from engine.block import Block
@@ -18,16 +18,18 @@ from engine.blockers import Blockers
 from engine.breaks import Breaks
 from render import block, blockers, breaks
 
-Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
+V = TypeVar("V", bound=Mapping[str, Any])
+Renderer = Callable[[V, Sequence[str]], bytes]  # a view (``Game.view``) and seat names → PNG bytes
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 
 
 @dataclass(frozen=True)
-class GameEntry:
-    """Everything the platform needs of one game."""
+class GameEntry(Generic[V]):
+    """Everything the platform needs of one game. The type checker holds the renderer to the game's view type:
+    ``GameEntry(Breaks(), render.blockers.render)`` does not type-check."""
 
-    rules: Game
-    render: Renderer  # a view (``Game.view``) and seat names → PNG bytes
+    rules: Game[Any, Any, V]
+    render: Renderer[V]
     rules_page: Path | None = None  # the rules for players (/rules); None for games made only for tests
     playout_target: int | None = None  # plies per second the search API must reach (bench/playouts.py)
 
@@ -39,12 +41,12 @@ class GameEntry:
 class Catalog:
     """Games by key, with their entries. Tests build their own catalogue with extra games."""
 
-    def __init__(self, entries: Iterable[GameEntry | Game] = ()) -> None:
-        self._entries: dict[str, GameEntry] = {}
+    def __init__(self, entries: Iterable[GameEntry[Any] | Game[Any, Any, Any]] = ()) -> None:
+        self._entries: dict[str, GameEntry[Any]] = {}
         for entry in entries:
             self.add(entry)
 
-    def add(self, entry: GameEntry | Game) -> None:
+    def add(self, entry: GameEntry[Any] | Game[Any, Any, Any]) -> None:
         """Register an entry (a bare Game gets a renderer that refuses to draw, for engine-only tests)."""
         if isinstance(entry, Game):
             entry = GameEntry(entry, _no_picture(entry.key))
@@ -52,11 +54,11 @@ class Catalog:
             raise ValueError(f"duplicate game key {entry.key!r}")
         self._entries[entry.key] = entry
 
-    def get(self, key: str) -> Game | None:
+    def get(self, key: str) -> Game[Any, Any, Any] | None:
         entry = self._entries.get(key)
         return entry.rules if entry else None
 
-    def entry(self, key: str) -> GameEntry:
+    def entry(self, key: str) -> GameEntry[Any]:
         """The entry of ``key``; ``KeyError`` for an unknown game."""
         try:
             return self._entries[key]
@@ -66,14 +68,14 @@ class Catalog:
     def __contains__(self, key: object) -> bool:
         return key in self._entries
 
-    def all(self) -> list[Game]:
+    def all(self) -> list[Game[Any, Any, Any]]:
         return [e.rules for e in self._entries.values()]
 
-    def entries(self) -> list[GameEntry]:
+    def entries(self) -> list[GameEntry[Any]]:
         return list(self._entries.values())
 
 
-def _no_picture(key: str) -> Renderer:
+def _no_picture(key: str) -> Renderer[Any]:
     def refuse(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
         raise LookupError(f"no renderer registered for game {key!r}")
     return refuse

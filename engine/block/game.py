@@ -70,6 +70,7 @@ from engine.block.sheet import (
     cell_name,
     parse_cell,
 )
+from engine.block.view import BlockPlayer, BlockRecent, BlockSlot, BlockView
 from engine.rng import Rng
 from engine.state import copy_state, dump_state, load_state
 
@@ -205,7 +206,7 @@ class BlockState:
     work: list[Sheet]  # this turn's working copies (private until the turn resolves)
     progress: list[Progress]
     crossed_line: list[bool]
-    recent: list[dict[str, Any]]  # per seat, what the last resolved turn added (for the public picture)
+    recent: list[BlockRecent]  # per seat, what the last resolved turn added (for the public picture)
     ply: int = 0
 
     @property
@@ -217,7 +218,7 @@ def _cells_text(cells: Sequence[Cell]) -> str:
     return " ".join(cell_name(c) for c in cells)
 
 
-class Block(Game[BlockState, Move]):
+class Block(Game[BlockState, Move, BlockView]):
     key = "block"
     name = "BLOCK"
     min_players = 1
@@ -436,7 +437,7 @@ class Block(Game[BlockState, Move]):
     def perform(self, s: BlockState, seat: int, move: Move, events: list[Event]) -> None:
         self._perform(s, seat, move, events, resolve=True)
 
-    def preview_view(self, state: BlockState, seat: int, move: Move) -> dict[str, Any]:
+    def preview_view(self, state: BlockState, seat: int, move: Move) -> BlockView:
         """The seat's working sheet with this pick, the turn left unresolved even when the pick is the last one
         owed: a preview never shows other seats' picks or the next roll."""
         move = self.checked_move(state, seat, move)
@@ -737,9 +738,9 @@ class Block(Game[BlockState, Move]):
             " · shape " + ("★" if state.dice[4] == STAR else str(state.dice[4]))
 
     # --- views -----------------------------------------------------------------------------------------------
-    def view(self, state: BlockState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: BlockState, seat: int | None) -> BlockView:
         result = self.result(state)
-        players = []
+        players: list[BlockPlayer] = []
         for p in range(state.seats):
             own = seat == p
             sheet = state.work[p] if own else state.sheets[p]
@@ -751,12 +752,14 @@ class Block(Game[BlockState, Move]):
                 "letters": sheet.letters[:],
                 "full_rows": [r + 1 for r in sheet.full_rows()],
                 "score": score["total"],
-                "breakdown": score,
+                "breakdown": {"identical": score["identical"], "consecutive": score["consecutive"],
+                              "bonus": score["bonus"], "columns": score["columns"], "rows": score["rows"],
+                              "beyond": score["beyond"], "total": score["total"]},
                 "crossed_line": state.crossed_line[p],
                 "waiting": bool(state.progress[p].steps) and state.phase != OVER,
-                "recent": dict(state.recent[p]),
+                "recent": state.recent[p].copy(),
             })
-        v: dict[str, Any] = {
+        v: BlockView = {
             "game": self.key,
             "solo": state.solo,
             "phase": state.phase,
@@ -764,12 +767,7 @@ class Block(Game[BlockState, Move]):
             "first": state.first,
             "dice": ["*" if d == STAR else d for d in state.dice],
             "penalty": state.penalty,
-            "blocks": [{"letter": letter, "size": LETTER_SIZE[letter], "shape": state.blocks[i],
-                        "cells": [list(c) for c in SHAPES[state.blocks[i]]],
-                        "crossed": letter in state.crossed,
-                        "circled_by": [p for p in range(state.seats) if letter in state.sheets[p].letters],
-                        **({"notch": state.notches[i]} if state.solo else {})}
-                       for i, letter in enumerate(LETTERS)],
+            "blocks": [self._slot(state, i) for i in range(len(LETTERS))],
             "players": players,
             "to_act": sorted(self.to_act(state)),
             "ply": state.ply,
@@ -784,6 +782,16 @@ class Block(Game[BlockState, Move]):
                          "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
                          "slides": prog.slides[:]}
         return v
+
+    @staticmethod
+    def _slot(state: BlockState, i: int) -> BlockSlot:
+        letter = LETTERS[i]
+        slot: BlockSlot = {"letter": letter, "size": LETTER_SIZE[letter], "shape": state.blocks[i],
+                           "cells": [list(c) for c in SHAPES[state.blocks[i]]], "crossed": letter in state.crossed,
+                           "circled_by": [p for p in range(state.seats) if letter in state.sheets[p].letters]}
+        if state.solo:
+            slot["notch"] = state.notches[i]
+        return slot
 
     def revealed_ply(self, state: BlockState) -> int:
         """This turn's picks are secret until the turn resolves."""
@@ -814,7 +822,7 @@ class Block(Game[BlockState, Move]):
             head += f" BLOCK {state.penalty} drops!"
         return head + " Waiting for " + ", ".join("{p%d}" % p for p in waiting) + "."
 
-    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def alt_text(self, view: BlockView, names: Sequence[str]) -> str:
         parts = [f"BLOCK, turn {view['turn']}."]
         if view["dice"]:
             dice = ["★" if d == "*" else str(d) for d in view["dice"]]

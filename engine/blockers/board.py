@@ -44,6 +44,11 @@ def square_name(square: int) -> str:
     return f"{col_of(square) + 1}{ROWS[row_of(square)]}"
 
 
+def square_index(name: str) -> int:
+    """The inverse of :func:`square_name` (``"7E"`` → the square at column 7, row E)."""
+    return square_at(int(name[0]) - 1, ROWS.index(name[1].upper()))
+
+
 def fits(face: str, square: int) -> bool:
     """Whether a tile with this face may go on this square (whatever is on it)."""
     if face == WILD:

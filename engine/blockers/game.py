@@ -83,6 +83,7 @@ from engine.blockers.board import (
     tile,
     where,
 )
+from engine.blockers.view import BlockersLast, BlockersPlayer, BlockersView, TileView
 from engine.rng import Rng
 from engine.state import copy_state, dump_state, load_state
 
@@ -120,7 +121,7 @@ class BlockersState:
     phase: str = PLAY
     passes: int = 0  # passes in succession since the last tile was played
     # the last move, for the view (replaced, never mutated)
-    last: dict[str, Any] | None = field(default=None, metadata={"shared": True})
+    last: BlockersLast | None = field(default=None, metadata={"shared": True})
     ply: int = 0
 
     def clone(self) -> BlockersState:
@@ -225,7 +226,7 @@ def format_move(move: Move) -> str:
 
 # --- the game -------------------------------------------------------------------------------------------------
 
-class Blockers(Game[BlockersState, Move]):
+class Blockers(Game[BlockersState, Move, BlockersView]):
     key = "blockers"
     name = "Blockers!"
     min_players = 2
@@ -388,8 +389,8 @@ class Blockers(Game[BlockersState, Move]):
         taken = s.board[move.square]
         s.board[move.square] = placed
         s.passes = 0
-        tile_json = {"colour": colour, "face": move.face}
-        taken_json = None
+        tile_json: TileView = {"colour": colour, "face": move.face}
+        taken_json: TileView | None = None
         if taken is None:
             events.append(Event("play", seat, "{p%d} played %s on %s." % (seat, spoken(placed), where_to),
                                 {"move": text, "square": where_to, "tile": tile_json, "captured": None}))
@@ -525,10 +526,10 @@ class Blockers(Game[BlockersState, Move]):
         return (tile_label,)
 
     # --- views ------------------------------------------------------------------------------
-    def view(self, state: BlockersState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: BlockersState, seat: int | None) -> BlockersView:
         result = self.result(state)
         scores = self.scores(state)
-        players = []
+        players: list[BlockersPlayer] = []
         for p in range(state.seats):
             colours = state.colours(p)
             players.append({
@@ -541,7 +542,7 @@ class Blockers(Game[BlockersState, Move]):
                 "finished": [c for c in colours if c in state.finished],
                 "public": {c: list(state.racks[c]) for c in colours if c in state.finished and state.advanced},
             })
-        out: dict[str, Any] = {
+        out: BlockersView = {
             "game": self.key,
             "viewer": seat,
             "mode": state.options["mode"],
@@ -560,7 +561,7 @@ class Blockers(Game[BlockersState, Move]):
         return out
 
     @staticmethod
-    def _cell(t: str | None) -> dict[str, str] | None:
+    def _cell(t: str | None) -> TileView | None:
         return None if t is None else {"colour": colour_of(t), "face": face_of(t)}
 
     def status_line(self, state: BlockersState) -> str:
@@ -587,7 +588,7 @@ class Blockers(Game[BlockersState, Move]):
         """Only the racks are private (the same as the view's "rack", without building whole views)."""
         return {"rack": {c: list(state.racks[c]) for c in state.colours(seat)}}
 
-    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def alt_text(self, view: BlockersView, names: Sequence[str]) -> str:
         players = view["players"]
         board = view["board"]
         mode = "advanced game" if view["mode"] == ADVANCED else "basic game"
@@ -615,11 +616,11 @@ class Blockers(Game[BlockersState, Move]):
                 if c in pl["public"]:
                     bits.append(f"{c} finished, face up: " + ", ".join(pl["public"][c]))
             captured = pl["captured"]
-            took = _and([f"{n} {c}" for c, n in captured.items()]) if captured else "nothing"
+            took = _and([f"{n} {c}" for c, n in captured.items() if n]) or "nothing"
             bits.append(f"{_plural(pl['groups'], 'group')}, captured {took}, score {pl['score']}")
             parts.append(f"{names[p]}: " + "; ".join(bits) + ".")
         last = view["last"]
-        if last and not last["pass"]:
+        if last and last["tile"]:
             text = (f"Last move: {names[last['seat']]} played {last['tile']['colour']} {last['tile']['face']} "
                     f"on {last['square']}")
             if last["captured"]:

@@ -26,6 +26,7 @@ from engine.base import (
     rank_by,
 )
 from engine.breaks.cards import court_points, is_court, make_deck, matches, short, spoken
+from engine.breaks.view import BreaksLast, BreaksView
 from engine.rng import Rng
 from engine.state import copy_state, dump_state, load_state
 
@@ -66,7 +67,7 @@ class BreaksState:
     pending: str | None = None  # the card just drawn, awaiting place/break/discard
     recycles_left: int = 0
     final_queue: list[int] = field(default_factory=list)  # final merge round, next first
-    last: dict[str, Any] | None = field(default=None, metadata={"shared": True})  # what the last move touched
+    last: BreaksLast | None = field(default=None, metadata={"shared": True})  # what the last move touched
     ply: int = 0
 
     def clone(self) -> BreaksState:
@@ -81,7 +82,7 @@ def _slot_name(i: int) -> str:
     return f"slot {i + 1}"
 
 
-class Breaks(Game[BreaksState, Move]):
+class Breaks(Game[BreaksState, Move, BreaksView]):
     key = "breaks"
     name = "Breaks"
     min_players = 2
@@ -447,11 +448,12 @@ class Breaks(Game[BreaksState, Move]):
                 f"onto slot {move.target + 1}")
 
     # --- views ----------------------------------------------------------------------
-    def view(self, state: BreaksState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: BreaksState, seat: int | None) -> BreaksView:
         # Breaks has no hidden hands: every seat sees the public view (the draw order is never shown).
         res = self.result(state)
         scores = self.scores(state)
         left = self.cards_left(state)
+        o = state.options
         return {
             "game": self.key,
             "viewer": seat,
@@ -472,7 +474,8 @@ class Breaks(Game[BreaksState, Move]):
             "pending_seat": state.turn if state.pending else None,
             "final_queue": list(state.final_queue),
             "last": copy.deepcopy(state.last),
-            "options": dict(state.options),
+            "options": {"decks": o["decks"], "jokers": o["jokers"], "aces_wild": o["aces_wild"],
+                        "scoring": o["scoring"], "recycles": o["recycles"], "tiebreak": o["tiebreak"]},
             "result": res.to_json() if res else None,
         }
 
@@ -485,7 +488,7 @@ class Breaks(Game[BreaksState, Move]):
             return "{p%d} drew %s and must place, break or discard it." % (state.turn, short(state.pending))
         return "{p%d} to play: draw or merge." % state.turn
 
-    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def alt_text(self, view: BreaksView, names: Sequence[str]) -> str:
         parts = []
         for p, pl in enumerate(view["players"]):
             seqs = []

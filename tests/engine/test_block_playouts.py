@@ -15,6 +15,7 @@ import pytest
 from engine.block import Block
 from engine.block.game import NUMBER_DICE, SHAPE_DIE, BlockState
 from engine.block.shapes import oriented
+from engine.block.view import BlockPlayer
 from engine.rng import Rng
 
 G = Block()
@@ -41,7 +42,7 @@ def connected(cells: list[tuple[int, int]]) -> bool:
     return len(seen) == len(cells)
 
 
-def score(player: dict[str, Any]) -> int:
+def score(player: BlockPlayer) -> int:
     """The rules page's final score, from the view alone."""
     grid, combos = player["grid"], player["combos"]
     made = {(c["type"], c["size"]) for c in combos}
@@ -52,7 +53,7 @@ def score(player: dict[str, Any]) -> int:
     return total
 
 
-def check_sheet(player: dict[str, Any], crossed: list[str]) -> None:
+def check_sheet(player: BlockPlayer, crossed: list[str]) -> None:
     grid = player["grid"]
     assert len(grid) == 14 and all(len(row) == 7 for row in grid)
     assert all(v is None or v == "X" or (isinstance(v, int) and 0 <= v <= 9) for row in grid for v in row)

@@ -7,19 +7,18 @@ positions for 1–6 players, every preview must equal the seat's current view ex
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from engine.block import Block
 from engine.block.game import BlockState
+from engine.block.view import BlockView
 from engine.rng import Rng
 
 G = Block()
 OWN_ENTRY_KEYS = ("grid", "combos", "letters", "full_rows", "score", "breakdown", "waiting")
 
 
-def assert_only_own_pick_differs(before: dict[str, Any], after: dict[str, Any], seat: int, move: str) -> None:
+def assert_only_own_pick_differs(before: BlockView, after: BlockView, seat: int, move: str) -> None:
     for key in before.keys() | after.keys():
         if key in ("players", "mine", "to_act", "ply", "blocks"):
             continue
@@ -31,13 +30,13 @@ def assert_only_own_pick_differs(before: dict[str, Any], after: dict[str, Any], 
             assert new == old, f"preview of {move!r} changed seat {p}'s sheet"
             continue
         for key in new.keys() - set(OWN_ENTRY_KEYS):
-            assert new[key] == old[key], f"preview of {move!r} changed the seat's {key!r}"
+            assert dict(new)[key] == dict(old)[key], f"preview of {move!r} changed the seat's {key!r}"
         for r, row in enumerate(old["grid"]):
             for c, value in enumerate(row):
                 if value is not None:  # a cell written before stays as it was
                     assert new["grid"][r][c] == value, (move, r, c)
-    for i, (old, new) in enumerate(zip(before["blocks"], after["blocks"], strict=True)):
-        changed = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+    for i, (old_slot, new_slot) in enumerate(zip(before["blocks"], after["blocks"], strict=True)):
+        changed = {k for k in old_slot.keys() | new_slot.keys() if old_slot.get(k) != new_slot.get(k)}
         # only the solo player's own turn moves a tile's notch (its slide, or the automatic slide that follows)
         assert changed <= ({"notch"} if before["solo"] else set()), (move, i, changed)
 

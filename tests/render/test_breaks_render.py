@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from PIL import Image, ImageFont
 
+from engine.breaks.view import BreaksView
 from render.breaks import HIGHLIGHT, LAYOUTS, render
 from render.common import SUPPORTED, YELLOW, clean_name, font
 from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
+from tests.view_schema import problems
 
 GAME = default_catalog().get("breaks")
 render_registered = default_catalog().entry("breaks").render  # the renderer as the platform finds it
@@ -32,7 +34,7 @@ OPTION_SETS = [
     {"decks": 2, "jokers": True, "aces_wild": True, "scoring": "court", "tiebreak": "cards_left", "recycles": 0},
 ]
 
-View = dict[str, Any]
+View = BreaksView
 
 
 def playout(seats: int, options: dict[str, Any], seed: int) -> list[View]:
@@ -62,6 +64,7 @@ def first(views: list[View], test: Callable[[View], bool]) -> View:
 
 
 def check_board(view: View, names: list[str] | None = None) -> Image.Image:
+    assert not problems(view, BreaksView), problems(view, BreaksView)[:3]
     png = render_registered(view, names if names is not None else NAMES[: len(view["players"])])
     assert len(png) < MAX_BYTES
     img = decode(png)

@@ -44,7 +44,7 @@ class HighCardState:
         return not any(self.hands)
 
 
-class HighCard(Game[HighCardState, int]):
+class HighCard(Game[HighCardState, int, dict[str, Any]]):
     key = "highcard"
     name = "High Card"
     min_players = 2

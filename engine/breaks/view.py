@@ -1,0 +1,55 @@
+"""What ``Breaks.view`` returns: the typed contract between the engine and ``render/breaks.py``.
+
+Breaks has no hidden hands, so every seat's view is the public one (``viewer`` aside); the draw order is never
+shown. Cards are codes such as ``"QH"`` (:mod:`engine.breaks.cards`).
+"""
+
+from typing import TypedDict
+
+from engine.base import ResultView
+
+
+class BreaksOptions(TypedDict):
+    decks: int
+    jokers: bool
+    aces_wild: bool
+    scoring: str  # "standard" | "court"
+    recycles: int
+    tiebreak: str  # "none" | "cards_left"
+
+
+class BreaksLast(TypedDict):
+    """What the last move touched, for the picture's highlights."""
+
+    seat: int
+    move: str  # its notation
+    card: str | None  # the card it played or drew
+    touched: list[list[int]]  # [seat, slot] pairs whose sequences it changed
+    stacked: list[int]  # seats that completed a stack with it
+
+
+class BreaksPlayer(TypedDict):
+    slots: list[list[str]]  # three sequences, bottom card first
+    stacks: list[list[str]]  # completed stacks
+    stack_points: list[int]  # by stack
+    score: int
+    cards_left: int  # in this seat's slots (the "cards left" tiebreak)
+
+
+class BreaksView(TypedDict):
+    game: str
+    viewer: int | None
+    phase: str  # "play" | "final" | "over"
+    ply: int
+    turn: int
+    to_act: list[int]
+    players: list[BreaksPlayer]
+    draw_pile: int  # cards in it
+    discard_pile: int
+    recycles_left: int
+    pending: str | None  # the card just drawn, awaiting place, break or discard
+    pending_seat: int | None  # who drew it
+    final_queue: list[int]  # the final merge round, next first
+    last: BreaksLast | None
+    options: BreaksOptions
+    result: ResultView | None

@@ -1,0 +1,57 @@
+"""Checks a JSON-like value against a type hint at run time: the view types (``engine/*/view.py``) are the
+contract between engine and renderer, and mypy checks only what it can see statically (a view built from a
+state's ``Any`` field, a copy of stored JSON). Handles what the views use: TypedDict (required and
+NotRequired keys, no extra keys), ``list[X]``, ``dict[str, X]``, unions, ``int``/``float``/``str``/``bool``/None.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any, Union
+
+
+def problems(value: Any, hint: Any, where: str = "view") -> list[str]:
+    """Where ``value`` does not conform to ``hint`` (empty when it does)."""
+    if hint is Any:
+        return []
+    if hint is type(None) or hint is None:
+        return [] if value is None else [f"{where}: {value!r} is not None"]
+    if hint is bool:
+        return [] if isinstance(value, bool) else [f"{where}: {value!r} is not a bool"]
+    if hint is int:
+        return [] if isinstance(value, int) and not isinstance(value, bool) else [f"{where}: {value!r} is not an int"]
+    if hint is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return [] if ok else [f"{where}: {value!r} is not a number"]
+    if hint is str:
+        return [] if isinstance(value, str) else [f"{where}: {value!r} is not a str"]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        found = [problems(value, a, where) for a in args]
+        return [] if any(not f for f in found) else [f"{where}: {value!r} is none of {hint}"]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: {type(value).__name__} is not a list"]
+        return [p for i, v in enumerate(value) for p in problems(v, args[0], f"{where}[{i}]")]
+    if origin is dict:
+        if not isinstance(value, dict):
+            return [f"{where}: {type(value).__name__} is not a dict"]
+        return [p for k, v in value.items()
+                for p in problems(k, args[0], f"{where} key") + problems(v, args[1], f"{where}[{k!r}]")]
+    if typing.is_typeddict(hint):
+        if not isinstance(value, dict):
+            return [f"{where}: {type(value).__name__} is not a {hint.__name__}"]
+        hints = typing.get_type_hints(hint)
+        out = [f"{where}: missing {key!r}" for key in hint.__required_keys__ if key not in value]
+        out += [f"{where}: unexpected key {key!r}" for key in value if key not in hints]
+        for key, v in value.items():
+            if key in hints:
+                out += problems(v, hints[key], f"{where}[{key!r}]")
+        return out
+    raise TypeError(f"view_schema cannot check {hint!r}")
+
+
+def view_type(game: Any) -> Any:
+    """The view type a game declares (the return annotation of its ``view``)."""
+    return typing.get_type_hints(type(game).view)["return"]
