@@ -55,13 +55,13 @@ from render.common import (
     encode_png,
     felt,
     fit_text,
-    font,
     join_names,
     number_text,
     ramp,
     rounded_mask,
     seat_names,
     star_points,
+    text_width,
 )
 
 # --- the game's facts (from the engine, never copied) ----------------------------------------------------------
@@ -162,7 +162,7 @@ def _sym(text: str) -> str:
 def text_sprite(text: str, size: int, fg: Colour, bg: Colour, bold: bool = False) -> Image.Image:
     stroke = bold_stroke(size) if bold else 0
     pad = 1 + math.ceil(stroke)
-    width = max(1, math.ceil(font(size).getlength(text))) + 2 * pad
+    width = max(1, math.ceil(text_width(text, size, bold))) + 2 * pad
     height = int(size * 1.3) + 2 * math.ceil(stroke)
     img = Image.new("RGB", (width, height), bg)
     draw_text(ImageDraw.Draw(img), (pad, height / 2), text, size, fg, anchor="lm", bold=bold)
@@ -181,14 +181,14 @@ def put(img: Image.Image, sprite: Image.Image, x: float, cy: float, anchor: str 
 
 
 @lru_cache(maxsize=1024)
-def fit(text: str, size: int, max_width: float) -> str:
-    return fit_text(text, size, max(10.0, max_width - (2 * bold_stroke(size) + 2)))
+def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    return fit_text(text, size, max(10.0, max_width - (2 * bold_stroke(size) + 2)), bold)
 
 
 def put_text(img: Image.Image, x: float, cy: float, text: str, size: int, fg: Colour, bg: Colour,
              bold: bool = False, anchor: str = "l", max_width: float | None = None) -> Box:
     if max_width is not None:
-        text = fit(text, size, max_width)
+        text = fit(text, size, max_width, bold)
     return put(img, text_sprite(text, size, fg, bg, bold), x, cy, anchor)
 
 
@@ -225,7 +225,7 @@ def pill(text: str, size: int, fg: Colour, bg: Colour, ground: Colour, icon: str
     s = 4
     height = size + pad + 2
     icon_w = int(size * 0.9) if icon else 0
-    text_w = math.ceil(font(size).getlength(text) + 2 * (bold_stroke(size) if bold else 0))
+    text_w = math.ceil(text_width(text, size, bold) + 2 * (bold_stroke(size) if bold else 0))
     width = pad + (icon_w + 6 if icon else 0) + text_w + pad
     big = Image.new("RGB", (width * s, height * s), ground)
     draw = ImageDraw.Draw(big)
@@ -722,7 +722,7 @@ def _legend(img: Image.Image, lay: Layout) -> None:
     for kind, text in items:
         swatch(kind)
         draw_text(draw, (x, cy), text, size, MUTED, anchor="lm")
-        x += int(font(size).getlength(text)) + 26
+        x += int(text_width(text, size)) + 26
 
 
 def _hazard(draw: ImageDraw.ImageDraw, bands: Iterable[Box], index: bool = True) -> None:
@@ -1123,8 +1123,8 @@ def _status_line(view: BlockView, names: list[str], room: float) -> str:
         return head + ("Your move" if waiting else "")
     if not waiting:
         return head + "Every pick is in"
-    text = head + "Waiting for " + join_names(fit(names[p], 20, 150) for p in waiting)
-    if font(20).getlength(text) + 2 * len(text) * bold_stroke(20) / 4 > room:
+    text = head + "Waiting for " + join_names(fit(names[p], 20, 150, True) for p in waiting)
+    if text_width(text, 20, bold=True) > room:
         text = head + f"Waiting for {len(waiting)} of {len(names)} players"
     return text
 
@@ -1134,7 +1134,7 @@ def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     current = ""
     for word in text.split():
         trial = f"{current} {word}".strip()
-        if font(size).getlength(trial) <= width or not current:
+        if text_width(trial, size) <= width or not current:
             current = trial
         else:
             out.append(current)
@@ -1150,7 +1150,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
            names: list[str]) -> None:
     phase = view["phase"]
     label = {"setup": "SETUP", "over": "GAME OVER"}.get(phase, f"TURN {view['turn']}")
-    x = G + 4 + math.ceil(font(36).getlength("BLOCK")) + 18
+    x = G + 4 + math.ceil(text_width("BLOCK", 36, bold=True)) + 18
     x = put(img, pill(label, 18, INK, WHITE if phase != "over" else YELLOW, STRIP), x, 34)[2] + 10
     if view["solo"]:
         put(img, pill("SOLO", 18, INK, MUTED, STRIP), x, 34)

@@ -65,12 +65,17 @@ from render.common import (
 COLUMNS = "".join(NUMBERS)
 SYMBOLS = SECTIONS
 
-# Okabe–Ito hues; each colour also has a letter and a pattern of its own.
+# Okabe–Ito hues; each colour also has a letter, a pattern and a plate of its own. The plate (the tile's centre,
+# under the face) is what still tells the colours apart on a phone under colour-blindness, where a pattern is a
+# few pixels: green and purple, alike to deuteranopes and protanopes, get a pale and a dark plate.
 TILE: dict[str, Colour] = {"yellow": YELLOW, "blue": BLUE, "green": GREEN, "red": VERMILLION, "purple": PURPLE}
+PLATE: dict[str, Colour] = {"yellow": YELLOW, "blue": BLUE, "green": mix(GREEN, WHITE, 0.74), "red": VERMILLION,
+                            "purple": mix(PURPLE, (0, 0, 0), 0.58)}
 LETTER = {"yellow": "Y", "blue": "B", "green": "G", "red": "R", "purple": "P"}
 PATTERN = {"yellow": "plain", "blue": "stripes", "green": "dots", "red": "bars", "purple": "checks"}
-# dark ink reads best on every hue but blue (contrast >= 4.6 : 1 each)
-FACE_INK: dict[str, Colour] = {"yellow": INK, "blue": WHITE, "green": INK, "red": INK, "purple": INK}
+# the face's ink on its plate, and the corner letter's on the tile's colour (contrast >= 4.5 : 1 each)
+FACE_INK: dict[str, Colour] = {"yellow": INK, "blue": WHITE, "green": INK, "red": INK, "purple": WHITE}
+LETTER_INK: dict[str, Colour] = {"yellow": INK, "blue": WHITE, "green": INK, "red": INK, "purple": INK}
 
 # The last move: white dashes on a black ring, a colour no tile has (orange would be close to red).
 HIGHLIGHT = WHITE
@@ -217,7 +222,7 @@ def _pattern(draw: ImageDraw.ImageDraw, kind: str, size: int, fill: Colour) -> N
 
 
 def _pattern_ink(colour: Colour, ink: Colour) -> Colour:
-    return mix(colour, ink, 0.22)
+    return mix(colour, ink, 0.3)
 
 
 def _edge(colour: Colour) -> Colour:
@@ -246,22 +251,22 @@ def _draw_face(tile: Image.Image, face: str, size: int, ink: Colour, centre: tup
 def tile_sprite(colour: str, face: str | None, size: int, corner: bool = True, shadow: int = 2) -> Image.Image:
     """A tile: a rounded square in its colour and pattern, the face big on a plain plate in the middle,
     and (``corner``) the colour's letter top left. ``face=None`` is a swatch: the letter is the face."""
-    base, ink, letter = TILE[colour], FACE_INK[colour], LETTER[colour]
+    base, plate, ink, letter = TILE[colour], PLATE[colour], FACE_INK[colour], LETTER[colour]
     tile = Image.new("RGBA", (size, size), base + (255,))
     draw = ImageDraw.Draw(tile)
-    _pattern(draw, PATTERN[colour], size, _pattern_ink(base, ink))
+    _pattern(draw, PATTERN[colour], size, _pattern_ink(base, LETTER_INK[colour]))
     radius = max(4, size // 7)
     if face is None:
-        plate = int(size * 0.3)
-        draw.rounded_rectangle((plate - 2, plate - 2, size - plate + 1, size - plate + 1), radius=4, fill=base)
-        draw_text(draw, (size / 2, size / 2 + 1), letter, int(size * 0.5), ink, anchor="mm", bold=True)
+        inner = int(size * 0.22)
+        draw.rounded_rectangle((inner, inner, size - 1 - inner, size - 1 - inner), radius=4, fill=plate)
+        draw_text(draw, (size / 2, size / 2 + 1), letter, int(size * 0.45), ink, anchor="mm", bold=True)
     else:
         inset = max(3, size // 7)
-        draw.rounded_rectangle((inset, inset, size - 1 - inset, size - 1 - inset), radius=radius - 1, fill=base)
+        draw.rounded_rectangle((inset, inset, size - 1 - inset, size - 1 - inset), radius=radius - 1, fill=plate)
         if corner:
             lsize = max(11, size // 5)
             draw.rounded_rectangle((0, 0, inset + lsize * 0.85, inset + lsize * 0.85), radius=radius, fill=base)
-            draw_text(draw, (3, 2), letter, lsize, ink, anchor="lt", bold=True)
+            draw_text(draw, (3, 2), letter, lsize, LETTER_INK[colour], anchor="lt", bold=True)
         centre = (size / 2 + (1 if corner else 0), size / 2 + (2 if corner else 0))
         _draw_face(tile, face, size, ink, centre)
     draw.rounded_rectangle((0, 0, size - 1, size - 1), radius=radius, outline=_edge(base), width=max(1, size // 40))
@@ -388,9 +393,10 @@ def _palette() -> Image.Image:
     for ground in grounds:
         colours += ramp(ground, _shade(ground), 2)
     for c in COLOURS:
-        base, ink = TILE[c], FACE_INK[c]
-        pattern, edge = _pattern_ink(base, ink), _edge(base)
-        colours += ramp(base, ink, 5) + ramp(base, pattern, 2) + ramp(pattern, ink, 3) + ramp(base, edge, 2)
+        base, plate, ink, lett = TILE[c], PLATE[c], FACE_INK[c], LETTER_INK[c]
+        pattern, edge = _pattern_ink(base, lett), _edge(base)
+        colours += ramp(plate, ink, 5) + ramp(base, plate, 2) + ramp(base, lett, 5) + ramp(base, pattern, 2)
+        colours += ramp(pattern, lett, 3) + ramp(base, edge, 2)
         for ground in (*grounds, HIGHLIGHT):
             colours += ramp(edge, ground, 2)
         colours += [mix(edge, _shade(g), 0.5) for g in grounds]
@@ -484,7 +490,7 @@ def _legend_sprite(size: tuple[int, int]) -> Image.Image:
     for c in COLOURS:
         _paste(img, tile_sprite(c, None, 30, shadow=0), (x, y - 15))
         x += 36
-    draw_text(draw, (x + 8, y), "colours: a letter and a pattern each", 16, WHITE, anchor="lm")
+    draw_text(draw, (x + 8, y), "colours: a letter, a pattern, a centre each", 16, WHITE, anchor="lm")
     rows: list[tuple[str, tuple[str, ...]]] = [
         ("dashed", ("dashed outline: the last move",)),
         ("captured", ("crossed tile: what the last move captured",)),
@@ -570,10 +576,12 @@ def _move_text(last: BlockersLast, names: list[str]) -> str:
     who = BODY.fit(names[last["seat"]], 260)
     if last["pass"]:
         return f"{who} passed (no legal move)"
-    text = f"{who}: {last['move']}"
-    captured = last["captured"]
+    tile, captured = last["tile"], last["captured"]
+    if tile is None:
+        return f"{who}: {last['move']}"
+    text = f"{who} played {tile['colour']} {tile['face']} on {last['square']}"
     if captured:
-        text += f" (captured {captured['colour']} {captured['face']})"
+        text += f", capturing {captured['colour']} {captured['face']}"
     return text
 
 

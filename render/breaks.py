@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -125,9 +126,10 @@ def _index(draw: ImageDraw.ImageDraw, card: Image.Image, style: CardStyle, code:
         card.alpha_composite(shape_sprite("*", star, JOKER_INK), (style.w - star - 6, baseline - cap // 2 - star // 2))
 
 
-def _face(style: CardStyle, code: str, wild: bool = False) -> Image.Image:
-    """One card face with its drop shadow, as RGBA: corner index, big centre shape, and the
-    index again in the bottom strip, which is what stays visible when another card covers it."""
+def _face(style: CardStyle, code: str, wild: bool = False, strip: bool = True) -> Image.Image:
+    """One card face with its drop shadow, as RGBA: corner index, big centre shape, and (``strip``) the index
+    again in the bottom strip, which is what stays visible when another card covers it. The top card of a
+    sequence is drawn without it, so that every card of a sequence shows its rank exactly once."""
     w, h = style.w, style.h
     court = code != JOKER and code[0] in "JQK"
     face = Image.new("RGBA", (w, h), WHITE + (255,))
@@ -151,7 +153,8 @@ def _face(style: CardStyle, code: str, wild: bool = False) -> Image.Image:
         draw_text(draw, (w - 11, mid_bottom - 5), code[0], int(style.index * 0.5), SUIT_INK[code[1]], anchor="rs",
                   bold=True)
     _index(draw, face, style, code, top_base, wild)
-    _index(draw, face, style, code, strip_base, wild)
+    if strip:
+        _index(draw, face, style, code, strip_base, wild)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=style.radius, outline=CARD_EDGE, width=1)
     return _with_shadow(face, style.radius, SHADOW, SHADOW_ALPHA)
 
@@ -185,13 +188,15 @@ def _back(w: int, h: int, radius: int = 6) -> Image.Image:
     return _with_shadow(face, radius, 2, 110)
 
 
-Deck = Mapping[tuple[str, bool], Image.Image]  # (code, shown as wild) -> sprite
+Deck = Mapping[tuple[str, bool, bool], Image.Image]  # (code, shown as wild, covered below) -> sprite
 
 
 def _deck(style: CardStyle) -> Deck:
-    faces = {(r + s, False): _face(style, r + s) for s in SUITS for r in RANKS}
-    faces[(JOKER, False)] = _face(style, JOKER)
-    faces.update({("A" + s, True): _face(style, "A" + s, wild=True) for s in SUITS})
+    faces = {}
+    for strip in (False, True):
+        faces.update({(r + s, False, strip): _face(style, r + s, strip=strip) for s in SUITS for r in RANKS})
+        faces[(JOKER, False, strip)] = _face(style, JOKER, strip=strip)
+        faces.update({("A" + s, True, strip): _face(style, "A" + s, wild=True, strip=strip) for s in SUITS})
     return faces
 
 
@@ -252,6 +257,8 @@ LAYOUTS = {n: _layout(n) for n in (2, 3, 4)}
 DECKS = {style: _deck(style) for style in {layout.style for layout in LAYOUTS.values()}}
 EMPTY = {style: _empty_slot(style) for style in DECKS}
 PILE_BACK = _back(72, 100)
+PILE_STYLE = CardStyle(w=72, h=100, strip=28, index=28, radius=6)  # the discard pile's top card, face up
+DECKS[PILE_STYLE] = _deck(PILE_STYLE)
 STACK_BACK = _back(50, 70, radius=5)
 MINI_BACK = _back(28, 40, radius=4)
 
@@ -271,8 +278,17 @@ SEAT_BADGE = {(seat, on): pill_label(f"P{seat + 1}", 20, INK, YELLOW if on else 
 TO_PLAY = pill_label("TO PLAY", 17, INK, YELLOW, icon=">")
 WINNER = pill_label("WINNER", 17, INK, YELLOW, icon="*")
 ORDINAL = {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 17, WHITE, PANEL_EDGE) for n in range(2, 5)}
-LAST_PILL = {slot: pill_label(f"{slot + 1} \u00b7 last move", 16, INK, HIGHLIGHT, pad=7, bold=False)
-             for slot in range(SLOTS)}
+
+
+@cache
+def _slot_label(slot: int, cards: int, last_move: bool) -> Label:
+    """Under a slot: its number and how many cards it holds; a pill where the last move touched it."""
+    text = f"{slot + 1}" if cards == 0 else f"{slot + 1} \u00b7 {cards} card{'s' * (cards != 1)}"
+    if last_move:
+        return pill_label(text, 16, INK, HIGHLIGHT, pad=7, bold=True)
+    return text_label(text, 17, MUTED, bold=True)
+
+
 NEW_STACK = pill_label("new!", 15, INK, HIGHLIGHT, pad=6)
 PHASE_PILL = {"final": pill_label("FINAL ROUND", 16, INK, HIGHLIGHT), "over": pill_label("GAME OVER", 16, INK, WHITE)}
 HINT = {h: text_label(h, 18, MUTED) for h in ("merge or done", "place, break or discard", "draw or merge")}
@@ -346,7 +362,7 @@ def _legend(img: Image.Image, box: Box) -> None:
     draw_text(draw, (x + 60, y), "dashed outline: last move", 18, WHITE, anchor="lm")
     y += step
     draw.rounded_rectangle((x + 6, y - 18, x + 38, y + 18), radius=4, fill=COURT_TINT, outline=COURT_EDGE)
-    draw_text(draw, (x + 60, y), "tinted centre: J Q K, can break", 18, WHITE, anchor="lm")
+    draw_text(draw, (x + 60, y), "J Q K: can break, when just drawn", 18, WHITE, anchor="lm")
     y += step
     draw.rounded_rectangle((x + 6, y - 18, x + 38, y + 18), radius=4, fill=WHITE, outline=CARD_EDGE)
     _paste(img, shape_sprite("*", 24, JOKER_INK), (x + 10, y - 12))
@@ -369,10 +385,6 @@ def _table(layout: Layout) -> Image.Image:
     draw_text(draw, (GAP + 4, HEADER // 2), TITLE, 30, WHITE, anchor="lm", bold=True)
     for seat, box in enumerate(layout.panels):
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
-        for slot in range(SLOTS):
-            x = layout.slot_x(seat, slot) + layout.style.w // 2
-            draw_text(draw, (x, layout.baseline(seat) + LABEL_ROW // 2 + 4), str(slot + 1), 22, MUTED,
-                      anchor="mm", bold=True)
         if not layout.stacks_row:
             sx0, sy0, sx1, _ = layout.stack_box(seat)
             draw_text(draw, ((sx0 + sx1) // 2, sy0), "STACKS", 15, MUTED, anchor="mt", bold=True)
@@ -434,8 +446,9 @@ def _options_text(options: BreaksOptions) -> str:
 
 
 # --- drawing -------------------------------------------------------------------------------------
-def _card(deck: Deck, code: str, aces_wild: bool) -> Image.Image:
-    return deck[(code, aces_wild and code[0] == "A")]
+def _card(deck: Deck, code: str, aces_wild: bool, covered: bool = False) -> Image.Image:
+    """A card's sprite; ``covered`` when another card of its sequence lies on it (its bottom strip shows)."""
+    return deck[(code, aces_wild and code[0] == "A", covered)]
 
 
 def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Sequence[str], aces_wild: bool) -> int:
@@ -451,7 +464,7 @@ def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Seque
     top = baseline
     for i, code in enumerate(cards):
         top = baseline - style.h - i * step
-        _paste(img, _card(deck, code, aces_wild), (x, top))
+        _paste(img, _card(deck, code, aces_wild, covered=i < len(cards) - 1), (x, top))
     return top
 
 
@@ -565,9 +578,11 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     for i, cards in enumerate(player["slots"]):
         sx = layout.slot_x(seat, i)
         top = _fan(img, style, sx, baseline, cards, aces_wild)
-        if (seat, i) in touched:
+        last_move = (seat, i) in touched
+        if last_move:
             dashed_rect(draw, (sx - 6, top - 6, sx + style.w + 8, baseline + 7), HIGHLIGHT, width=4, dash=12, gap=6)
-            LAST_PILL[i].paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 4), anchor="m")
+        _slot_label(i, len(cards), last_move).paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 4),
+                                                     anchor="m")
 
     left = player["cards_left"] if options["tiebreak"] == "cards_left" else None
     draw_stacks = _stacks_row if layout.stacks_row else _stacks
@@ -588,6 +603,11 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: B
             layers = min(4, 1 + count // 12)
             for k in range(layers):
                 _paste(img, PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
+            face_up = view["discard_top"]
+            if i == 1 and face_up:  # the discard pile lies face up: its top card shows
+                k = layers - 1
+                _paste(img, _card(DECKS[PILE_STYLE], face_up, view["options"]["aces_wild"]),
+                       (x - layers + k * 2, y + 6 - k * 2))
         else:
             dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
         PILE.paste(img, (px, y + bh + 32), str(count), anchor="m")
@@ -630,7 +650,7 @@ def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]
         NO_MOVES.paste(img, (GAP + 4, cy))
         return
     x = LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
-    text = f"{BODY.fit(names[last['seat']], 260)}: {last['move']}"
+    text = f"{BODY.fit(names[last['seat']], 260)} {view['last_said']}"
     if last["stacked"]:
         text += " - completed a stack!"
     BODY.paste(img, (x, cy), BODY.fit(text, room - x))

@@ -13,10 +13,12 @@ import math
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+from PIL import Image, ImageDraw, ImageFont, features
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -54,47 +56,139 @@ STRIP = (8, 36, 25)
 
 
 # --- fonts ---------------------------------------------------------------------------------
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's built-in scalable font (Aileron Regular, Pillow >= 10.1) at ``size`` pixels."""
-    f = ImageFont.load_default(size=size)
-    if not isinstance(f, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow without FreeType
-        raise RuntimeError("Pillow was built without FreeType; the renderer needs it.")
-    return f
+# Text is set in the first face that has each character (per-glyph fallback), so names come out in their own
+# script. The files and their licences are in data/fonts (see its README).
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 
-# The characters Pillow's built-in font really has (it lacks most of Unicode, even accents).
-# Measured against its .notdef glyph; tests/render checks each of them still draws.
-SUPPORTED = frozenset(
-    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
-    "\u00a9\u00ab\u00b0\u00b1\u00b4\u00b7\u00bb\u2018\u2019\u201c\u201d\u2026\u2039\u203a\u2044\u2122"
+@dataclass(frozen=True)
+class Face:
+    file: str
+    bold_file: str | None = None  # a real bold face; without one, bold is the regular face with a stroke
+    shaped: bool = False  # needs complex shaping (joining, reordering, right to left): Raqm layout
+
+
+FACES = (
+    Face("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),  # Latin (accents too), Greek, Cyrillic
+    Face("NotoSansHebrew-Regular.ttf", shaped=True),
+    Face("NotoSansArabic-Regular.ttf", shaped=True),
+    Face("NotoSansDevanagari-Regular.ttf", shaped=True),
+    Face("NotoSansThai-Regular.ttf", shaped=True),
+    Face("DroidSansFallback.ttf"),  # Chinese, Japanese, Korean
 )
-_FOLD = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00d7": "x", "\u00df": "ss", "\u00e6": "ae",
-                       "\u00c6": "AE", "\u00f8": "o", "\u00d8": "O", "\u0142": "l", "\u0141": "L", "\u0111": "d"})
-ELLIPSIS = "…" if "…" in SUPPORTED else "..."
+PRIMARY = 0
+RAQM = features.check("raqm")
+
+
+@cache
+def _coverage(index: int) -> frozenset[int]:
+    """The code points face ``index`` has a glyph for (its cmap)."""
+    return frozenset(TTFont(FONT_DIR / FACES[index].file, lazy=True).getBestCmap())
+
+
+@cache
+def face_of(ch: str) -> int | None:
+    """The first face that can draw ``ch``, or None."""
+    code = ord(ch)
+    for i in range(len(FACES)):
+        if code in _coverage(i):
+            return i
+    return None
+
+
+@cache
+def _font(index: int, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    face = FACES[index]
+    file = face.bold_file if bold and face.bold_file else face.file
+    engine = ImageFont.Layout.RAQM if face.shaped and RAQM else ImageFont.Layout.BASIC
+    return ImageFont.truetype(str(FONT_DIR / file), size, layout_engine=engine)
+
+
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The main face (Noto Sans) at ``size`` pixels; for text in any script use :func:`draw_text`/:func:`text_width`."""
+    return _font(PRIMARY, size, bold)
+
+
+def _stroke(index: int, size: int, bold: bool) -> float:
+    """The stroke that makes a face without a bold file read as bold."""
+    return bold_stroke(size) if bold and FACES[index].bold_file is None else 0
+
+
+_JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners stay inside a run
+
+
+@cache
+def runs(text: str) -> tuple[tuple[int, str], ...]:
+    """``text`` split into (face, substring) runs, each drawn in one face. Spaces, combining marks and joiners
+    stay in the run they follow; a character no face has must have been removed by :func:`clean_text`."""
+    out: list[tuple[int, str]] = []
+    for ch in text:
+        index = face_of(ch)
+        joins = out and (ch.isspace() or ch in _JOINERS or unicodedata.category(ch).startswith("M"))
+        if joins or (out and index == out[-1][0]):
+            out[-1] = (out[-1][0], out[-1][1] + ch)
+        else:
+            out.append((PRIMARY if index is None else index, ch))
+    return tuple(out)
+
+
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """The advance of ``text`` as :func:`draw_text` sets it."""
+    return sum(_font(i, size, bold).getlength(part) for i, part in runs(text))
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: Colour,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Text at ``xy`` with a Pillow anchor, each run in the face that has its characters; ``bold`` uses the bold
+    face (or a stroke where a face has none)."""
+    parts = runs(text)
+    x, y = xy
+    if anchor[0] != "l":
+        width = sum(_font(i, size, bold).getlength(part) for i, part in parts)
+        x -= width / 2 if anchor[0] == "m" else width
+    for i, part in parts:
+        f = _font(i, size, bold)
+        stroke = _stroke(i, size, bold)
+        draw.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1], stroke_width=stroke, stroke_fill=fill)
+        x += f.getlength(part)
+
+
+ELLIPSIS = "…"
+_FOLD = str.maketrans({"\u2212": "-", "\u00d7": "x"})
 
 
 def clean_text(text: str, drop_symbols: bool = False) -> str:
-    """Fold ``text`` into characters the font can draw: accents are dropped (``ë`` -> ``e``), other
-    letters and digits become ``?``, other symbols (emoji…) ``?`` or nothing, runs of space one space."""
+    """``text`` reduced to what the faces can draw: a character no face has is folded to one that can (``ﬁ`` ->
+    ``fi``), else becomes ``?`` (letters, digits) or, with ``drop_symbols``, is dropped (emoji…); control
+    characters go, runs of space become one space."""
     out = []
     for ch in text.translate(_FOLD):
-        if ch in SUPPORTED:
-            out.append(ch)
-        elif ch.isspace():
+        category = unicodedata.category(ch)
+        if ch.isspace():
             out.append(" ")
+        elif (category in ("Cc", "Cs", "Co", "Cn") or (category == "Cf" and ch not in _JOINERS)
+              or ch in "\ufe0e\ufe0f" or (drop_symbols and category == "So")):
+            continue  # controls, variation selectors; emoji and pictographs in names, even where a face has them
+        elif face_of(ch) is not None:
+            out.append(ch)
         else:
-            folded = "".join(c for c in unicodedata.normalize("NFKD", ch) if c in SUPPORTED and c != " ")
+            folded = "".join(c for c in unicodedata.normalize("NFKD", ch) if face_of(c) is not None and c != " ")
             if folded:
                 out.append(folded)
-            elif not drop_symbols or unicodedata.category(ch)[0] in "LN":
+            elif not drop_symbols or category[0] in "LN":
                 out.append("?")
     return " ".join("".join(out).split())
 
 
 def clean_name(name: str, fallback: str) -> str:
-    """A display name the font can draw, without emoji; ``fallback`` when most of it is in a script
-    the font lacks."""
+    """A display name the faces can draw, without emoji; ``fallback`` when nothing of it is left to draw."""
     text = clean_text(name, drop_symbols=True)
     useful = sum(1 for c in text if c.isalnum())
     if useful == 0 or text.count("?") > useful:
@@ -118,19 +212,14 @@ def number_text(value: Any) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
-def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
-
-
-def fit_text(text: str, size: int, max_width: float) -> str:
+def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` truncated with an ellipsis so that it fits in ``max_width`` pixels."""
-    f = font(size)
-    if f.getlength(text) <= max_width:
+    if text_width(text, size, bold) <= max_width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+        if text_width(text[:mid].rstrip() + ELLIPSIS, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
@@ -140,23 +229,6 @@ def fit_text(text: str, size: int, max_width: float) -> str:
 def bold_stroke(size: int) -> float:
     """Stroke width that makes the regular face read as bold at ``size`` (fractional strokes work)."""
     return max(0.5, size / 32)
-
-
-def draw_text(
-    draw: ImageDraw.ImageDraw,
-    xy: Point,
-    text: str,
-    size: int,
-    fill: Colour,
-    anchor: str = "la",
-    bold: bool = False,
-) -> None:
-    """Text at ``xy`` with a Pillow anchor; ``bold`` thickens the regular face with a stroke."""
-    if bold:
-        draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=bold_stroke(size),
-                  stroke_fill=fill)
-    else:
-        draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
 
 
 @dataclass(frozen=True)
@@ -190,11 +262,16 @@ def text_label(text: str, size: int, fill: Colour, bold: bool = False, pad: int 
     """``text`` as a transparent sprite (anti-aliased against any background)."""
     stroke = bold_stroke(size) if bold else 0
     pad += math.ceil(stroke)
-    width = math.ceil(font(size).getlength(text))
+    width = math.ceil(text_width(text, size, bold))
     height = int(size * 1.5) + 2 * math.ceil(stroke)
     image = Image.new("RGBA", (width + 2 * pad, height), fill + (0,))
     draw_text(ImageDraw.Draw(image), (pad, height / 2), text, size, fill, anchor="lm", bold=bold)
     return Label(image, pad)
+
+
+@lru_cache(maxsize=512)
+def _string_label(text: str, size: int, fill: Colour, bold: bool) -> Label:
+    return text_label(text, size, fill, bold, pad=4)
 
 
 def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = None, pad: int = 8,
@@ -202,7 +279,7 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
     """A rounded badge with ``text`` and optionally a shape (see :data:`SHAPES`) before it."""
     height = size + pad + 2
     icon_size = int(size * 0.85) if icon else 0
-    text_w = math.ceil(font(size).getlength(text))
+    text_w = math.ceil(text_width(text, size, bold))
     width = pad + (icon_size + 5 if icon else 0) + text_w + pad
     image = Image.new("RGBA", (width, height), bg + (255,))
     if icon:
@@ -212,39 +289,59 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
     return Label(image)
 
 
+ASCII = frozenset(chr(c) for c in range(32, 127)) | {ELLIPSIS, "\u00b7"}
+GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
+
+
 class Glyphs:
     """One face (size, colour, weight) as a sprite per character, to set text by pasting.
 
-    FreeType renders every glyph of every string again (~20 µs a character, twice that in bold);
-    pasting a ready glyph costs ~8 µs. The built-in font has no kerning, so advances add up
-    exactly to ``getlength``. Characters outside the set are drawn as ``?``.
+    FreeType renders every glyph of every string again (~20 µs a character, twice that in bold); pasting a ready
+    glyph costs ~8 µs. Sprites are made up front for ``chars`` (printable ASCII by default) and on first use for
+    any other character a face draws on its own. Text in a script that needs shaping (Arabic joins its letters,
+    Hebrew runs right to left) is set as a whole string with :func:`draw_text` instead, and cached.
     """
 
     def __init__(self, size: int, fill: Colour, bold: bool = False, chars: Iterable[str] | None = None) -> None:
-        f = font(size)
-        charset = set(SUPPORTED if chars is None else chars) | {"?"}
-        self.size = size
-        self._advance = {c: f.getlength(c) for c in charset}
-        self._sprites = {c: text_label(c, size, fill, bold, pad=4) for c in charset if not c.isspace()}
+        self.size, self.fill, self.bold = size, fill, bold
+        self._advance: dict[str, float] = {}
+        self._sprites: dict[str, Label] = {}
         self._height = int(size * 1.5)
+        for c in ASCII if chars is None else chars:
+            self._add(c)
+
+    def _add(self, c: str) -> bool:
+        """Make ``c``'s sprite; False when ``c`` cannot be set on its own."""
+        index = face_of(c)
+        if index is None or FACES[index].shaped or len(self._advance) >= GLYPH_CAP:
+            return False
+        self._advance[c] = _font(index, self.size, self.bold).getlength(c)
+        if not c.isspace():
+            self._sprites[c] = text_label(c, self.size, self.fill, self.bold, pad=4)
+        return True
+
+    def _by_glyph(self, text: str) -> bool:
+        advance = self._advance
+        return all(c in advance or self._add(c) for c in text)
 
     def width(self, text: str) -> float:
-        advance = self._advance
-        return sum(advance.get(c, advance["?"]) for c in text)
+        if self._by_glyph(text):
+            advance = self._advance
+            return sum(advance[c] for c in text)
+        return text_width(text, self.size, self.bold)
 
     def fit(self, text: str, max_width: float) -> str:
         """``text`` cut short with an ellipsis so that it fits in ``max_width`` pixels."""
         if self.width(text) <= max_width:
             return text
-        room = max_width - self.width(ELLIPSIS)
-        advance = self._advance
-        used, cut = 0.0, 0
-        for i, c in enumerate(text):
-            used += advance.get(c, advance["?"])
-            if used > room:
-                cut = i
-                break
-        return text[:cut].rstrip() + ELLIPSIS
+        lo, hi = 0, len(text)
+        while lo < hi:  # longest prefix that fits with the ellipsis
+            mid = (lo + hi + 1) // 2
+            if self.width(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + ELLIPSIS
 
     def paste(self, img: Image.Image, xy: Point, text: str, anchor: str = "l") -> Box:
         """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes."""
@@ -255,16 +352,16 @@ class Glyphs:
         elif anchor == "r":
             x -= total
         left = x
+        half = self._height // 2
+        if not self._by_glyph(text):
+            _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y))
+            return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
         for c in text:
             sprite = sprites.get(c)
             if sprite is not None:
                 sprite.paste(img, (x, y))
-            elif c not in advance:
-                c = "?"
-                sprites[c].paste(img, (x, y))
             x += advance[c]
-        half = self._height // 2
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
 

@@ -469,15 +469,33 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             ],
             "draw_pile": len(state.draw),
             "discard_pile": len(state.discard),
+            "discard_top": state.discard[-1] if state.discard else None,
             "recycles_left": state.recycles_left,
             "pending": state.pending,
             "pending_seat": state.turn if state.pending else None,
             "final_queue": list(state.final_queue),
             "last": copy.deepcopy(state.last),
+            "last_said": self.said(state.last) if state.last else "",
             "options": {"decks": o["decks"], "jokers": o["jokers"], "aces_wild": o["aces_wild"],
                         "scoring": o["scoring"], "recycles": o["recycles"], "tiebreak": o["tiebreak"]},
             "result": res.to_json() if res else None,
         }
+
+    def said(self, last: BreaksLast) -> str:
+        """The move ``last`` records, in words, to follow its player's name."""
+        move = self.parse_move(last["move"])
+        card = spoken(last["card"]) if last["card"] else "the card"
+        if move.kind == "draw":
+            return f"drew the {card}" if last["card"] else "drew a card"
+        if move.kind == "done":
+            return "is done merging"
+        if move.kind == "discard":
+            return f"discarded the {card}"
+        if move.kind == "place":
+            return f"placed the {card} on slot {move.slot + 1}"
+        if move.kind == "merge":
+            return f"merged slot {move.slot + 1} onto slot {move.target + 1}"
+        return f"broke P{move.player + 1}'s slot {move.slot + 1} with the {card}, onto slot {move.target + 1}"
 
     def status_line(self, state: BreaksState) -> str:
         if state.phase == OVER:
@@ -497,7 +515,8 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             points, stacks = pl["score"], len(pl["stacks"])
             parts.append(f"{names[p]}: {points} point{'s' * (points != 1)}, {stacks} stack{'s' * (stacks != 1)}; "
                          + "; ".join(seqs) + ".")
-        piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}."
+        piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}"
+        piles += f" (top: {spoken(view['discard_top'])})." if view["discard_top"] else "."
         if view["pending"]:
             piles += f" Card in hand: {spoken(view['pending'])}."
         return "Breaks. " + " ".join(parts) + " " + piles

@@ -46,10 +46,12 @@ class BreaksView(TypedDict):
     players: list[BreaksPlayer]
     draw_pile: int  # cards in it
     discard_pile: int
+    discard_top: str | None  # the discard pile's top card, face up (None when the pile is empty)
     recycles_left: int
     pending: str | None  # the card just drawn, awaiting place, break or discard
     pending_seat: int | None  # who drew it
     final_queue: list[int]  # the final merge round, next first
     last: BreaksLast | None
+    last_said: str  # the last move in words, after its player's name ("placed the 8 of spades on slot 3"), or ""
     options: BreaksOptions
     result: ResultView | None

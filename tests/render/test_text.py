@@ -1,0 +1,95 @@
+"""Text in the pictures: names in any script, set per glyph in the first face that has it (``data/fonts``)."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageChops
+
+from render.common import (
+    FACES,
+    Glyphs,
+    _font,
+    clean_name,
+    clean_text,
+    face_of,
+    runs,
+    seat_names,
+    text_label,
+    text_width,
+)
+
+NAMES = {
+    "Latin with accents": "Zoë Åström",
+    "Cyrillic": "Мария",
+    "Greek": "Ελένη",
+    "Chinese": "李小龙",
+    "Japanese": "山田たろう",
+    "Korean": "김민준",
+    "Arabic": "محمد",
+    "Hebrew": "נועה",
+    "Devanagari": "देवी",
+    "Thai": "สมชาย",
+}
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_a_name_in_any_script_is_kept_whole(name: str) -> None:
+    assert clean_name(name, "Player 5") == name
+    assert seat_names(["x", name], 2)[1] == name
+
+
+@pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
+def test_every_character_is_drawn_from_a_face_that_has_it(name: str) -> None:
+    for ch in name.replace(" ", ""):
+        index = face_of(ch)
+        assert index is not None, ch
+        f = _font(index, 40, False)
+        missing = f.getmask("\U0010fff0")  # an unassigned code point: the face's .notdef box
+        mask = f.getmask(ch)
+        assert (bytes(mask), mask.size) != (bytes(missing), missing.size), (ch, FACES[index].file)
+
+
+def test_a_mixed_name_is_split_into_runs_by_face() -> None:
+    parts = runs("Zoë 山田")
+    assert [text for _, text in parts] == ["Zoë ", "山田"]
+    assert parts[0][0] != parts[1][0]
+    assert text_width("Zoë 山田", 20) == pytest.approx(sum(_font(i, 20, False).getlength(t) for i, t in parts))
+
+
+def test_emoji_and_controls_are_dropped_cleanly() -> None:
+    assert clean_name("🎲 Dicey", "Player 2") == "Dicey"
+    assert clean_name("🎲🎲", "Player 2") == "Player 2"
+    assert clean_name("Ann\u200b\u0007ie ❤️", "P1") == "Annie"
+    assert clean_name("  Bob   the   Builder ", "P1") == "Bob the Builder"
+    assert clean_name("", "Player 3") == "Player 3"
+    assert clean_text("\U0010fff0abc") == "abc"  # a code point no face has, and no letter: gone
+
+
+def _ink(label_image: Image.Image) -> bytes:
+    return label_image.getchannel("A").tobytes()
+
+
+def test_a_name_draws_differently_from_the_fallback_and_from_missing_glyphs() -> None:
+    for name in NAMES.values():
+        drawn = text_label(name, 24, (0, 0, 0)).image
+        assert drawn.getchannel("A").getbbox() is not None  # something was drawn
+        assert _ink(drawn) != _ink(text_label("Player 5", 24, (0, 0, 0)).image)
+
+
+def test_the_bold_exclamation_mark_is_not_an_i() -> None:
+    """The old font's stroked '!' read as 'I' ("BLOCKERSI", "GOI")."""
+    bang = text_label("!", 36, (0, 0, 0), bold=True).image
+    eye = text_label("I", 36, (0, 0, 0), bold=True).image
+    assert bang.size != eye.size or ImageChops.difference(bang, eye).getbbox() is not None
+    column = bang.getchannel("A").crop(bang.getchannel("A").getbbox())
+    rows_with_ink = [any(column.getpixel((x, y)) > 128 for x in range(column.width)) for y in range(column.height)]
+    assert False in rows_with_ink  # the gap between the bar and the dot
+
+
+def test_glyphs_set_other_scripts_as_a_whole_string() -> None:
+    face = Glyphs(22, (255, 255, 255), bold=True)
+    img = Image.new("RGBA", (400, 60))
+    for name in NAMES.values():
+        box = face.paste(img, (10, 30), name)
+        assert box[2] - box[0] == pytest.approx(face.width(name), abs=1)
+    assert face.fit("محمد محمد محمد محمد", 60).endswith("…")
