@@ -268,7 +268,7 @@ HEAD_WIDE = 124
 
 def _cols(c: int) -> tuple[int, int, int]:
     """Row-label width, +2/-5 column width and column-label band for cell size ``c``."""
-    return max(22, round(0.72 * c)), max(26, round(0.95 * c)), max(18, round(0.44 * c))
+    return max(20, round(0.6 * c)), max(24, round(0.8 * c)), max(16, round(0.4 * c))
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ class Layout:
     dice_x: int
 
 
-HEIGHTS = {1: 1000, 2: 1050, 3: 1300, 4: 1170, 5: 1440, 6: 1440}
+HEIGHTS = {1: 1200, 2: 1310, 3: 1450, 4: 1180, 5: 1440, 6: 1440}  # tall enough that width limits the cells
 
 
 @cache
@@ -487,7 +487,7 @@ def cell_sprite(c: int, token: str, beyond: bool, kind: str = "", mask: int = 0)
                 draw.rectangle((x0 * s, y0 * s, x1 * s - 1, y1 * s - 1), fill=fill)
     img = big.reduce(s)
     if token not in ("X", ""):
-        size = int(c * (0.62 if len(token) == 1 else 0.46))
+        size = int(c * (0.7 if len(token) == 1 else 0.5))
         draw_text(ImageDraw.Draw(img), (n / 2, n / 2 + 1), token, size, INK, anchor="mm", bold=True)
     return _quant(img)
 
@@ -529,7 +529,8 @@ DIE = 62
 
 
 @cache
-def die_sprite(face: str, shape_die: bool) -> Image.Image:
+def die_sprite(face: str, shape_die: bool, starred: bool = False) -> Image.Image:
+    """A die showing ``face``; ``starred``: a ★ the player has given this value (a small star in the corner)."""
     s = 4
     size = DIE
     big = Image.new("RGB", (size * s, size * s), STRIP)
@@ -548,6 +549,8 @@ def die_sprite(face: str, shape_die: bool) -> Image.Image:
         ox, oy = (size * s - cols * q) / 2, (size * s - rows * q) / 2
         for r, c in cells:
             draw.rectangle((ox + c * q + s, oy + r * q + s, ox + (c + 1) * q - s, oy + (r + 1) * q - s), fill=ink)
+    if starred:
+        draw.polygon(star_points(size * s * 0.8, size * s * 0.2, size * s * 0.15, size * s * 0.065), fill=VERMILLION)
     img = big.reduce(s)
     if face != STAR and not (shape_die and face in TETROMINOES):
         draw_text(ImageDraw.Draw(img), (size / 2, size / 2 + 1), face[:2], 36, ink, anchor="mm", bold=True)
@@ -704,8 +707,8 @@ def _legend(img: Image.Image, lay: Layout) -> None:
                           (box[0], box[1], box[0] + 4, box[3]), (box[2] - 4, box[1], box[2], box[3])], index=False)
         elif kind == "x":
             img.paste(cell_sprite(q, "X", False).convert("RGB"), (x, cy - q // 2))
-        elif kind == "combo":
-            tile = cell_sprite(q + 8, "5", False, "identical", 0).convert("RGB").crop((4, 4, q + 5, q + 5))
+        elif kind in ("identical", "consecutive"):
+            tile = cell_sprite(q + 8, "5", False, kind, 0).convert("RGB").crop((4, 4, q + 5, q + 5))
             img.paste(tile, (x, cy - q // 2))
         elif kind == "beyond":
             draw.rectangle(box, fill=BEYOND, outline=GRID)
@@ -716,9 +719,9 @@ def _legend(img: Image.Image, lay: Layout) -> None:
             img.paste(sprite, (x, cy - sprite.height // 2))
         x += q + 8
 
-    items = [("last", "last turn"), ("mine", "your picks this turn (only in your view)"), ("x", "penalty cell"),
-             ("combo", "circled combo"), ("beyond", "beyond the Game Over line: -5 a row with a number"),
-             ("made", "combo made on the track")]
+    items = [("last", "last turn"), ("mine", "your picks (your view only)"), ("x", "penalty cell"),
+             ("identical", "ident. combo: one number"), ("consecutive", "consec. combo: a run"),
+             ("beyond", "beyond the line: -5 a row"), ("made", "combo made")]
     for kind, text in items:
         swatch(kind)
         draw_text(draw, (x, cy), text, size, MUTED, anchor="lm")
@@ -766,7 +769,7 @@ def _slot_base(draw: ImageDraw.ImageDraw, box: Box, letter: str, size: int) -> N
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=SLOT, outline=SLOT_EDGE, width=2)
     draw_text(draw, (x0 + 30, y0 + 34), letter, 40, WHITE, anchor="mm", bold=True)
-    draw_text(draw, (x0 + 30, y0 + 66), f"size {size}", 14, MUTED, anchor="mm", bold=True)
+    draw_text(draw, (x0 + 30, y0 + 66), f"for {size}s", 14, MUTED, anchor="mm", bold=True)
 
 
 @cache
@@ -1182,9 +1185,15 @@ def _dice(img: Image.Image, lay: Layout, view: BlockView) -> None:
     if not dice:
         put_text(img, x, cy, "Dice not rolled yet", 20, MUTED, STRIP, bold=True)
         return
+    stars = iter(view["mine"]["stars"] if "mine" in view else ())
     for i, face in enumerate(dice):
         shape = i == 4
-        put(img, die_sprite(str(face), shape), x + i * (DIE + 10) + (8 if shape else 0), cy)
+        text, starred = str(face), False
+        if face == STAR and not shape:  # in the own view, a ★ the player has valued shows its value
+            chosen = next(stars, None)
+            if chosen is not None:
+                text, starred = str(chosen), True
+        put(img, die_sprite(text, shape, starred), x + i * (DIE + 10) + (8 if shape else 0), cy)
     penalty = view["penalty"]
     if penalty and not view["solo"]:
         put(img, pill(f"BLOCK {penalty} drops!", 22, WHITE, VERMILLION, STRIP, "warn", pad=10), x, 116)
@@ -1255,7 +1264,7 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
         letter = block["letter"]
         # circled_by follows the sheets as the turn began; the own sheet may have circled the letter since
         protected = 0 in block["circled_by"] or letter in own_letters
-        put_text(img, (a + b) / 2, head_y - 6, f"{letter}  size {SIZES[i]}", 18, WHITE, PANEL, bold=True,
+        put_text(img, (a + b) / 2, head_y - 6, f"{letter} · for {SIZES[i]}s", 18, WHITE, PANEL, bold=True,
                  anchor="m")
         if protected:
             put(img, pill("protected", 14, INK, YELLOW, PANEL, "check"), (a + b) / 2, head_y + 20, "m")

@@ -157,6 +157,32 @@ def test_layouts_fit_landscape_images(seats: int) -> None:
         assert len({y for _, y in lay.cards}) == 2, "five or six players: two rows of sheets"
 
 
+# Pixels a grid cell takes when Discord shows the image inline 520 px wide on a phone (issue 8: the sheets must be
+# readable there for 1-4 players, and with a tap for 5-6). Before: 16.2, 14.0, 14.6, 12.0, 10.1, 10.1.
+PHONE_CELL = {1: 20, 2: 18, 3: 17, 4: 12.5, 5: 10, 6: 10}
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4, 5, 6])
+def test_cells_at_phone_width(seats: int) -> None:
+    lay = layout(seats)
+    assert lay.sheet.c * 520 / lay.w >= PHONE_CELL[seats]
+
+
+def test_the_own_view_shows_its_star_values_on_the_dice() -> None:
+    state = find(2, lambda s: s.phase == "play" and "*" in s.dice[:4] and s.progress[0].stars
+                 and s.progress[0].steps)
+    view = GAME.view(state, 0)
+    valued = decode(render(view, NAMES[:2]))
+    plain = copy.deepcopy(view)
+    plain["mine"]["stars"] = []
+    unvalued = decode(render(plain, NAMES[:2]))
+    lay = view_layout(view)
+    dice_box = (lay.dice_x, 0, lay.dice_x + 5 * 72 + 8, 100)
+    assert valued.crop(dice_box).tobytes() != unvalued.crop(dice_box).tobytes()
+    public = decode(render(GAME.view(state, None), NAMES[:2]))
+    assert public.crop(dice_box).tobytes() == unvalued.crop(dice_box).tobytes()  # others never see the value
+
+
 # --- every player count ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5, 6])
 def test_every_player_count_draws_the_grids(seats: int) -> None:
