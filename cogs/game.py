@@ -121,14 +121,31 @@ class GameCog(commands.Cog):
         channel = await self._channel(channel_id)
         if channel is None:
             return
+        if post.status_of is not None and await self._edit_status(channel, post):
+            return
         try:
             message = await channel.send(**message_kwargs(post))
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
             return
+        if post.status_of is not None:
+            await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
         board_of = post.panel_table or post.rematch_table
         if board_of is not None:
             await self._retire_board(channel, board_of, message.id)
+
+    async def _edit_status(self, channel: discord.abc.Messageable, post: Post) -> bool:
+        """Edit the turn's status message in place; False when there is none (or it is gone): post a new one."""
+        assert post.status_of is not None
+        existing = await self._ask_quietly(self.service.status_message(*post.status_of))
+        if existing is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+            return False
+        try:
+            await channel.get_partial_message(existing).edit(**message_kwargs(post))
+        except discord.HTTPException as err:
+            log.info("could not edit status message %s: %s", existing, err)
+            return False
+        return True
 
     async def _retire_board(self, channel: discord.abc.Messageable, table_id: int, newest: int) -> None:
         """Take the controls off the table's previous board, so that only the newest board has live buttons."""

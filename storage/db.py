@@ -353,6 +353,21 @@ class Database:
             await _run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
         return row["board_message_id"] if row else None
 
+    async def status_message(self, table_id: int, turn: int) -> int | None:
+        """The table's status message for ``turn``, if one was posted (None for another turn's)."""
+        sql = "SELECT status_message_id, status_turn FROM tables WHERE id = ?"
+        async with self.transaction() as conn, conn.execute(sql, (table_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row["status_turn"] != turn:
+            return None
+        return row["status_message_id"]
+
+    async def set_status_message(self, table_id: int, turn: int, message_id: int) -> None:
+        """Record the status message of ``turn`` (not versioned: it changes no game state)."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET status_message_id = ?, status_turn = ? WHERE id = ?",
+                       (message_id, turn, table_id))
+
     async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> None:
         """Remember whether DMs reach a player (not versioned: it changes no game state)."""
         async with self.transaction() as conn:

@@ -104,6 +104,13 @@ class Lobby(PlayPipeline):
         previous = await self.db.swap_board_message(table_id, message_id)
         return previous if previous != message_id else None
 
+    async def status_message(self, table_id: int, turn: int) -> int | None:
+        """The message of the turn's status post (``Post.status_of``), to edit; None to post a new one."""
+        return await self.db.status_message(table_id, turn)
+
+    async def status_posted(self, table_id: int, turn: int, message_id: int) -> None:
+        await self.db.set_status_message(table_id, turn, message_id)
+
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         await self.db.set_lobby_message(table_id, channel_id, message_id)
 

@@ -68,6 +68,7 @@ class Post:
     panel_table: int | None = None  # offer the "my view" button for this table
     rematch_table: int | None = None  # offer a rematch of this (finished) table
     mention_ids: list[int] = field(default_factory=list)
+    status_of: tuple[int, int] | None = None  # (table, turn): the turn's status message, edited rather than reposted
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
-from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, EVENT_LINES, Presenter
+from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, Presenter
 
 log = logging.getLogger(__name__)
 
@@ -163,10 +163,14 @@ class PlayPipeline(Presenter):
             out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
             return out
         if old_state is not None and result is None and game.revealed_ply(old_state) == game.revealed_ply(state):
-            # A private pick in a game of simultaneous picks: the channel only hears what happened (who is done).
-            if lines:
-                out.public.append(Post(description="\n".join(f"• {line}" for line in lines[-EVENT_LINES:]),
-                                       footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY))
+            # A private pick in a game of simultaneous picks: the channel hears only who is done, in one status
+            # message per turn that is edited as players finish.
+            waiting = set(game.to_act(state))
+            done = [names[s.seat] for s in table.seats if s.seat not in waiting and not s.resigned]
+            if lines and done:
+                out.public.append(Post(description=f"**Done this turn:** {', '.join(done)}",
+                                       footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY,
+                                       status_of=(table.id, game.revealed_ply(state))))
             if mover is not None and mover in game.to_act(state):
                 out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
             return out

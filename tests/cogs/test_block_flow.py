@@ -63,12 +63,18 @@ async def test_three_players_pick_at_once_and_see_each_other_only_when_the_turn_
             else:
                 await take_turn_privately(player, board, pick=(turns + i) % 5)
             if i < len(waiting) - 1:
-                # Not everyone is done: no new board, and the channel says who is done and who is thinking.
+                # Not everyone is done: no new board, and the channel says who is done and who is thinking, in
+                # one status message for the turn, edited as players finish (not a message per player).
                 assert len(board_messages(thread)) == boards_before, [
                     (m.embeds[0].title, m.content, m.flags.ephemeral) for m in board_messages(thread)]
-                note = [m for m in thread.history() if m.embeds and not m.attachments][-1]
-                assert player.user.name in (note.embeds[0].description or "")
-                assert "Waiting for" in (note.embeds[0].footer.text or "")
+                history = list(thread.history())
+                since_board = history[history.index(board_messages(thread)[-1]) + 1:]
+                notes = [m for m in since_board if m.embeds and not m.attachments and not m.flags.ephemeral]
+                assert len(notes) == 1, [m.embeds[0].description for m in notes]
+                done = notes[0].embeds[0].description or ""
+                assert all(by_id[u].user.name in done for u in waiting[:i + 1]), done
+                assert not any(by_id[u].user.name in done for u in waiting[i + 1:]), done
+                assert "Waiting for" in (notes[0].embeds[0].footer.text or "")
         assert len(board_messages(thread)) == boards_before + 1, "the turn resolved into one new board"
         turns += 1
     else:
