@@ -65,13 +65,16 @@ class PlayPipeline(Presenter):
         table, game, seat, state = await self._control_context(table_id, actor, version)
         if seat not in game.to_act(state):
             raise Refusal(self._not_your_turn(table, game, state))
-        root = build_menu(self._controls(table, game, state, seat).choices)
+        choices = self._controls(table, game, state, seat).choices
+        root = build_menu(choices)
         try:
             node, trail = walk(root, path)
         except IndexError:
             raise StaleButton("That menu is out of date.") from None
         decision = game.decision(state, seat)
-        return MenuStep(table.id, version, tuple(path), trail, node, confirm=decision is not None and decision.preview)
+        # A pick is previewed where the decision says so, unless it is the only choice: nothing to compare.
+        confirm = decision is not None and decision.preview and len(choices) > 1
+        return MenuStep(table.id, version, tuple(path), trail, node, confirm=confirm)
 
     async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:
         """The actor's private view as it would be after ``notation``, with a Submit control; changes nothing."""

@@ -78,6 +78,9 @@ STAR = "*"
 NUMBER_DICE = ((1, 2, 4, 5, 6, STAR), (2, 3, 4, 6, 7, STAR), (1, 2, 3, 5, 7, STAR), (1, 3, 4, 5, 7, STAR))
 SHAPE_DIE = (*DIE_SHAPES, STAR)
 GO = 4  # solo: notches a tile slides down before it shows GO!
+# The orientations in words, for menus (the notation keeps r0…m3): a quarter turn is clockwise.
+TURNS = {"r0": "as shown", "r1": "turned right", "r2": "upside down", "r3": "turned left", "m0": "mirrored",
+         "m1": "mirrored, turned right", "m2": "mirrored, upside down", "m3": "mirrored, turned left"}
 SETUP, PLAY, OVER = "setup", "play", "over"
 LADDER = ((60, "legend"), (50, "master"), (40, "architect"), (30, "stacker"))  # below 30: "rookie"
 MAX_TURNS = 400  # a safety net: a real game ends long before (the grid fills)
@@ -700,12 +703,13 @@ class Block(Game[BlockState, Move, BlockView]):
         sheet = state.work[seat]
         if move.kind == "drop":
             dropped = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
-            return (f"{move.shape} {move.orientation} in {COLUMNS[move.column]}: "
+            return (f"{move.shape} {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
                     + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True)))
         if move.kind == "penalty":
             shape = state.blocks[LETTERS.index(self.step(state, seat)[-1])] if self.step(state, seat) else ""
             landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None
-            return f"Penalty {move.orientation} in {COLUMNS[move.column]}: " + _cells_text(landed or [])
+            return (f"Penalty {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
+                    + _cells_text(landed or []))
         if move.kind == "combo":
             free = sheet.free_numbers()
             values = ",".join(str(free.get(c, "?")) for c in move.cells)
@@ -726,7 +730,7 @@ class Block(Game[BlockState, Move, BlockView]):
         Combos: by type and size."""
         if move.kind == "drop":
             head = (f"Shape {move.shape}",) if len(self.shapes_allowed(state)) > 1 else ()
-            return (*head, f"{move.shape} turned {move.orientation}", f"Column {COLUMNS[move.column]}")
+            return (*head, f"{move.shape} {TURNS[move.orientation]}", f"Column {COLUMNS[move.column]}")
         if move.kind == "combo":
             return (f"{move.combo.capitalize()} {len(move.cells)}",)
         return ()

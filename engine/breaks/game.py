@@ -438,14 +438,15 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         if move.kind == "done":
             return "Done merging"
         if move.kind == "place":
-            where = f"on {short(mine[move.slot][-1])}" if mine[move.slot] else "in empty"
-            return f"Place {card} {where} (slot {move.slot + 1})"
+            if mine[move.slot]:
+                return f"Place {card} on the {short(mine[move.slot][-1])} in slot {move.slot + 1}"
+            return f"Place {card} in the empty slot {move.slot + 1}"
         if move.kind == "merge":
-            return (f"Merge slot {move.slot + 1} ({len(mine[move.slot])}) onto slot {move.target + 1} "
-                    f"({len(mine[move.target])})")
+            return (f"Merge slot {move.slot + 1} ({_cards(len(mine[move.slot]))}) onto slot {move.target + 1} "
+                    f"({_cards(len(mine[move.target]))})")
         theirs = state.slots[move.player][move.slot]
-        return (f"Break P{move.player + 1} slot {move.slot + 1} ({len(theirs)}) with {card} "
-                f"onto slot {move.target + 1}")
+        return (f"Break P{move.player + 1}'s slot {move.slot + 1} ({_cards(len(theirs))}) with {card}, "
+                f"onto your slot {move.target + 1}")
 
     # --- views ----------------------------------------------------------------------
     def view(self, state: BreaksState, seat: int | None) -> BreaksView:
