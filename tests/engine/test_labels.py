@@ -4,9 +4,11 @@ move does ("Place 7♣ in the empty slot 2", "L turned right, column c"), never 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
+from engine.base import Game
 from engine.block import Block
 from engine.breaks import Breaks
 from engine.rng import Rng
@@ -15,7 +17,7 @@ CODE = re.compile(r"\b[rm][0-3]\b")
 BARE_COUNT = re.compile(r"\(\d+\)")
 
 
-def labels(game: Block | Breaks, seats: int, seed: int, plies: int = 300) -> list[str]:
+def labels(game: Game[Any, Any, Any], seats: int, seed: int, plies: int = 300) -> list[str]:
     state = game.new_game(seats, {}, seed)
     rng = Rng(seed)
     out = []
