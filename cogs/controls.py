@@ -181,4 +181,21 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_log_page(interaction, self.table_id, self.page)
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton)
+class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules:(?P<game>[a-z0-9_]{1,40})"):
+    """Under /rules' one-screen summary: the game's full rules, privately."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(discord.ui.Button(label="Full rules", emoji="📖", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"bh:rules:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> RulesButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_full_rules(interaction, self.game)
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton)

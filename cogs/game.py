@@ -8,7 +8,6 @@ misses Discord's three-second window; refusals are answered privately.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,7 +15,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.present import edit_kwargs, for_edit, lobby_kwargs, log_kwargs, menu_view, message_kwargs, preview_kwargs
+from cogs.present import (
+    edit_kwargs,
+    for_edit,
+    lobby_kwargs,
+    log_kwargs,
+    menu_view,
+    message_kwargs,
+    preview_kwargs,
+    quick_rules_kwargs,
+    rules_embeds,
+)
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
 from tables.menu import decode_path, encode_path
@@ -437,6 +446,17 @@ class GameCog(commands.Cog):
         if known is None or path is None or not path.exists():
             await self._private(interaction, f"I have no rules for `{key}`.")
             return
+        await interaction.followup.send(**quick_rules_kwargs(key, known.name, path.read_text(encoding="utf-8")),
+                                        ephemeral=True)
+
+    async def on_full_rules(self, interaction: discord.Interaction, key: str) -> None:
+        """The whole rules page of ``key``, privately (after /rules' one-screen summary)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        known = self.service.registry.get(key)
+        path = self.service.registry.entry(key).rules_page if known is not None else None
+        if known is None or path is None or not path.exists():
+            await self._private(interaction, f"I have no rules for `{key}`.")
+            return
         for embed in rules_embeds(known.name, path.read_text(encoding="utf-8")):
             await interaction.followup.send(embed=embed, ephemeral=True)
 
@@ -477,64 +497,6 @@ def played_embed(message: discord.Message) -> discord.Embed:
     if before.image and before.image.url:
         embed.set_image(url=before.image.url)
     return embed
-
-
-def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:
-    """Split a rules page into embeds under Discord's size limits (one per ~4000 characters)."""
-    text = discord_markdown(markdown)
-    chunks: list[str] = []
-    current = ""
-    for para in text.split("\n\n"):
-        if len(current) + len(para) + 2 > 3900:
-            chunks.append(current)
-            current = ""
-        current = f"{current}\n\n{para}" if current else para
-    if current:
-        chunks.append(current)
-    chunks = chunks[:10]  # at most 10 embeds per message
-    return [discord.Embed(title=f"{name} — rules" if i == 0 else None, description=c, colour=0x2B7A78)
-            for i, c in enumerate(chunks)]
-
-
-LIST_ITEM = re.compile(r"^\s*([-*]|\d+\.)\s")
-
-
-def discord_markdown(markdown: str) -> str:
-    """A docs page as Discord shows it well: headings in bold, sentences not broken across lines (a hard line
-    break inside a paragraph shows as one in Discord), and tables (shown as raw pipes) as bullet lists."""
-    out: list[str] = []
-    table: list[list[str]] = []
-
-    def flush_table() -> None:
-        if len(table) >= 2:
-            head, rows = table[0], [r for r in table[1:] if not all(set(c) <= set("-: ") for c in r)]
-            for row in rows:
-                rest = "; ".join(f"{h.lower()}: {c}" for h, c in zip(head[1:], row[1:], strict=False) if c)
-                out.append(f"• **{row[0]}**" + (f" — {rest}" if rest else ""))
-        table.clear()
-
-    for raw in markdown.splitlines():
-        line = raw.rstrip()
-        if line.startswith("|"):
-            table.append([c.strip() for c in line.strip("|").split("|")])
-            continue
-        flush_table()
-        if not line.strip():
-            out.append("")
-        elif line.startswith("#"):
-            out.append(f"**{line.lstrip('#').strip()}**")
-        elif LIST_ITEM.match(line):
-            item = line.lstrip()
-            nested = len(line) - len(item) >= 2
-            if item.startswith(("- ", "* ")):
-                item = ("\u2003◦ " if nested else "• ") + item[2:]
-            out.append(item)
-        elif out and out[-1] and not out[-1].startswith("**"):
-            out[-1] += " " + line.strip()  # a wrapped line of the same paragraph or list item
-        else:
-            out.append(line.strip())
-    flush_table()
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
 def _opt_text(value: Any) -> str:

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import discord
 
-from cogs.controls import LobbyButton, LogButton, MoveButton, PanelButton, RematchButton, StepBack, StepSelect
+from cogs.controls import (
+    LobbyButton,
+    LogButton,
+    MoveButton,
+    PanelButton,
+    RematchButton,
+    RulesButton,
+    StepBack,
+    StepSelect,
+)
 from tables import Controls, LobbyCard, Post
 from tables.menu import MenuStep, build_menu, encode_path, shorten
 from tables.outcome import LogPage
@@ -125,3 +135,82 @@ def log_kwargs(page: LogPage) -> dict[str, Any]:
         view.add_item(LogButton(page.table_id, page.pages, "last", disabled=last))
     return {"content": "\n".join(page.lines), "embed": embed, "view": view,
             "allowed_mentions": discord.AllowedMentions.none()}
+
+
+QUICK = "## In one screen"
+
+
+def quick_rules(markdown: str) -> str:
+    """The start of a rules page: its introduction (without the title) and its "In one screen" section."""
+    sections = re.split(r"(?m)^(?=## )", markdown)
+    intro = "\n".join(line for line in sections[0].splitlines() if not line.startswith("# ")).strip()
+    quick = next((part for part in sections[1:] if part.startswith(QUICK)), "")
+    return f"{intro}\n\n{quick[len(QUICK):].strip()}" if quick else intro
+
+
+def quick_rules_kwargs(key: str, name: str, markdown: str) -> dict[str, Any]:
+    """/rules: the one-screen summary, with a button to the full rules."""
+    embed = discord.Embed(title=f"{name} — how to play", description=discord_markdown(quick_rules(markdown))[:4000],
+                          colour=0x2B7A78)
+    embed.set_footer(text="The full rules: the button below.")
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesButton(key))
+    return {"embed": embed, "view": view}
+
+
+def rules_embeds(name: str, markdown: str) -> list[discord.Embed]:
+    """Split a rules page into embeds under Discord's size limits (one per ~4000 characters)."""
+    text = discord_markdown(markdown)
+    chunks: list[str] = []
+    current = ""
+    for para in text.split("\n\n"):
+        if len(current) + len(para) + 2 > 3900:
+            chunks.append(current)
+            current = ""
+        current = f"{current}\n\n{para}" if current else para
+    if current:
+        chunks.append(current)
+    chunks = chunks[:10]  # at most 10 embeds per message
+    return [discord.Embed(title=f"{name} — rules" if i == 0 else None, description=c, colour=0x2B7A78)
+            for i, c in enumerate(chunks)]
+
+
+LIST_ITEM = re.compile(r"^\s*([-*]|\d+\.)\s")
+
+
+def discord_markdown(markdown: str) -> str:
+    """A docs page as Discord shows it well: headings in bold, sentences not broken across lines (a hard line
+    break inside a paragraph shows as one in Discord), and tables (shown as raw pipes) as bullet lists."""
+    out: list[str] = []
+    table: list[list[str]] = []
+
+    def flush_table() -> None:
+        if len(table) >= 2:
+            head, rows = table[0], [r for r in table[1:] if not all(set(c) <= set("-: ") for c in r)]
+            for row in rows:
+                rest = "; ".join(f"{h.lower()}: {c}" for h, c in zip(head[1:], row[1:], strict=False) if c)
+                out.append(f"• **{row[0]}**" + (f" — {rest}" if rest else ""))
+        table.clear()
+
+    for raw in markdown.splitlines():
+        line = raw.rstrip()
+        if line.startswith("|"):
+            table.append([c.strip() for c in line.strip("|").split("|")])
+            continue
+        flush_table()
+        if not line.strip():
+            out.append("")
+        elif line.startswith("#"):
+            out.append(f"**{line.lstrip('#').strip()}**")
+        elif LIST_ITEM.match(line):
+            item = line.lstrip()
+            nested = len(line) - len(item) >= 2
+            if item.startswith(("- ", "* ")):
+                item = ("\u2003◦ " if nested else "• ") + item[2:]
+            out.append(item)
+        elif out and out[-1] and not out[-1].startswith("**"):
+            out[-1] += " " + line.strip()  # a wrapped line of the same paragraph or list item
+        else:
+            out.append(line.strip())
+    flush_table()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()

@@ -25,6 +25,7 @@ def test_every_entry_is_complete(entry: GameEntry) -> None:
     assert entry.rules_page == DOCS / f"{entry.key}.md" and entry.rules_page.exists()
     page = entry.rules_page.read_text(encoding="utf-8")
     assert page.startswith(f"# {game.name}"), "the rules page is titled with the game's name"
+    assert "\n## In one screen\n" in page, "/rules opens with the page's one-screen summary"
     state = game.new_game(game.min_players, {}, 1)
     names = [f"P{i + 1}" for i in range(game.min_players)]
     assert entry.render(game.view(state, None), names).startswith(PNG)

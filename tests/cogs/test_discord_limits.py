@@ -198,13 +198,17 @@ def test_the_my_view_button_uses_an_emoji_discord_accepts() -> None:
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.key for e in ENTRIES])
 def test_rules_pages_fit_in_embeds(entry: GameEntry) -> None:
-    from cogs.game import rules_embeds
+    from cogs.present import rules_embeds
 
     assert entry.rules_page is not None
     embeds = rules_embeds(entry.rules.name, entry.rules_page.read_text(encoding="utf-8"))
     assert 1 <= len(embeds) <= 10
     for embed in embeds:
         check_embed(embed, f"/rules {entry.key}")
+    from cogs.present import quick_rules_kwargs
+
+    check_embed(quick_rules_kwargs(entry.key, entry.rules.name, entry.rules_page.read_text(encoding="utf-8"))["embed"],
+                f"/rules {entry.key} (one screen)")
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.key for e in ENTRIES])
@@ -212,7 +216,7 @@ def test_rules_read_well_in_discord(entry: GameEntry) -> None:
     """No raw table pipes, no sentence broken across lines, no path to a file players don't have (issue 8)."""
     import re
 
-    from cogs.game import rules_embeds
+    from cogs.present import rules_embeds
 
     assert entry.rules_page is not None
     page = entry.rules_page.read_text(encoding="utf-8")

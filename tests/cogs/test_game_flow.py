@@ -269,6 +269,26 @@ async def test_help_and_rules(simcord_env: Any, command: str) -> None:
     assert "Breaks" in text
 
 
+@pytest.mark.parametrize("game", ["breaks", "blockers", "block"])
+async def test_rules_open_with_one_screen_and_the_full_rules_behind_a_button(simcord_env: Any, game: str) -> None:
+    _, channel, alice, _ = world(simcord_env)
+    res = await alice.slash(channel, "rules", game=game)
+    assert res.ephemeral
+    first = res.response.embeds if res.response.embeds else []
+    assert len(first) == 1 and "how to play" in (first[0].title or "")
+    summary = first[0].description or ""
+    assert "**Goal:**" in summary or "**Everyone plays at once:**" in summary
+    assert len(summary) < 2000, "one screen on a phone"
+    assert "**Notation**" not in summary  # the full rules' later sections are not in the summary
+    message = res.response.message
+    button = next(c for row in message.components for c in getattr(row, "children", ()) if c.label == "Full rules")
+    full = await alice.click(message, custom_id=button.custom_id)
+    sent = ([full.response] if full.response else []) + full.followups
+    assert sent and all(m.ephemeral for m in sent)
+    texts = [e.description or "" for m in sent for e in m.embeds]
+    assert any("**Notation**" in t for t in texts) and any("**In one screen**" in t for t in texts)
+
+
 async def test_commands_sync_to_the_test_guild_when_set(db_path: Any) -> None:
     import simcord
 
