@@ -146,12 +146,15 @@ class Presenter(ServiceCore):
         board = await self._render(game, view, names)
         decision = game.decision(state, seat) if table.status == ACTIVE else None
         to_act = decision is not None and seat in game.to_act(state)
-        if decision is not None:
-            desc = name_seats(decision.prompt, names) if to_act else "Not your turn yet."
-        elif game.turns is Turns.SIMULTANEOUS and not game.is_over(state):
+        if to_act and decision is not None:
+            desc = name_seats(decision.prompt, names)
+        elif game.is_over(state) or table.status != ACTIVE:
+            desc = "The game is over."
+        elif game.turns is Turns.SIMULTANEOUS:
             desc = "You are done for this turn; waiting for the others."
-        else:
-            desc = "Not your turn yet."
+        else:  # true whenever it is read: a DM after your move, or /hand while others play
+            waiting = ", ".join(names[p] for p in sorted(game.to_act(state)))
+            desc = f"Waiting for {waiting}. You will be mentioned in the game's channel when it is your turn."
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
                     controls=self._controls(table, game, state, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)

@@ -583,7 +583,9 @@ async def test_hand_is_private_with_an_image_when_rendering(db: Database) -> Non
     assert post.controls.version == table.version
     assert post.board is not None and post.board.png.startswith(PNG)
     waiting = (await svc.hand(None, other, table_id=tid)).reply_post
-    assert waiting is not None and waiting.description == "Not your turn yet." and waiting.controls is None
+    assert waiting is not None and waiting.controls is None
+    assert waiting.description.startswith(f"Waiting for {actor.name}.")
+    assert "when it is your turn" in waiting.description
     with pytest.raises(Refusal, match="You are not playing in this game."):
         await svc.hand(CH, STRANGER)
     await svc.cancel(CH, ALICE)
@@ -689,7 +691,7 @@ async def test_private_views_go_by_dm_to_exactly_the_players_whose_view_changed(
     out = await hsvc.submit(ALICE, f"play {state.hands[0][0]}", channel_id=CH)
     assert [dm.user_id for dm in out.dms] == [ALICE.user_id, BOB.user_id]
     alice_dm, bob_dm = out.dms
-    assert alice_dm.post.controls is None and alice_dm.post.description == "Not your turn yet."
+    assert alice_dm.post.controls is None and alice_dm.post.description.startswith(f"Waiting for {BOB.name}.")
     assert bob_dm.post.description == "It's your turn."
     assert bob_dm.post.controls is not None and bob_dm.post.controls.user_id == BOB.user_id
     assert {c.notation for c in bob_dm.post.controls.choices} == {f"play {c}" for c in state.hands[1]}
