@@ -267,8 +267,9 @@ HEAD_WIDE = 124
 
 
 def _cols(c: int) -> tuple[int, int, int]:
-    """Row-label width, +2/-5 column width and column-label band for cell size ``c``."""
-    return max(20, round(0.6 * c)), max(24, round(0.8 * c)), max(16, round(0.4 * c))
+    """Row-label width, marks column width (a row's +2 / -5, drawn only where earned) and column-label band for
+    cell size ``c``."""
+    return max(20, round(0.6 * c)), max(22, round(0.62 * c)), max(16, round(0.4 * c))
 
 
 @dataclass(frozen=True)
@@ -300,20 +301,19 @@ class SheetGeom:
     def grid_box(self) -> Box:
         return (self.gx, self.gy, self.gx + WIDTH * self.c, self.gy + HEIGHT * self.c)
 
-    def marks_x(self) -> tuple[int, int]:
-        """The centres of the +2 and -5 columns."""
-        x = self.gx + WIDTH * self.c + 4
-        return x + self.pw // 2, x + self.pw + 2 + self.pw // 2
+    def marks_x(self) -> int:
+        """The centre of the marks column (a row's +2, -5, or both as -3)."""
+        return self.gx + WIDTH * self.c + 4 + self.pw // 2
 
 
 def _tall(w: int, h: int) -> SheetGeom | None:
     c = next((c for c in range(72, 15, -1)
-              if sum(_cols(c)[:2]) + _cols(c)[1] + WIDTH * c + 10 + 2 * P <= w
+              if sum(_cols(c)[:2]) + WIDTH * c + 10 + 2 * P <= w
               and 2 * P + HEAD_TALL + 2 * _cols(c)[2] + HEIGHT * c + TRACK_TALL <= h), None)
     if c is None:
         return None
     rl, pw, lb = _cols(c)
-    block = rl + WIDTH * c + 10 + 2 * pw
+    block = rl + WIDTH * c + 10 + pw
     gx = (w - block) // 2 + rl
     gy = P + HEAD_TALL + lb
     ty = gy + HEIGHT * c + lb + 6
@@ -336,14 +336,14 @@ def _tall(w: int, h: int) -> SheetGeom | None:
 
 def _wide(w: int, h: int) -> SheetGeom | None:
     c = next((c for c in range(72, 15, -1)
-              if _cols(c)[0] + 2 * _cols(c)[1] + WIDTH * c + 10 + 2 * P + 16 + INFO_MIN <= w
+              if _cols(c)[0] + _cols(c)[1] + WIDTH * c + 10 + 2 * P + 16 + INFO_MIN <= w
               and 2 * P + 2 * _cols(c)[2] + HEIGHT * c + 1 <= h), None)
     if c is None or h < 2 * P + HEAD_WIDE + 22 + 6 * 28 + 90:
         return None
     rl, pw, lb = _cols(c)
     gx = P + rl
     gy = (h - HEIGHT * c - 2 * lb) // 2 + lb
-    x0 = gx + WIDTH * c + 10 + 2 * pw + 16
+    x0 = gx + WIDTH * c + 10 + pw + 16
     x1 = w - P
     head = (x0, P, x1, P + HEAD_WIDE)
     ty = P + HEAD_WIDE + 8
@@ -386,7 +386,7 @@ class Layout:
     dice_x: int
 
 
-HEIGHTS = {1: 1200, 2: 1310, 3: 1450, 4: 1180, 5: 1440, 6: 1440}  # tall enough that width limits the cells
+HEIGHTS = {1: 1310, 2: 1310, 3: 1520, 4: 1270, 5: 1610, 6: 1610}  # tall enough that width limits the cells
 
 
 @cache
@@ -577,7 +577,7 @@ def draw_shape(draw: ImageDraw.ImageDraw, cells: Sequence[tuple[int, int]], cx: 
 def _draw_line(draw: ImageDraw.ImageDraw, geom: SheetGeom, ox: int, oy: int, line: int, index: bool) -> None:
     """The Game Over line: a thick black band with vermillion dashes, under row ``line``."""
     y = oy + geom.gy + (HEIGHT - (line - 1)) * geom.c
-    x0, x1 = ox + geom.gx - geom.rl + 2, ox + geom.gx + WIDTH * geom.c + 4 + 2 * geom.pw + 2
+    x0, x1 = ox + geom.gx - geom.rl + 2, ox + geom.gx + WIDTH * geom.c + 4 + geom.pw
 
     def col(c: Colour) -> Any:
         return ix(c) if index else c
@@ -622,18 +622,6 @@ def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
         cx = gx + col * c + c / 2
         draw_text(draw, (cx, gy - geom.lb / 2 - 1), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
         draw_text(draw, (cx, end_y + geom.lb / 2 + 2), COLUMNS[col], lsize, LABEL, anchor="mm", bold=True)
-    plus_x, minus_x = geom.marks_x()
-    msize = min(geom.pw, c) - 6
-    fsize = max(12, int(msize * 0.42))
-    for k in range(HEIGHT):
-        cy = gy + k * c + c / 2
-        draw.rounded_rectangle((plus_x - msize / 2, cy - msize / 2, plus_x + msize / 2, cy + msize / 2),
-                               radius=msize // 2, outline=GRID, width=2)
-        draw_text(draw, (plus_x, cy + 1), "+2", fsize, PRINT, anchor="mm", bold=True)
-        if k < beyond_top:
-            draw.rounded_rectangle((minus_x - msize / 2, cy - msize / 2, minus_x + msize / 2, cy + msize / 2),
-                                   radius=msize // 2, outline=GRID, width=2)
-            draw_text(draw, (minus_x, cy + 1), "-5", fsize, PRINT, anchor="mm", bold=True)
     _draw_line(draw, geom, 0, 0, line, index=False)
     # the score track's frames
     for i, n in enumerate(SIZES):
@@ -954,16 +942,17 @@ def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
             img.paste(cell_sprite(c, token, r + 1 >= line, kind, mask), (ox + x, oy + y))
     _draw_line(draw, geom, ox, oy, line, index=True)
 
-    # rows: +2 for a full row, -5 for a row beyond the line holding a number
-    plus_x, minus_x = geom.marks_x()
-    msize = min(geom.pw, c) - 4
+    # rows: +2 for a full row, -5 for a row beyond the line holding a number (both: -3), only where earned
+    marks_x = geom.marks_x()
+    msize = min(geom.pw, c) - 2
     full = set(player["full_rows"])
     for r in range(HEIGHT):
         cy = oy + geom.gy + (HEIGHT - 1 - r) * c + c / 2
-        if r + 1 in full:
-            put(img, mark_sprite("+2", msize, INK, PAPER), ox + plus_x, cy, "m")
-        if r + 1 >= line and any(isinstance(v, int) for v in grid[r]):
-            put(img, mark_sprite("-5", msize, VERMILLION, PAPER), ox + minus_x, cy, "m")
+        plus = r + 1 in full
+        minus = r + 1 >= line and any(isinstance(v, int) for v in grid[r])
+        if plus or minus:
+            text = "-3" if plus and minus else ("+2" if plus else "-5")
+            put(img, mark_sprite(text, msize, VERMILLION if minus else INK, PAPER), ox + marks_x, cy, "m")
 
     # highlights: the last turn (dashed), this turn's own picks (solid, only in the seat's own view)
     recent = player["recent"]
@@ -979,7 +968,7 @@ def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
     for r in recent.get("rows", ()):
         cy = oy + geom.gy + (HEIGHT - r) * c + c // 2
         half = msize // 2 + 4
-        _hazard(draw, _box_bands((ox + plus_x - half, cy - half, ox + plus_x + half + 1, cy + half + 1), 3))
+        _hazard(draw, _box_bands((ox + marks_x - half, cy - half, ox + marks_x + half + 1, cy + half + 1), 3))
     for letter in recent.get("letters", ()):
         x0, y0, x1, y1 = geom.letters[LETTERS.index(letter)]
         _hazard(draw, _box_bands((ox + x0 - 6, oy + y0 - 6, ox + x1 + 7, oy + y1 + 7), 3))
