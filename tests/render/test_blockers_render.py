@@ -429,3 +429,25 @@ def test_public_image_is_the_same_whatever_the_racks_hold(seats: int, mode: str)
             assert render(game.view(twin, changed), names) != render(game.view(state, changed), names)
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("kind", ["deutan", "protan", "tritan"])
+def test_tile_colours_stay_apart_at_phone_size_under_colour_blindness(kind: str) -> None:
+    """At 400 px a board is a third of its size: patterns and corner letters are a few pixels. Each colour's tile
+    must still look different from every other one, as seen with each colour-vision deficiency (issue 8: green
+    and purple merged under deuteranopia and protanopia)."""
+    from itertools import combinations
+
+    from render.blockers import COLOURS, TILE_SIZE, tile_sprite
+    from tools.pictures import simulate
+
+    def seen(colour: str) -> tuple[float, ...]:
+        tile = tile_sprite(colour, "5", TILE_SIZE).convert("RGB")
+        small = tile.resize((TILE_SIZE // 3, TILE_SIZE // 3), Image.Resampling.LANCZOS)
+        pixels = list(simulate(small, kind).get_flattened_data())
+        return tuple(sum(p[i] for p in pixels) / len(pixels) for i in range(3))  # type: ignore[index]
+
+    looks = {c: seen(c) for c in COLOURS}
+    for a, b in combinations(COLOURS, 2):
+        distance = sum((x - y) ** 2 for x, y in zip(looks[a], looks[b], strict=True)) ** 0.5
+        assert distance >= 55, (a, b, round(distance))  # the old tiles: 37 (deutan), 39 (protan), 22 (tritan)
