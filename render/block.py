@@ -384,17 +384,28 @@ class Layout:
     ladder: Box | None  # solo: the ladder (in the top strip)
     spare: Box | None  # room for a larger legend
     dice_x: int
+    geoms: tuple[SheetGeom, ...] = ()  # by seat, where the cards differ in size (a seat's own view, 4+ players)
+    focus: int | None = None  # the seat drawn large
+
+    def geom(self, seat: int) -> SheetGeom:
+        return self.geoms[seat] if self.geoms else self.sheet
 
 
 HEIGHTS = {1: 1310, 2: 1310, 3: 1520, 4: 1270, 5: 1610, 6: 1610}  # tall enough that width limits the cells
 
 
+FOCUS_FROM = 5  # from this many players, a seat's own view draws its sheet large and the others small
+
+
 @cache
-def layout(seats: int) -> Layout:
-    """The layout for ``seats`` players (1 is the solo board)."""
+def layout(seats: int, focus: int | None = None) -> Layout:
+    """The layout for ``seats`` players (1 is the solo board); ``focus``: the seat whose own view this is, drawn
+    large beside the others' small sheets (from :data:`FOCUS_FROM` players, where side by side all are small)."""
     seats = max(1, min(MAX_SEATS, seats))
     h = HEIGHTS[seats]
     top, bottom = TOP_H + G, h - FOOT_H - G
+    if focus is not None and seats >= FOCUS_FROM:
+        return _focus_layout(seats, focus, h, top, bottom)
     if seats == 1:
         w = 1640
         sheet = sheet_geom(880, bottom - top, prefer="wide")
@@ -417,10 +428,34 @@ def layout(seats: int) -> Layout:
     if seats == 5:
         x = cards[-1][0] + sheet.w + G
         spare = (x, cards[-1][1], w - G, cards[-1][1] + sheet.h)
+    return Layout(w, h, False, sheet, tuple(cards), _slots(w), None, None, spare, 590)
+
+
+def _slots(w: int) -> tuple[Box, ...]:
     slot_x0, slot_x1 = 980, w - G
     sw = (slot_x1 - slot_x0 - 4 * 8) // 5
-    slots = tuple((slot_x0 + i * (sw + 8), 10, slot_x0 + i * (sw + 8) + sw, TOP_H - 10) for i in range(5))
-    return Layout(w, h, False, sheet, tuple(cards), slots, None, None, spare, 590)
+    return tuple((slot_x0 + i * (sw + 8), 10, slot_x0 + i * (sw + 8) + sw, TOP_H - 10) for i in range(5))
+
+
+def _focus_layout(seats: int, focus: int, h: int, top: int, bottom: int) -> Layout:
+    """A seat's own view with many players: its sheet large on the left (readable on a phone), the other
+    sheets small on the right, in seat order."""
+    w = 2000
+    big_w = 1010
+    big = sheet_geom(big_w, bottom - top, prefer="wide")
+    others = [p for p in range(seats) if p != focus]
+    per_row = 3
+    rows = -(-len(others) // per_row)
+    x0 = G + big.w + 2 * G
+    cw = (w - G - x0 - (per_row - 1) * G) // per_row
+    ch = (bottom - top - (rows - 1) * G) // rows
+    small = sheet_geom(cw, ch, prefer="tall")
+    cards: list[tuple[int, int]] = [(0, 0)] * seats
+    geoms: list[SheetGeom] = [small] * seats
+    cards[focus], geoms[focus] = (G, top), big
+    for i, p in enumerate(others):
+        cards[p] = (x0 + (i % per_row) * (small.w + G), top + (i // per_row) * (ch + G))
+    return Layout(w, h, False, small, tuple(cards), _slots(w), None, None, None, 590, tuple(geoms), focus)
 
 
 # --- cells ----------------------------------------------------------------------------------------------------
@@ -761,20 +796,18 @@ def _slot_base(draw: ImageDraw.ImageDraw, box: Box, letter: str, size: int) -> N
 
 
 @cache
-def background(seats: int) -> Image.Image:
+def background(seats: int, focus: int | None = None) -> Image.Image:
     """The empty table of a layout, mapped to the palette."""
-    lay = layout(seats)
+    lay = layout(seats, focus)
     img = felt((lay.w, lay.h))
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, lay.w, TOP_H), fill=STRIP)
     draw.line((0, TOP_H, lay.w, TOP_H), fill=PANEL_EDGE, width=1)
     draw_text(draw, (G + 4, 34), "BLOCK", 36, WHITE, anchor="lm", bold=True)
     _legend(img, lay)
-    geom = lay.sheet
-    sheet = _sheet_base(geom, LINE)
-    mask = rounded_mask((geom.w, geom.h), 12)
-    for x, y in lay.cards:
-        img.paste(sheet, (x, y), mask)
+    for seat, (x, y) in enumerate(lay.cards):
+        geom = lay.geom(seat)
+        img.paste(_sheet_base(geom, LINE), (x, y), rounded_mask((geom.w, geom.h), 12))
     if lay.slots:
         for i, box in enumerate(lay.slots):
             _slot_base(draw, box, LETTERS[i], SIZES[i])
@@ -922,7 +955,7 @@ def _made(combos: list[ComboView]) -> tuple[set[int], set[int], bool]:
 
 def _sheet(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView, seat: int,
            name: str, crossed: set[str]) -> None:
-    geom = lay.sheet
+    geom = lay.geom(seat)
     ox, oy = lay.cards[seat]
     player = view["players"][seat]
     line = view["line"]
@@ -1004,6 +1037,8 @@ def _breakdown(img: Image.Image, geom: SheetGeom, ox: int, oy: int, parts: Break
         items.append(("=", parts["total"]))
         sprites = [(text_sprite(label, 15, LABEL, PAPER), text_sprite(number_text(value), 15, INK, PAPER, True))
                    for label, value in items]
+        while len(sprites) > 1 and sum(a.width + b.width + 12 for a, b in sprites) - 9 > x1 - x0:
+            sprites.pop(-2)  # a small card keeps the total and as many parts as fit
         width = sum(a.width + b.width + 12 for a, b in sprites) - 9
         x = ox + max(x0, (x0 + x1 - width) // 2)
         cy = oy + (y0 + y1) / 2
@@ -1053,7 +1088,7 @@ def _status_pills(view: BlockView, seat: int, player: BlockPlayer) -> list[Image
 
 def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView, seat: int,
           player: BlockPlayer, name: str) -> None:
-    geom = lay.sheet
+    geom = lay.geom(seat)
     ox, oy = lay.cards[seat]
     x0, y0, x1, y1 = geom.head
     x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
@@ -1083,7 +1118,8 @@ def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockV
 
 def _winner_border(draw: ImageDraw.ImageDraw, lay: Layout, seat: int) -> None:
     x, y = lay.cards[seat]
-    draw.rounded_rectangle((x - 6, y - 6, x + lay.sheet.w + 5, y + lay.sheet.h + 5), radius=16,
+    geom = lay.geom(seat)
+    draw.rounded_rectangle((x - 6, y - 6, x + geom.w + 5, y + geom.h + 5), radius=16,
                            outline=ix(YELLOW), width=5)
 
 
@@ -1282,15 +1318,17 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
 
 
 def view_layout(view: BlockView) -> Layout:
-    """The layout a view is drawn with."""
-    return layout(len(view["players"]))
+    """The layout a view is drawn with: a seat's own view with many players puts its own sheet large."""
+    seats = len(view["players"])
+    return layout(seats, view["viewer"] if "viewer" in view and seats >= FOCUS_FROM else None)
 
 
 def cell_box(lay: Layout, seat: int, row: int, col: int) -> Box:
     """The pixel box of a cell (row 0 = row 1) on ``seat``'s sheet, its grid lines included."""
-    x, y = lay.sheet.cell(row, col)
+    geom = lay.geom(seat)
+    x, y = geom.cell(row, col)
     ox, oy = lay.cards[seat]
-    return (ox + x, oy + y, ox + x + lay.sheet.c, oy + y + lay.sheet.c)
+    return (ox + x, oy + y, ox + x + geom.c, oy + y + geom.c)
 
 
 # --- the whole image ------------------------------------------------------------------------------------------------
@@ -1298,7 +1336,7 @@ def render(view: BlockView, names: Sequence[str]) -> bytes:
     """The sheets for one ``Block.view()`` as PNG bytes; ``names`` are display names by seat."""
     seats = len(view["players"])
     lay = view_layout(view)
-    img = background(seats).copy()
+    img = background(seats, lay.focus).copy()
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
     crossed = {b["letter"] for b in view["blocks"] if b["crossed"]}

@@ -129,7 +129,7 @@ def parse(name: str) -> Cell:
 
 def empty_table(view: View) -> Image.Image:
     lay = view_layout(view)
-    return background(1 if lay.solo else len(lay.cards)).convert("RGB")
+    return background(1 if lay.solo else len(lay.cards), lay.focus).convert("RGB")
 
 
 def test_key_colours_are_drawn_exactly() -> None:
@@ -166,6 +166,24 @@ PHONE_CELL = {1: 22, 2: 18, 3: 18, 4: 14, 5: 11, 6: 11}
 def test_cells_at_phone_width(seats: int) -> None:
     lay = layout(seats)
     assert lay.sheet.c * 520 / lay.w >= PHONE_CELL[seats]
+
+
+@pytest.mark.parametrize("seats", [5, 6])
+def test_with_five_or_six_players_my_view_draws_my_sheet_large(seats: int) -> None:
+    """The public board shows every sheet small; "My view" (one tap) draws the player's own sheet readable on a
+    phone and the others beside it."""
+    state = find(seats, lambda s: s.turn >= 3 and s.phase == "play", seeds=range(3))
+    for seat in (0, seats - 1):
+        lay = view_layout(GAME.view(state, seat))
+        assert lay.focus == seat
+        assert lay.geom(seat).c * 520 / lay.w >= 18
+        assert all(lay.geom(p).c < lay.geom(seat).c for p in range(seats) if p != seat)
+        boxes = [(x, y, x + lay.geom(p).w, y + lay.geom(p).h) for p, (x, y) in enumerate(lay.cards)]
+        for i, (x0, y0, x1, y1) in enumerate(boxes):
+            assert 0 <= x0 < x1 <= lay.w and 0 <= y0 < y1 <= lay.h
+            for a0, b0, a1, b1 in boxes[i + 1:]:
+                assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, "cards overlap"
+    assert view_layout(GAME.view(state, None)).focus is None
 
 
 def test_the_own_view_shows_its_star_values_on_the_dice() -> None:
