@@ -225,3 +225,46 @@ def test_unknown_game_is_a_key_error() -> None:
 def test_awkward_names_still_render(names: list[str]) -> None:
     view = first(playout(2, {}, seed=12), lambda v: v["pending"] is not None and v["last"] is not None)
     check_board(view, names)
+
+
+# --- each card once, counts, the discard pile (issue 8) ---------------------------------------------------------
+def test_the_top_card_of_a_sequence_shows_its_rank_once() -> None:
+    """A covered card shows its rank again in the strip that stays visible; the top card is whole, so it shows
+    the rank only in its corner (a 4-card sequence showed 5 ranks)."""
+    from render.breaks import DECKS, _card
+
+    style = LAYOUTS[3].style
+    deck = DECKS[style]
+    whole, covered = _card(deck, "7H", False), _card(deck, "7H", False, covered=True)
+    strip = (0, style.h - style.strip, style.w, style.h - 4)
+    assert whole.crop(strip).tobytes() != covered.crop(strip).tobytes()
+    top = (0, 0, style.w, style.strip)
+    assert whole.crop(top).tobytes() == covered.crop(top).tobytes()
+
+
+def test_each_slot_says_how_many_cards_it_holds() -> None:
+    view = first(playout(3, {}, seed=5), lambda v: any(len(s) >= 2 for s in v["players"][0]["slots"]))
+    slot = next(i for i, s in enumerate(view["players"][0]["slots"]) if len(s) >= 2)
+    lay = LAYOUTS[3]
+    x = lay.slot_x(0, slot)
+    label = (x - 10, lay.baseline(0) + 4, x + lay.style.w + 10, lay.baseline(0) + 34)
+    more = copy.deepcopy(view)
+    more["players"][0]["slots"][slot] = more["players"][0]["slots"][slot] + ["JK"]
+    more["last"] = None
+    view = copy.deepcopy(view)
+    view["last"] = None
+    assert check_board(view).crop(label).tobytes() != check_board(more).crop(label).tobytes()
+
+
+def test_the_discard_pile_shows_its_top_card_face_up() -> None:
+    views = playout(2, {}, seed=3)
+    view = first(views, lambda v: v["discard_top"] is not None)
+    lay = LAYOUTS[2]
+    mx0, my0, mx1, _ = lay.middle
+    pile = ((mx0 + mx1) // 2, my0 + 30, mx1, my0 + 150)
+    shown = check_board(view)
+    other = copy.deepcopy(view)
+    other["discard_top"] = "KS" if view["discard_top"] != "KS" else "2H"
+    assert shown.crop(pile).tobytes() != check_board(other).crop(pile).tobytes()
+    assert count_colour(shown, pile, (255, 255, 255)) > 2000  # a white card face, not a blue back
+    assert all(v["discard_top"] is None for v in views if v["discard_pile"] == 0)
