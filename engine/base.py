@@ -316,6 +316,13 @@ class Game(ABC, Generic[S, M, V]):
         """A short label in words for menus; defaults to the notation."""
         return self.format_move(move)
 
+    def previewed(self, state: S, seat: int, move: M) -> bool:
+        """Whether a pick of ``move`` is shown to the seat privately before it is submitted. The default: when its
+        decision says so (``Decision.preview``); a game may preview only some of its moves (placing a block, not
+        drawing one)."""
+        decision = self.decision(state, seat)
+        return decision is not None and decision.preview
+
     def menu_groups(self, state: S, seat: int, move: M) -> tuple[str, ...]:
         """The menu groups ``move`` sits under, outermost first; its own label is :meth:`describe_move`.
 

@@ -15,8 +15,9 @@ from typing import Any, Generic, TypeVar
 from engine.base import Game
 from engine.block import Block
 from engine.blockers import Blockers
+from engine.breakerblocks import BreakerBlocks
 from engine.breaks import Breaks
-from render import block, blockers, breaks
+from render import block, blockers, breakerblocks, breaks
 
 V = TypeVar("V", bound=Mapping[str, Any])
 Renderer = Callable[[V, Sequence[str]], bytes]  # a view (``Game.view``) and seat names → PNG bytes
@@ -87,4 +88,5 @@ def default_catalog() -> Catalog:
         GameEntry(Breaks(), breaks.render, DOCS / "breaks.md", playout_target=100_000),
         GameEntry(Blockers(), blockers.render, DOCS / "blockers.md", playout_target=20_000),
         GameEntry(Block(), block.render, DOCS / "block.md", playout_target=5_000),
+        GameEntry(BreakerBlocks(), breakerblocks.render, DOCS / "breakerblocks.md", playout_target=20_000),
     ])

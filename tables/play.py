@@ -71,9 +71,9 @@ class PlayPipeline(Presenter):
             node, trail = walk(root, path)
         except IndexError:
             raise StaleButton("That menu is out of date.") from None
-        decision = game.decision(state, seat)
-        # A pick is previewed where the decision says so, unless it is the only choice: nothing to compare.
-        confirm = decision is not None and decision.preview and len(choices) > 1
+        # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
+        confirm = (node.choice is not None and len(choices) > 1
+                   and game.previewed(state, seat, game.parse_move(node.choice.notation)))
         return MenuStep(table.id, version, tuple(path), trail, node, confirm=confirm)
 
     async def preview(self, table_id: int, actor: Actor, version: int, notation: str) -> Post:

@@ -427,8 +427,13 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         playable = self._playable(state, seat)
         inputs = self._all_inputs(state, seat)
         places = _named(self.open_inputs(state, seat, inputs=inputs)) if playable else []
-        targets = [(src, self._targets(state, seat, src, inputs)) for src in self._movable(state, seat)]
-        i = rng.below(len(draws) + len(playable) * len(places) + sum(len(t) for _, t in targets) + 1)
+        board = state.board
+        targets = []  # (src, how many places it may move to): counted, listed only for the one drawn
+        for src in self._movable(state, seat):
+            home = board[src].parent  # type: ignore[union-attr]
+            targets.append((src, sum(1 for p, c in inputs if p != src and (board[c] is None or c == src)
+                                     and not (c == src and p == home))))
+        i = rng.below(len(draws) + len(playable) * len(places) + sum(n for _, n in targets) + 1)
         if i < len(draws):
             return Move("draw", block=draws[i])
         i -= len(draws)
@@ -436,11 +441,11 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             cell, parent = places[i % len(places)]
             return Move("play", block=playable[i // len(places)], cell=cell, parent=parent)
         i -= len(playable) * len(places)
-        for src, spots in targets:
-            if i < len(spots):
-                cell, parent = spots[i]
+        for src, n in targets:
+            if i < n:
+                cell, parent = self._targets(state, seat, src, inputs)[i]
                 return Move("move", source=src, cell=cell, parent=parent)
-            i -= len(spots)
+            i -= n
         return END
 
     def normalise_move(self, state: BreakerState, seat: int, move: Move) -> Move:
@@ -708,6 +713,61 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
+
+    # --- menus -------------------------------------------------------------------------------------------------
+    def previewed(self, state: BreakerState, seat: int, move: Move) -> bool:
+        """Placing a block (play, move, AUTOMATE, AGITATE's rearrange) is previewed; drawing and the rest are not."""
+        return move.kind in ("play", "move", "automate", "rearrange")
+
+    def _where(self, s: BreakerState, owner: int, move: Move) -> str:
+        """Where a placed block would go, in words: the cell, what it plugs into, its circuit."""
+        lifted = move.source if move.kind in ("move", "rearrange") else -1
+        parent = self._parent(s, owner, move.cell, move.parent, lifted)
+        circuit = CIRCUITS[CORE[parent]] if parent in CORE else CIRCUITS[self.circuit_of(s, parent)]
+        into = "the core" if parent in CORE else cell_name(parent)
+        return f"{cell_name(move.cell)} (into {into}, circuit {circuit})"
+
+    def describe_move(self, state: BreakerState, seat: int, move: Move) -> str:
+        s = state
+        name = {MODULE: "a face-down module"}.get(move.block, move.block.upper() if is_module(move.block)
+                                                   else move.block)
+        if move.kind == "draw":
+            return f"Draw {name}"
+        if move.kind == "play":
+            return f"Play {name} at {self._where(s, seat, move)}"
+        if move.kind == "automate":
+            return f"AUTOMATE {name} at {self._where(s, seat, move)}"
+        if move.kind in ("move", "rearrange"):
+            owner = seat if move.kind == "move" else 1 - seat
+            placed = s.board[move.source]
+            kind = placed.kind if placed else "?"
+            whose = "" if move.kind == "move" else f"P{owner + 1}'s "
+            return f"Move {whose}{kind} from {cell_name(move.source)} to {self._where(s, owner, move)}"
+        if move.kind in ("destroy", "return"):
+            placed = s.board[move.cell]
+            assert placed is not None
+            verb = "Destroy" if move.kind == "destroy" else "Return"
+            return f"{verb} P{placed.owner + 1}'s {placed.kind} at {cell_name(move.cell)}"
+        if move.kind == "take":
+            return f"Take {name}"
+        if move.kind == "keep":
+            return f"Keep {name}"
+        if move.kind == "stop":
+            return "Stop here"
+        return "End your turn"
+
+    def menu_groups(self, state: BreakerState, seat: int, move: Move) -> tuple[str, ...]:
+        """Draw / play (then the block) / move (then the block), so that each step is one short list."""
+        if move.kind == "draw":
+            return ("Draw a block",)
+        if move.kind in ("play", "automate"):
+            head = ("Play a block",) if move.kind == "play" else ()
+            return (*head, f"{move.block.upper() if is_module(move.block) else move.block}")
+        if move.kind in ("move", "rearrange"):
+            placed = state.board[move.source]
+            head = ("Move a block",) if move.kind == "move" else ()
+            return (*head, f"{placed.kind if placed else '?'} at {cell_name(move.source)}")
+        return ()
 
     # --- views -----------------------------------------------------------------------------------------------------
     def view(self, state: BreakerState, seat: int | None) -> BreakerView:

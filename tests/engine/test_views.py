@@ -16,6 +16,7 @@ import pytest
 from engine.base import Game
 from engine.block.view import BlockView
 from engine.blockers.view import BlockersView
+from engine.breakerblocks.view import BreakerView
 from engine.breaks.view import BreaksView
 from engine.rng import Rng
 from tables.catalog import default_catalog
@@ -52,7 +53,8 @@ def test_every_view_along_a_random_game_conforms(game: Game, seats: int, seed: i
 
 def test_the_declared_view_types() -> None:
     by_key = {g.key: view_type(g) for g in GAMES}
-    assert by_key == {"breaks": BreaksView, "blockers": BlockersView, "block": BlockView}
+    assert by_key == {"breaks": BreaksView, "blockers": BlockersView, "block": BlockView,
+                      "breakerblocks": BreakerView}
 
 
 @pytest.mark.parametrize("damage", ["missing key", "extra key", "wrong type", "bad item", "bool for int"])
