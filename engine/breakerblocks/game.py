@@ -146,7 +146,7 @@ PROMPTS = {
 }
 
 _CELL = r"([a-i][1-9])"
-_BLOCK = r"([0-3][lsr]{0,2}|[a-z]+)"
+_BLOCK = r"([0-3][lsr]{0,2}|[a-z]+|module[1-9])"
 _FROM = rf"(?:\s+from\s+{_CELL})?"
 _RE = {
     "draw": re.compile(rf"^(?:draw|allocate)\s+{_BLOCK}$"),
@@ -165,7 +165,7 @@ HELP = ("Moves look like `draw 1LS`, `draw annihilate`, `play 2L e3`, `move e3 c
 
 def _block(text: str) -> str:
     low = text.lower()
-    if low in MODULES or low == MODULE:
+    if low in MODULES or low == MODULE or re.fullmatch(r"module[1-9]", low):
         return low
     up = text.upper()
     if up in POWER:
@@ -378,11 +378,16 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         return [c for c in self.leaves(s, owner) if _kind(s, c) not in (ATTENUATE, AUTHENTICATE)]
 
     def _keepable(self, s: BreakerState, seat: int, viewer: int) -> list[str]:
+        """AGGRAVATE's keeps. In Blind Action modules are never named in a move (the log is public): your own are
+        ``module1``, ``module2``… in the order you hold them, and the other hand's is ``module`` (one at random)."""
         hand = s.hands[seat]
-        if s.options["blind"] and seat != viewer:
-            return sorted({k for k in hand if not is_module(k)}, key=_order) + ([MODULE] if any(map(is_module, hand))
-                                                                               else [])
-        return sorted(set(hand), key=_order)
+        powers = sorted({k for k in hand if not is_module(k)}, key=_order)
+        if not s.options["blind"]:
+            return sorted(set(hand), key=_order)
+        held = sum(1 for k in hand if is_module(k))
+        if seat != viewer:
+            return powers + ([MODULE] if held else [])
+        return powers + [f"{MODULE}{i + 1}" for i in range(held)]
 
     def _pending_moves(self, s: BreakerState, seat: int, p: Pending) -> list[Move]:
         other = 1 - seat
@@ -650,11 +655,13 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     def _keep_only(self, s: BreakerState, seat: int, kind: str, events: list[Event]) -> None:
         hand = s.hands[seat]
+        mods = [k for k in hand if is_module(k)]
         if kind == MODULE:
-            mods = [k for k in hand if is_module(k)]
             rng = self._rng(s)
             kind = mods[rng.below(len(mods))]
             s.rng = rng.state
+        elif kind.startswith(MODULE):
+            kind = mods[int(kind[len(MODULE):]) - 1]
         hand.remove(kind)
         for k in hand:
             (s.modules if is_module(k) else s.supplies[seat]).append(k)
@@ -751,6 +758,9 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         if move.kind == "take":
             return f"Take {name}"
         if move.kind == "keep":
+            if move.block.startswith(MODULE) and move.block != MODULE:  # Blind Action: the holder sees which
+                mods = [k for k in s.hands[seat] if is_module(k)]
+                return f"Keep your {mods[int(move.block[len(MODULE):]) - 1].upper()}"
             return f"Keep {name}"
         if move.kind == "stop":
             return "Stop here"

@@ -350,3 +350,28 @@ def test_notation_round_trips_and_bad_text_is_refused_in_words() -> None:
     for bad in ("play 4 d4", "draw", "play 1LS j9", "fly"):
         with pytest.raises(Exception, match=r"block|understand"):
             G.parse_move(bad)
+
+
+def test_blind_aggravate_never_names_a_module_in_the_public_record() -> None:
+    s = game(blind=True)
+    s.hands = [["aggravate", "0", "agitate", "annihilate"], ["3", "accelerate"]]
+    s = play(s, P1, "play aggravate d4")
+    mine = [G.format_move(m) for m in G.legal_moves(s, P1)]
+    assert mine == ["keep 0", "keep module1", "keep module2"]
+    assert G.describe_move(s, P1, G.parse_move("keep module2")) == "Keep your ANNIHILATE"
+    s = play(s, P1, "keep module2")
+    assert s.hands[P1] == ["annihilate"]
+    assert [G.format_move(m) for m in G.legal_moves(s, P1)] == ["keep 3", "keep module"]
+    s = play(s, P1, "keep module")
+    assert s.hands[P2] == ["accelerate"] and sorted(s.supplies[P2])[-1] == "3"
+
+
+def test_automate_cannot_add_a_second_authenticate_in_a_turn() -> None:
+    s = game()
+    s.hands[P1] = ["authenticate", "automate"]
+    s = play(s, P1, "play authenticate d4", "play automate f4")
+    assert "authenticate" not in {m.block for m in G.legal_moves(s, P1)}
+    s2 = game()
+    s2.hands[P1] = ["automate"]
+    s2 = play(s2, P1, "play automate d4")
+    assert "authenticate" in {m.block for m in G.legal_moves(s2, P1)}
