@@ -848,6 +848,17 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         out.modules, out.removed = rest[:len(out.modules)], sorted(rest[len(out.modules):])
         return out
 
+    def alt_text(self, view: BreakerView, names: Sequence[str]) -> str:
+        parts = [f"Breaker Blocks, round {view['round']}."]
+        for i, c in enumerate(view["circuits"]):
+            who = "tied" if c["controller"] is None else f"{names[c['controller']]} controls it"
+            parts.append(f"Circuit {CIRCUITS[i]}: {names[0]} {c['power'][0]}, {names[1]} {c['power'][1]}, {who}.")
+        for p in (0, 1):
+            blocks = ", ".join(f"{b['kind']} at {b['cell']}" for b in view["blocks"] if b["owner"] == p) or "none"
+            hand = ", ".join(view["hands"][p]) or "empty"
+            parts.append(f"{names[p]}'s blocks: {blocks}. Hand: {hand}.")
+        return " ".join(parts)
+
     def private_info(self, state: BreakerState, seat: int) -> dict[str, Any]:
         """Only Blind Action hides anything: the modules in one's own hand."""
         if not state.options["blind"]:

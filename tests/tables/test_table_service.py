@@ -953,3 +953,22 @@ async def test_a_picture_that_fails_after_the_move_is_stored_is_reported_truthfu
     assert board.board is None and "could not be drawn" in board.description
     after = await read(svc, tid)
     assert after.version > table.version and len(await svc.db.moves(tid)) == 2
+
+
+# --- Breaker Blocks, Blind Action --------------------------------------------------------------------------------
+async def test_a_blind_module_draw_reaches_only_its_holder(svc: TableService) -> None:
+    tid, _ = await started(svc, ALICE, BOB, game="breakerblocks", options="blind=yes")
+    table = await read(svc, tid)
+    game, state = state_of(svc, table)
+    mover = actor_of(table, state.turn)
+    out = await svc.submit(mover, "draw module", table_id=tid)
+    table = await read(svc, tid)
+    _, state = state_of(svc, table)
+    drawn = state.hands[table.seat_of(mover.user_id).seat][-1]
+    assert drawn in ("annihilate", "automate", "accelerate", "attenuate", "agitate", "aggravate", "authenticate")
+    public = " ".join(p.description + " ".join(v for _, v in p.fields) for p in out.public)
+    assert drawn not in public.lower() and drawn.upper() not in public
+    log = " ".join(m.notation + " ".join(m.events) for m in await svc.db.moves(tid))
+    assert drawn not in log.lower()
+    assert out.reply_post is not None and out.reply_post.controls is not None  # the holder goes on privately
+    assert all(dm.user_id == mover.user_id for dm in out.dms)  # nothing private reaches the other player
