@@ -27,6 +27,10 @@ LOBBY_ACTIONS = {
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }
+ACTIONS = "|".join(LOBBY_ACTIONS)
+# Numbers in ids are bounded (a table id, a version or a page fits SQLite's integers with room to spare): an id
+# with a larger or malformed number matches no template and is answered as an unknown control (cogs.game).
+ID, VERSION, PAGE, PATH = r"[1-9][0-9]{0,11}", r"[0-9]{1,12}", r"[1-9][0-9]{0,5}", r"[0-9.]{0,60}"
 
 
 def _cog(interaction: discord.Interaction) -> GameCog:
@@ -36,7 +40,8 @@ def _cog(interaction: discord.Interaction) -> GameCog:
     return cast("GameCog", cog)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:lobby:(?P<action>[a-z]+):(?P<table>\d+)"):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=rf"bh:lobby:(?P<action>{ACTIONS}):(?P<table>{ID})"):
     def __init__(self, table_id: int, action: str) -> None:
         label, style = LOBBY_ACTIONS[action]
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"bh:lobby:{action}:{table_id}"))
@@ -54,7 +59,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:lobby
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"bh:mv:(?P<table>\d+):(?P<version>\d+):(?P<move>.+)"):
+                 template=rf"bh:mv:(?P<table>{ID}):(?P<version>{VERSION}):(?P<move>.{{1,80}})"):
     def __init__(self, table_id: int, version: int, notation: str, label: str = "", *, primary: bool = False,
                  row: int | None = None) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
@@ -74,7 +79,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"bh:step:(?P<table>\d+):(?P<version>\d+):(?P<path>[0-9.]*)"):
+                 template=rf"bh:step:(?P<table>{ID}):(?P<version>{VERSION}):(?P<path>{PATH})"):
     """One level of the move menu (:mod:`tables.menu`): picking an entry opens the next level or plays
     the move. The id holds the path of indexes to this level, for the table version it was made for."""
 
@@ -105,7 +110,7 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
 
 
 class StepBack(discord.ui.DynamicItem[discord.ui.Button],
-               template=r"bh:back:(?P<table>\d+):(?P<version>\d+):(?P<path>[0-9.]*)"):
+               template=rf"bh:back:(?P<table>{ID}):(?P<version>{VERSION}):(?P<path>{PATH})"):
     """Goes up one level of the move menu."""
 
     def __init__(self, table_id: int, version: int, path: str = "") -> None:
@@ -124,7 +129,7 @@ class StepBack(discord.ui.DynamicItem[discord.ui.Button],
         await _cog(interaction).on_step(interaction, self.table_id, self.version, self.path)
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel:(?P<table>\d+)"):
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:panel:(?P<table>{ID})"):
     """Re-issues the clicker's private view and choices (ephemeral messages expire)."""
 
     def __init__(self, table_id: int, row: int | None = None) -> None:
@@ -141,7 +146,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:panel
         await _cog(interaction).on_panel(interaction, self.table_id)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rematch:(?P<table>\d+)"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:rematch:(?P<table>{ID})"):
     """Opens a new lobby with the same game, options and bots (players of the old game only)."""
 
     def __init__(self, table_id: int) -> None:
@@ -162,7 +167,7 @@ LOG_BUTTONS = {"first": ("⏮️", "Oldest"), "prev": ("◀️", "Older"), "next
 
 
 class LogButton(discord.ui.DynamicItem[discord.ui.Button],
-                template=r"bh:log:(?P<table>\d+):(?P<page>\d+):(?P<tag>first|prev|next|last)"):
+                template=rf"bh:log:(?P<table>{ID}):(?P<page>{PAGE}):(?P<tag>first|prev|next|last)"):
     """Turns the private /log message to another page (the page number it shows; ``tag`` keeps ids distinct)."""
 
     def __init__(self, table_id: int, page: int, tag: str, *, disabled: bool = False) -> None:
@@ -199,3 +204,8 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules
 
 
 DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton)
+
+
+def known_control(custom_id: str) -> bool:
+    """Whether ``custom_id`` is one of the bot's controls, well formed (it matches a template)."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)

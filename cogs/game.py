@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.controls import known_control
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
+
+
+UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -212,7 +216,7 @@ class GameCog(commands.Cog):
 
     # --- components -------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
-        actor = actor_of(interaction)
+        actor = actor_of(interaction)  # its permissions are the interaction channel's: checked to be the table's
         calls = {
             "join": lambda: self.service.join(table_id, actor),
             "leave": lambda: self.service.leave(table_id, actor),
@@ -221,7 +225,30 @@ class GameCog(commands.Cog):
             "start": lambda: self.service.start(table_id, actor),
             "cancel": lambda: self.service.cancel(table_id, actor, by_table=True),
         }
-        await self._run(interaction, calls[action](), component=True)
+
+        async def checked() -> Outcome:
+            await self.service.check_control_channel(table_id, interaction.channel_id)
+            return await calls[action]()
+
+        await self._run(interaction, checked(), component=True)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component id of ours that matches no control (forged, or from a version that made other ids) gets a
+        private answer instead of Discord's "This interaction failed"; the ones that match are the controls'."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Mapping[str, Any] = interaction.data or {}
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or not custom_id.startswith("bh:"):
+            return
+        # discord.py runs a control only if its id is on the clicked message (and silently drops it otherwise)
+        if known_control(custom_id) and custom_id in _component_ids(interaction.message):
+            return
+        log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,
+                 interaction.channel_id)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
 
     async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
                               notation: str) -> None:
@@ -497,6 +524,16 @@ def played_embed(message: discord.Message) -> discord.Embed:
     if before.image and before.image.url:
         embed.set_image(url=before.image.url)
     return embed
+
+
+def _component_ids(message: discord.Message | None) -> set[str]:
+    ids: set[str] = set()
+    for row in message.components if message is not None else ():
+        for child in getattr(row, "children", (row,)):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                ids.add(custom_id)
+    return ids
 
 
 def _opt_text(value: Any) -> str:

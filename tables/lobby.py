@@ -104,6 +104,13 @@ class Lobby(PlayPipeline):
         previous = await self.db.swap_board_message(table_id, message_id)
         return previous if previous != message_id else None
 
+    async def check_control_channel(self, table_id: int, channel_id: int | None) -> None:
+        """A lobby control acts only in the table's own channels (its lobby's, or its game's): a click forged in
+        another channel, where the clicker may hold other permissions, is refused."""
+        table = await self._table(table_id)
+        if channel_id is None or channel_id not in (table.channel_id, table.lobby_channel_id):
+            raise Refusal("That control belongs to a table in another channel.")
+
     async def status_message(self, table_id: int, turn: int) -> int | None:
         """The message of the turn's status post (``Post.status_of``), to edit; None to post a new one."""
         return await self.db.status_message(table_id, turn)
