@@ -209,3 +209,13 @@ DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, Rem
 def known_control(custom_id: str) -> bool:
     """Whether ``custom_id`` is one of the bot's controls, well formed (it matches a template)."""
     return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+async def run_control(interaction: discord.Interaction, custom_id: str) -> None:
+    """Run the control ``custom_id`` names, built from the id alone (for a click discord.py would drop)."""
+    for factory in DYNAMIC_ITEMS:
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            item = await factory.from_custom_id(interaction, None, match)  # type: ignore[arg-type]
+            await item.callback(interaction)
+            return

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.controls import known_control
+from cogs.controls import known_control, run_control
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -242,8 +242,13 @@ class GameCog(commands.Cog):
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or not custom_id.startswith("bh:"):
             return
-        # discord.py runs a control only if its id is on the clicked message (and silently drops it otherwise)
-        if known_control(custom_id) and custom_id in _component_ids(interaction.message):
+        if known_control(custom_id):
+            if custom_id in _component_ids(interaction.message):
+                return  # discord.py runs it
+            # discord.py drops a control whose id is no longer on the message (a second click landing after the
+            # first one took the buttons off): run it anyway, so the player hears what happened ("the game has
+            # started", "that button is from an earlier turn")
+            await run_control(interaction, custom_id)
             return
         log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,
                  interaction.channel_id)

@@ -67,7 +67,8 @@ async def test_a_lobby_control_acts_only_in_its_tables_channel(simcord_env: Any)
         await simcord_env.bot.db.latest_table_in(games.id)
     assert table is not None
     res = await forge(mallory, hers, f"bh:lobby:cancel:{table.id}")  # alice's table, from mallory's card
-    assert res.acknowledged and res.response is not None and res.response.ephemeral
+    texts = [f.content for f in res.followups if f.ephemeral]
+    assert res.acknowledged and any("another channel" in t for t in texts), texts
     after = await simcord_env.bot.db.get_table(table.id)
     assert after is not None and after.status == table.status and after.version == table.version
 
@@ -88,3 +89,20 @@ async def test_the_service_refuses_a_lobby_control_from_another_channel(db_path:
             await svc.check_control_channel(out.table_id, 200)
     finally:
         await db.close()
+
+
+async def test_a_late_second_click_on_a_control_already_taken_off_is_answered(simcord_env: Any) -> None:
+    """Start clicked just after the game started (the lobby card has lost its buttons): the click still gets a
+    private answer saying what happened, not Discord's 'This interaction failed'."""
+    channel, alice = await lobby_of_one(simcord_env)
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    start = next(c.custom_id for row in lobby.components for c in row.children if c.label == "Start")
+    join = next(c.custom_id for row in lobby.components for c in row.children if c.label == "Join")
+    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Start")
+    card = [m for m in channel.history() if m.id == lobby.id][-1]
+    assert not any(getattr(row, "children", None) for row in card.components), "the card's buttons are gone"
+    for custom_id in (start, join):
+        res = await forge(alice, card, custom_id)
+        texts = [f.content for f in res.followups if f.ephemeral]
+        assert res.acknowledged and texts and any("started" in t or "already" in t for t in texts), texts
