@@ -99,6 +99,9 @@ class Blockhouse(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
+        cog = self.get_cog("GameCog")
+        if isinstance(cog, GameCog):
+            await cog.redeliver()  # boards owed by moves committed before a crash (storage's outbox)
 
     async def close(self) -> None:
         await super().close()

@@ -106,8 +106,9 @@ class GameCog(commands.Cog):
         """Post an outcome: lobby edit, public posts, DMs, then the private reply."""
         if out.lobby is not None:
             await self._edit_lobby(interaction, out)
-        for post in out.public:
-            await self._post(out.channel_id, post)
+        posted = [await self._post(out.channel_id, post) for post in out.public]
+        if out.outbox is not None and all(posted):
+            await self._ask_quietly(self.service.delivered(*out.outbox))
         for dm in out.dms:
             await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
         if interaction is None:
@@ -130,22 +131,33 @@ class GameCog(commands.Cog):
                 return None
         return channel  # type: ignore[return-value]
 
-    async def _post(self, channel_id: int | None, post: Post) -> None:
+    async def _post(self, channel_id: int | None, post: Post) -> bool:
+        """Post (or edit, for a turn's status) in the channel; False when it could not be posted."""
         channel = await self._channel(channel_id)
         if channel is None:
-            return
+            return False
         if post.status_of is not None and await self._edit_status(channel, post):
-            return
+            return True
         try:
             message = await channel.send(**message_kwargs(post))
         except discord.HTTPException:
             log.exception("could not post to channel %s", channel_id)
-            return
+            return False
         if post.status_of is not None:
             await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
         board_of = post.panel_table or post.rematch_table
         if board_of is not None:
             await self._retire_board(channel, board_of, message.id)
+        return True
+
+    async def redeliver(self) -> None:
+        """Post the boards committed moves still owe (the outbox), e.g. after the process died before posting."""
+        outcomes = await self._ask_quietly(self.service.undelivered())
+        for out in outcomes or []:
+            try:
+                await self.deliver(None, out)
+            except Exception:
+                log.exception("could not deliver the owed board of table %s", out.table_id)
 
     async def _edit_status(self, channel: discord.abc.Messageable, post: Post) -> bool:
         """Edit the turn's status message in place; False when there is none (or it is gone): post a new one."""

@@ -296,10 +296,11 @@ class Database:
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
-                           announce: bool = True) -> TableRow:
+                           announce: bool = True, outbox: bool = False) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
-        ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last)."""
+        ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
+        ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is."""
         last = max((m[0] for m in moves), default=None)
         sets, args = "state = ?", list[Any]([json.dumps(state)])
         if result is not None:
@@ -314,7 +315,25 @@ class Database:
             )
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves})])
+            if outbox and moves:
+                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at) "
+                           "VALUES (?, ?, ?, ?, ?)", (table_id, version + 1, min(m[0] for m in moves),
+                                                      max(m[0] for m in moves), now))
             return await self._row_of(conn, table_id)
+
+    async def delivered(self, table_id: int, version: int, now: float) -> None:
+        """The board of ``table_id`` at ``version`` is posted: it covers every older undelivered one too."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
+                       "AND delivered_at IS NULL", (now, table_id, version))
+
+    async def undelivered(self) -> list[tuple[int, int, int, int]]:
+        """Boards still owed, one per table: (table, newest version, first ply, last ply) over its rows."""
+        sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply "
+               "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id ORDER BY table_id")
+        async with self.transaction() as conn, conn.execute(sql) as cur:
+            rows = await cur.fetchall()
+        return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"]) for r in rows]
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
                      result: dict[str, Any] | None = None) -> TableRow:

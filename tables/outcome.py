@@ -113,3 +113,4 @@ class Outcome:
     lobby: LobbyCard | None = None  # the lobby message should now read like this
     table_id: int | None = None
     channel_id: int | None = None  # where ``public`` goes
+    outbox: tuple[int, int] | None = None  # (table, version): once ``public`` is posted, tell the service

@@ -151,12 +151,18 @@ class PlayPipeline(Presenter):
         continuing = follow_up is not None and follow_up.followup
         earlier = [e for m in await self.db.moves(table.id, last=base - table.announced_ply) for e in m.events] \
             if base > table.announced_ply and not continuing else []
+        # A private pick of simultaneous picks only updates the turn's status message; anything else that ends a
+        # turn posts a board, which the outbox keeps owing (in the same transaction) until it is posted.
+        private_pick = old_state is not None and result is None and \
+            game.revealed_ply(old_state) == game.revealed_ply(state)
+        posts_board = not continuing and not private_pick
         if record or not persisted:
             rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
                     for i, (seat, text, evs) in enumerate(record)]
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
-                                                   result=result, announce=not continuing)
+                                                   result=result, announce=not continuing,
+                                                   outbox=posts_board and bool(rows))
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = ([intro] if intro else []) + earlier
@@ -165,7 +171,7 @@ class PlayPipeline(Presenter):
         if continuing and mover is not None:  # the mover carries on privately, with the next step's choices
             out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
             return out
-        if old_state is not None and result is None and game.revealed_ply(old_state) == game.revealed_ply(state):
+        if private_pick:
             # A private pick in a game of simultaneous picks: the channel hears only who is done, in one status
             # message per turn that is edited as players finish.
             waiting = set(game.to_act(state))
@@ -182,8 +188,31 @@ class PlayPipeline(Presenter):
         board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
                                               self._private_updates(table, game, old_state, state))
         out.public.append(board)
+        if record:
+            out.outbox = (table.id, table.version)
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
+        return out
+
+    async def delivered(self, table_id: int, version: int) -> None:
+        """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""
+        await self.db.delivered(table_id, version, self.clock())
+
+    async def undelivered(self) -> list[Outcome]:
+        """The boards committed moves still owe (the process stopped between the commit and the post, or Discord
+        refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
+        and its players' private views. Posted at start-up; a board posted twice is fine, one never posted is not."""
+        out = []
+        for table_id, version, first, last in await self.db.undelivered():
+            table = await self._table(table_id)
+            game = self.game(table.game)
+            state = game.load(table.state or {})
+            lines = [e for m in await self.db.moves(table.id) if first <= m.ply <= last for e in m.events]
+            board = await self._board_post(table, game, state, lines)
+            dms = await self._private_updates(table, game, None, state)
+            out.append(Outcome(public=[board], dms=dms, table_id=table.id, channel_id=table.channel_id,
+                               outbox=(table.id, max(version, table.version))))
+            log.info("table %s: posting the board owed since version %s", table.id, version)
         return out
 
     async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:

@@ -323,3 +323,19 @@ async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Dat
             assert moves[-1].notation == winner
     finally:
         await other.close()
+
+
+async def test_the_outbox_owes_a_board_with_the_moves_or_not_at_all(db: Database) -> None:
+    tid = await active_table(db)
+    await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0, outbox=False)  # a turn going on: nothing owed
+    assert await db.undelivered() == []
+    await db.record_moves(tid, 3, [(2, 0, "place 1", [])], STATE, 5.0, outbox=True)
+    await db.record_moves(tid, 4, [(3, 1, "draw", []), (4, 1, "discard", [])], STATE, 6.0, outbox=True)
+    assert await db.undelivered() == [(tid, 5, 2, 4)]  # one board per table: the newest, covering both
+    with pytest.raises(StaleVersion):  # a stale write owes nothing either
+        await db.record_moves(tid, 4, [(5, 0, "draw", [])], STATE, 7.0, outbox=True)
+    assert await db.undelivered() == [(tid, 5, 2, 4)]
+    await db.delivered(tid, 4, 8.0)  # the board of version 4 went out: version 5's is still owed
+    assert await db.undelivered() == [(tid, 5, 3, 4)]
+    await db.delivered(tid, 5, 9.0)
+    assert await db.undelivered() == []

@@ -1,0 +1,55 @@
+"""Nothing lost between the database and Discord (issue 14, item 2): a committed move's board is owed in the
+move's own transaction (the outbox) until it is posted, and a process that died between the commit and the post
+posts it at the next start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.game import GameCog
+from tests.cogs.discord_helpers import board_messages, last_board, moves_made, to_act
+from tests.cogs.test_game_flow import open_two_player_table, play_one
+from tests.support import make_bot
+
+
+async def test_a_board_lost_to_a_crash_after_the_commit_is_posted_at_the_next_start(
+        simcord_env: Any, db_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    members = {alice.id: alice, bob.id: bob}
+    for turn in range(3):
+        board = last_board(thread)
+        await play_one(members[to_act(board)[0]], thread, board, turn)
+    assert await simcord_env.bot.db.undelivered() == [], "every posted board is marked delivered"
+    boards, made = len(board_messages(thread)), await moves_made(simcord_env.bot, thread)
+
+    # The process dies right after the commit: the move is stored, nothing reaches the channel.
+    async def died(self: GameCog, interaction: Any, out: Any) -> None:
+        """deliver() of a process that is gone: nothing is posted, nothing marked delivered."""
+
+    monkeypatch.setattr(GameCog, "deliver", died)
+    mover = members[to_act(last_board(thread))[0]]
+    for _ in range(3):  # typed moves until one ends the turn (a Breaks draw continues it privately)
+        choices = await mover.autocomplete(thread, "move", "move", "")
+        await mover.slash(thread, "move", move=choices[0]["value"])
+        if await simcord_env.bot.db.undelivered():
+            break
+    monkeypatch.undo()
+    assert await moves_made(simcord_env.bot, thread) > made, "the moves were committed"
+    assert len(board_messages(thread)) == boards, "and never posted"
+    owed = await simcord_env.bot.db.undelivered()
+    assert len(owed) == 1
+
+    old = simcord_env.bot
+    await old.db.close()
+    await simcord_env.restart_bot(make_bot(db_path))
+    await simcord_env.settle()
+    assert len(board_messages(thread)) == boards + 1, "the owed board is posted at start-up"
+    reposted = last_board(thread)
+    assert to_act(reposted) and to_act(reposted) != [mover.id], "and pings the player whose turn it is now"
+    assert await simcord_env.bot.db.undelivered() == []
+    # and the game goes on from it, with the reposted board's controls
+    made = await moves_made(simcord_env.bot, thread)
+    await play_one(members[to_act(reposted)[0]], thread, reposted, 4)
+    assert await moves_made(simcord_env.bot, thread) == made + 1
