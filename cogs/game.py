@@ -41,6 +41,8 @@ T = TypeVar("T")
 OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
 
 
+NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
+              "board is not posted yet; I'll post it as soon as I can. `/board` tries again.")
 UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
 
 
@@ -91,7 +93,11 @@ class GameCog(commands.Cog):
         return None
 
     async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-        await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+        try:
+            await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+        except discord.HTTPException as err:  # e.g. 10015: the interaction's token expired or the webhook is gone
+            log.warning("could not answer %s of user %s privately: %s", _what(interaction), interaction.user.id,
+                        err)
 
     async def _offer_panel(self, interaction: discord.Interaction) -> None:
         try:
@@ -102,22 +108,26 @@ class GameCog(commands.Cog):
             await self._private(interaction, "Here is the current position:",
                                 **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
 
-    async def deliver(self, interaction: discord.Interaction | None, out: Outcome) -> None:
-        """Post an outcome: lobby edit, public posts, DMs, then the private reply."""
+    async def deliver(self, interaction: discord.Interaction | None, out: Outcome) -> bool:
+        """Post an outcome: lobby edit, public posts, DMs, then the private reply. False when a public post could
+        not be made (the person who acted is told so, truthfully; a board stays owed in the outbox)."""
         if out.lobby is not None:
             await self._edit_lobby(interaction, out)
-        posted = [await self._post(out.channel_id, post) for post in out.public]
-        if out.outbox is not None and all(posted):
+        posted = all([await self._post(out.channel_id, post) for post in out.public])
+        if out.outbox is not None and posted:
             await self._ask_quietly(self.service.delivered(*out.outbox))
         for dm in out.dms:
             await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
         if interaction is None:
-            return
+            return posted
+        if not posted:
+            await self._private(interaction, NOT_POSTED)
         if out.reply_post is not None:
             await self._private(interaction, out.reply or "",
                                 **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
         elif out.reply and interaction.type != discord.InteractionType.component:
             await self._private(interaction, out.reply)
+        return posted
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         if channel_id is None:
@@ -443,8 +453,9 @@ class GameCog(commands.Cog):
     # --- information ------------------------------------------------------------------
     @app_commands.command(name="board", description="Post the current board here")
     async def board(self, interaction: discord.Interaction) -> None:
-        out = await self._run(interaction, self.service.board(interaction.channel_id or 0))
-        if out is not None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        out = await self._ask(interaction, self.service.board(interaction.channel_id or 0))
+        if out is not None and await self.deliver(interaction, out):
             await self._private(interaction, "Board posted." if out.public else "Here it is.")
 
     @app_commands.command(name="status", description="Players, scores and whose turn it is")

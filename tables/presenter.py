@@ -168,7 +168,9 @@ class Presenter(ServiceCore):
         last = await self.db.moves(table.id, last=3)
         lines = [e for m in last for e in m.events]
         post = await self._board_post(table, game, state, lines)
-        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
+        # the current board covers any board still owed (see PlayPipeline.undelivered)
+        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id,
+                       outbox=(table.id, table.version))
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,

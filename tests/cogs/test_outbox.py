@@ -53,3 +53,32 @@ async def test_a_board_lost_to_a_crash_after_the_commit_is_posted_at_the_next_st
     made = await moves_made(simcord_env.bot, thread)
     await play_one(members[to_act(reposted)[0]], thread, reposted, 4)
     assert await moves_made(simcord_env.bot, thread) == made + 1
+
+
+async def test_when_discord_refuses_the_board_the_player_is_told_and_it_stays_owed(simcord_env: Any) -> None:
+    """50013 (missing permission) on the game thread's posts: the move is kept, the mover is told the truth, /board
+    does not claim 'Board posted.', and the board goes out once Discord accepts it."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    members = {alice.id: alice, bob.id: bob}
+    boards = len(board_messages(thread))
+    simcord_env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                             message="Missing Permissions", times=None)
+    mover = members[to_act(last_board(thread))[0]]
+    told: list[str] = []
+    for _ in range(3):  # typed moves until one ends the turn and so owes a board
+        choices = await mover.autocomplete(thread, "move", "move", "")
+        res = await mover.slash(thread, "move", move=choices[0]["value"])
+        told += ([res.response.content] if res.response else []) + [f.content for f in res.followups]
+        if await simcord_env.bot.db.undelivered():
+            break
+    assert await simcord_env.bot.db.undelivered(), "the board is owed"
+    assert any("refused" in t and "saved" in t for t in told), told
+    res = await mover.slash(thread, "board")
+    texts = ([res.response.content] if res.response else []) + [f.content for f in res.followups]
+    assert not any(t == "Board posted." for t in texts) and any("refused" in t for t in texts), texts
+    simcord_env.backend.faults.clear()  # Discord accepts posts again
+    res = await mover.slash(thread, "board")
+    texts = ([res.response.content] if res.response else []) + [f.content for f in res.followups]
+    assert "Board posted." in texts, texts
+    assert len(board_messages(thread)) == boards + 1
+    assert await simcord_env.bot.db.undelivered() == []
