@@ -446,6 +446,10 @@ class GameCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
 
+    @app_commands.command(name="mygames", description="Your games in this server: which wait for you, with links")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.my_games(interaction.guild_id or 0, actor_of(interaction)))
+
     @app_commands.command(name="hand", description="Your private view of the game here (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.hand(interaction.channel_id, actor_of(interaction)))
@@ -525,7 +529,8 @@ class GameCog(commands.Cog):
             "`/game new` open a lobby (in a new thread) · `/game options` change its options · "
             "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
-            "`/hand` your private view · `/board` repost the board · `/status` scores and turn · "
+            "`/hand` your private view · `/mygames` your games here · `/board` repost the board · "
+            "`/status` scores and turn · "
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"
         )
         await interaction.response.send_message(text, ephemeral=True)

@@ -211,6 +211,15 @@ class Database:
                 rows = await cur.fetchall()
             return [await self._table(r) for r in rows]
 
+    async def tables_of_player(self, guild_id: int, user_id: int) -> list[TableRow]:
+        """The lobbies and games in progress in ``guild_id`` where ``user_id`` holds a seat (not resigned)."""
+        sql = ("SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id WHERE s.user_id = ? AND s.resigned = 0 "
+               "AND t.guild_id = ? AND t.status IN ('lobby', 'active') ORDER BY t.updated_at DESC")
+        async with self._reading() as conn:
+            async with conn.execute(sql, (user_id, guild_id)) as cur:
+                rows = await cur.fetchall()
+            return [await self._table(r) for r in rows]
+
     async def moves(self, table_id: int, last: int | None = None) -> list[MoveRow]:
         """The move log in order; only the ``last`` N moves when given."""
         if last is None:

@@ -172,6 +172,33 @@ class Presenter(ServiceCore):
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id,
                        outbox=(table.id, table.version))
 
+    async def my_games(self, guild_id: int, actor: Actor) -> Outcome:
+        """The actor's lobbies and games in this server, the ones waiting for them first, with links."""
+        tables = await self.db.tables_of_player(guild_id, actor.user_id)
+        waiting, others = [], []
+        for table in tables:
+            game = self.game(table.game)
+            link = f"<#{table.channel_id}>"
+            if table.status == LOBBY:
+                others.append(f"• **{game.name}** lobby, {len(table.seats)} seated · {link}")
+                continue
+            state = game.load(table.state or {})
+            seat = table.seat_of(actor.user_id)
+            acting = sorted(game.to_act(state))
+            if seat is not None and seat.seat in acting:
+                waiting.append(f"• **{game.name}**: your turn · {link}")
+            else:
+                names = ", ".join(table.seats[p].name for p in acting) or "nobody"
+                others.append(f"• **{game.name}**: waiting for {names} · {link}")
+        if not tables:
+            return Outcome(reply="You have no games in progress here. `/game new` opens one.")
+        lines = waiting + others
+        shown = lines[:40]
+        more = f"\n… and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
+        title = f"Your games · {len(waiting)} waiting for you" if waiting else "Your games"
+        return Outcome(reply_post=Post(title=title, description="\n".join(shown)[:3900] + more, colour=COLOUR_PLAY,
+                                       footer="Only you can see this."))
+
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
                                                                                          finished_ok=True))

@@ -354,3 +354,25 @@ async def test_without_thread_permission_the_game_opens_in_the_channel(simcord_e
     assert not [m for m in channel.history() if m.embeds and "opening a table" in (m.embeds[0].title or "")]
     res = await alice.slash(channel, "game new", game="breaks")
     assert res.ephemeral and "already has a game" in res.response.content
+
+
+async def test_mygames_lists_my_games_here_those_waiting_for_me_first(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    other = simcord_env.guild.create_text_channel("more-games")
+    await alice.slash(other, "game new", game="blockers")  # a lobby
+    waiting_for = to_act(last_board(thread))[0]
+    me, them = (alice, bob) if waiting_for == alice.id else (bob, alice)
+    res = await me.slash(channel, "mygames")
+    assert res.ephemeral
+    embed = res.response.embeds[0]
+    text = embed.description or ""
+    if me is alice:
+        assert text.splitlines()[0].startswith("• **Breaks**: your turn") and "Blockers! lobby" in text
+    else:
+        assert text.startswith("• **Breaks**: your turn") and "Blockers!" not in text
+    assert f"<#{thread.id}>" in text and "waiting for you" in (embed.title or "")
+    res = await them.slash(channel, "mygames")
+    assert f"waiting for {me.user.name}" in (res.response.embeds[0].description or "")
+    carol = simcord_env.guild.add_member(simcord_env.create_user("carol"))
+    res = await carol.slash(channel, "mygames")
+    assert "no games in progress" in res.response.content
