@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs.controls import known_control, run_control
 from cogs.present import (
@@ -41,6 +41,7 @@ T = TypeVar("T")
 OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
 
 
+CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
               "board is not posted yet; I'll post it as soon as I can. `/board` tries again.")
 UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
@@ -63,6 +64,26 @@ class GameCog(commands.Cog):
     @property
     def service(self) -> TableService:
         return self.bot.service
+
+    async def cog_load(self) -> None:
+        self.turn_clock.start()
+
+    async def cog_unload(self) -> None:
+        self.turn_clock.cancel()
+
+    @tasks.loop(seconds=CLOCK_TICK)
+    async def turn_clock(self) -> None:
+        """Turns whose clock ran out are played out as their table says (a deadline missed while the bot was
+        down is handled at the first tick after start-up, once)."""
+        for out in await self._ask_quietly(self.service.expire()) or []:
+            try:
+                await self.deliver(None, out)
+            except Exception:
+                log.exception("could not post the timed-out turn of table %s", out.table_id)
+
+    @turn_clock.before_loop
+    async def _before_clock(self) -> None:
+        await self.bot.wait_until_ready()
 
     # --- plumbing ---------------------------------------------------------------------
     async def _run(self, interaction: discord.Interaction, work: Awaitable[Outcome], *,

@@ -70,6 +70,9 @@ class TableRow:
     updated_at: float
     seats: tuple[SeatRow, ...]
     announced_ply: int = 0  # the last ply a board has told the channel about
+    turn_seconds: int | None = None  # the turn clock (None: no clock)
+    on_timeout: str = "bot"  # bot | skip | forfeit
+    deadline: float | None = None  # when the seats to act run out of time
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -250,7 +253,8 @@ class Database:
             seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
-            announced_ply=row["announced_ply"],
+            announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
+            deadline=row["deadline"],
         )
 
     # --- writes -----------------------------------------------------------------------
@@ -305,17 +309,21 @@ class Database:
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
-                           announce: bool = True, outbox: bool = False) -> TableRow:
+                           announce: bool = True, outbox: bool = False,
+                           deadline: float | None | bool = False) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
-        ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is."""
+        ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is.
+        ``deadline``: the new turn deadline (None clears it; False keeps it)."""
         last = max((m[0] for m in moves), default=None)
         sets, args = "state = ?", list[Any]([json.dumps(state)])
         if result is not None:
             sets, args = sets + ", status = 'finished', result = ?", args + [json.dumps(result)]
         if announce and last is not None:
             sets, args = sets + ", announced_ply = ?", args + [last]
+        if deadline is not False:
+            sets, args = sets + ", deadline = ?", args + [deadline]
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
@@ -329,6 +337,19 @@ class Database:
                            "VALUES (?, ?, ?, ?, ?)", (table_id, version + 1, min(m[0] for m in moves),
                                                       max(m[0] for m in moves), now))
             return await self._row_of(conn, table_id)
+
+    async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
+        """A lobby's turn clock (not versioned: it changes no game state)."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
+                       (turn_seconds, on_timeout, table_id))
+
+    async def due(self, now: float, limit: int = 100) -> list[int]:
+        """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
+        sql = ("SELECT id FROM tables WHERE deadline IS NOT NULL AND status = 'active' AND deadline <= ? "
+               "ORDER BY deadline LIMIT ?")
+        async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
+            return [r["id"] for r in await cur.fetchall()]
 
     async def delivered(self, table_id: int, version: int, now: float) -> None:
         """The board of ``table_id`` at ``version`` is posted: it covers every older undelivered one too."""

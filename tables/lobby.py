@@ -34,6 +34,30 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
+CLOCKS = {"off": None, "30m": 1800, "1h": 3600, "6h": 6 * 3600, "12h": 12 * 3600, "24h": 24 * 3600,
+          "48h": 48 * 3600, "72h": 72 * 3600, "7d": 7 * 24 * 3600}
+ON_TIMEOUT = ("bot", "skip", "forfeit")
+
+
+def clock_text(seconds: int | None) -> str:
+    return next((k for k, v in CLOCKS.items() if v == seconds), f"{seconds}s")
+
+
+def split_clock(options: dict[str, str]) -> tuple[dict[str, str], tuple[int | None, str] | None]:
+    """The table's own settings (``clock=24h timeout=bot``) out of the game's options; raises :class:`Refusal`."""
+    rest = {k: v for k, v in options.items() if k not in ("clock", "timeout")}
+    if "clock" not in options and "timeout" not in options:
+        return rest, None
+    clock = options.get("clock", "off").lower()
+    policy = options.get("timeout", "bot").lower()
+    if clock not in CLOCKS:
+        raise Refusal(f"`clock` is one of {', '.join(CLOCKS)} (the time a player has for their turn).")
+    if policy not in ON_TIMEOUT:
+        raise Refusal("`timeout` is `bot` (a bot plays the late turn), `skip` (the game's default move) or "
+                      "`forfeit` (the late player leaves; a bot keeps their seat).")
+    return rest, (CLOCKS[clock], policy)
+
+
 class Lobby(PlayPipeline):
     """Requests before (and around) a game: the lobby's life."""
 
@@ -41,7 +65,7 @@ class Lobby(PlayPipeline):
         """Validate a new lobby; returns resolved options. ``channel_id=None``: a new thread, always free."""
         game = self.game(game_key)
         try:
-            options = game.resolve_options(parse_options(options_text))
+            options = game.resolve_options(split_clock(parse_options(options_text))[0])
         except GameError as err:
             raise Refusal(str(err)) from None
         if channel_id is not None and await self.db.open_table_in(channel_id):
@@ -53,8 +77,13 @@ class Lobby(PlayPipeline):
                          options_text: str | None = None, lobby_channel_id: int | None = None,
                          lobby_message_id: int | None = None) -> Outcome:
         options = await self.check_new(channel_id, game_key, options_text)
-        return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
-                                        lobby_message_id)
+        out = await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
+                                       lobby_message_id)
+        clock = split_clock(parse_options(options_text))[1]
+        if clock is not None and out.table_id is not None:
+            await self.db.set_clock(out.table_id, *clock)
+            out.lobby = self._lobby_card(await self._table(out.table_id))
+        return out
 
     async def _create_lobby(self, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
                             options: dict[str, Any], lobby_channel_id: int | None = None,
@@ -210,15 +239,20 @@ class Lobby(PlayPipeline):
             if actor.user_id != table.host_id:
                 raise Refusal("Only the host can change the options.")
             game = self.game(table.game)
+            given, clock = split_clock(parse_options(options_text))
             try:
-                options = game.resolve_options({**table.options, **parse_options(options_text)}, len(table.seats))
+                options = game.resolve_options({**table.options, **given}, len(table.seats))
             except GameError as err:
                 raise Refusal(str(err)) from None
+            if clock is not None:
+                await self.db.set_clock(table.id, *clock)
             try:
                 table = await self.db.set_options(table.id, table.version, options, self.clock())
             except StaleVersion:
                 raise StaleButton("The lobby changed while you typed; try again.") from None
             changed = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in options.items()) or "none"
+            if table.turn_seconds:
+                changed += f", clock={clock_text(table.turn_seconds)} timeout={table.on_timeout}"
             return Outcome(lobby=self._lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
                            table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.")
 

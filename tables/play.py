@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.base import Event, Game, GameError, name_seats
 from engine.rng import Rng
-from storage import StaleVersion, TableRow
+from storage import ACTIVE, StaleVersion, TableRow
 from tables.bots import choose_move
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
@@ -156,13 +156,20 @@ class PlayPipeline(Presenter):
         private_pick = old_state is not None and result is None and \
             game.revealed_ply(old_state) == game.revealed_ply(state)
         posts_board = not continuing and not private_pick
+        # The turn clock restarts when a board hands the turn on, and stops when the game ends; a turn that goes
+        # on (a second action, a secret pick) keeps its deadline.
+        deadline: float | None | bool = False
+        if result is not None:
+            deadline = None
+        elif posts_board and table.turn_seconds:
+            deadline = self.clock() + table.turn_seconds
         if record or not persisted:
             rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
                     for i, (seat, text, evs) in enumerate(record)]
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
-                                                   outbox=posts_board and bool(rows))
+                                                   outbox=posts_board and bool(rows), deadline=deadline)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = ([intro] if intro else []) + earlier
@@ -193,6 +200,63 @@ class PlayPipeline(Presenter):
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
         return out
+
+    async def expire(self) -> list[Outcome]:
+        """Play out the turns whose clock ran out (due deadlines, by the index), as the table's setting says: a bot
+        plays the late seats' turn (``bot``), or the game's default move where it has one (``skip``), or the
+        late players forfeit and a bot keeps their seat (``forfeit``). Also catches up after a restart."""
+        outs = []
+        for table_id in await self.db.due(self.clock()):
+            async with self._locks[table_id]:
+                table = await self._table(table_id)
+                if table.status != ACTIVE or table.deadline is None or table.deadline > self.clock():
+                    continue
+                out = await self._time_out(table)
+                if out is not None:
+                    outs.append(out)
+        return outs
+
+    async def _time_out(self, table: TableRow) -> Outcome | None:
+        game = self.game(table.game)
+        state = game.load(table.state or {})
+        late = [p for p in sorted(game.to_act(state)) if table.seats[p].user_id is not None
+                and not table.seats[p].resigned]
+        names = [s.name for s in table.seats]
+        if not late:
+            return None
+        who = ", ".join(names[p] for p in late)
+        if table.on_timeout == "forfeit":
+            result = None
+            remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
+            for seat in late:
+                if len(remaining) < 2 and seat == late[-1]:
+                    result = self._standings(table, game, state, resigning=seat)
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
+            note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
+            if result is not None:
+                return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
+                               channel_id=table.channel_id)
+            return await self._advance(table, game, state, [], [], intro=note, persisted=True)
+        old = state
+        base = await self._ply_base(table)
+        record: list[tuple[int, str, list[Event]]] = []
+        for seat in late:
+            for _ in range(MAX_BOT_PLIES):
+                if game.is_over(state) or seat not in game.to_act(state):
+                    break
+                decision = game.decision(state, seat)
+                move = None
+                if table.on_timeout == "skip" and decision is not None and decision.default is not None:
+                    move = game.parse_move(decision.default)
+                    if not game.is_legal(state, seat, game.normalise_move(state, seat, move)):
+                        move = None
+                if move is None:
+                    rng = Rng((table.seed or 0) ^ (0x9E3779B97F4A7C15 * (base + len(record) + 1)))
+                    move = choose_move(game, state, seat, "random", rng)
+                state, events = game.apply(state, seat, move)
+                record.append((seat, game.format_move(move), events))
+        verb = "the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn"
+        return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def delivered(self, table_id: int, version: int) -> None:
         """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""

@@ -44,6 +44,8 @@ class Presenter(ServiceCore):
             f"{i + 1}. {s.name}" + (" (bot)" if s.is_bot else "") + (" — host" if s.user_id == table.host_id else "")
             for i, s in enumerate(table.seats)) or "nobody yet"
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
+        if table.turn_seconds:
+            opts += f" · turn clock {_duration(table.turn_seconds)}, then {TIMEOUT_WORDS[table.on_timeout]}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
         desc = f"{game.summary}\n\n**{status}.**"
@@ -301,6 +303,17 @@ class Presenter(ServiceCore):
         if game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn
             return f"You are done for this turn: waiting for {waiting}."
         return f"It is not your turn: waiting for {waiting}."
+
+
+TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return f"{int(seconds // 86400)}d"
+    if seconds >= 3600:
+        return f"{seconds / 3600:g}h"
+    return f"{max(1, round(seconds / 60))}m"
 
 
 def _pages(lines: Sequence[str], budget: int) -> list[list[str]]:

@@ -1,0 +1,102 @@
+"""Turn clocks (issue 12): a lobby sets how long a turn may take and what happens then; late turns are played out
+from the deadlines the database finds by its index, and restarted when a board hands the turn on."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage import FINISHED, Database
+from tables import Actor, Refusal, TableService
+from tables.catalog import default_catalog
+
+ALICE, BOB = Actor(1, "Alice"), Actor(2, "Bob")
+CH = 500
+HOUR = 3600.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "clock.db")
+    yield database
+    await database.close()
+
+
+async def table_with_clock(db: Database, clock: Clock, options: str, game: str = "breaks") -> tuple[TableService, int]:
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key=game, options_text=options)
+    assert out.table_id is not None
+    await svc.join(out.table_id, BOB)
+    await svc.start(out.table_id, ALICE)
+    return svc, out.table_id
+
+
+async def test_the_lobby_sets_the_clock_and_refuses_unknown_settings(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=6h timeout=skip decks=2")
+    table = await db.get_table(tid)
+    assert table is not None and table.turn_seconds == 6 * HOUR and table.on_timeout == "skip"
+    assert table.options["decks"] == 2 and "clock" not in table.options
+    assert table.deadline == clock.now + 6 * HOUR
+    for bad in ("clock=5h", "timeout=sleep"):
+        with pytest.raises(Refusal):
+            await svc.open_lobby(guild_id=1, channel_id=CH + 1, host=ALICE, game_key="breaks", options_text=bad)
+
+
+async def test_a_late_turn_is_played_by_a_bot_and_the_clock_restarts(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h timeout=bot")
+    before = await db.get_table(tid)
+    assert before is not None
+    clock.now += HOUR - 1
+    assert await svc.expire() == [] and await db.due(clock.now) == []  # not yet
+    clock.now += 2
+    assert await db.due(clock.now) == [tid]
+    outs = await svc.expire()
+    assert len(outs) == 1 and outs[0].public
+    assert "ran out of time: a bot played the turn" in outs[0].public[0].description
+    after = await db.get_table(tid)
+    assert after is not None and after.version > before.version
+    moves = await db.moves(tid)
+    assert moves and all(m.seat == moves[0].seat for m in moves)  # only the late seat's turn was played
+    assert after.deadline == clock.now + HOUR  # the next player's clock
+    assert await svc.expire() == []  # handled once
+
+
+async def test_a_late_player_forfeits_and_the_game_ends_for_two(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=30m timeout=forfeit")
+    clock.now += 1801
+    outs = await svc.expire()
+    assert len(outs) == 1 and "forfeited" in outs[0].public[0].description
+    table = await db.get_table(tid)
+    assert table is not None and table.status == FINISHED
+    assert await db.due(clock.now + 10 * HOUR) == []  # a finished game has no clock
+
+
+async def test_simultaneous_picks_time_out_only_for_those_still_picking(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h", game="block")
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game("block")
+    state = game.load(table.state or {})
+    alice_seat = table.seat_of(ALICE.user_id)
+    assert alice_seat is not None
+    move = game.legal_moves(state, alice_seat.seat)[0]
+    await svc.submit(ALICE, game.format_move(move), table_id=tid)  # Alice picks; Bob does not
+    clock.now += HOUR + 1
+    outs = await svc.expire()
+    assert len(outs) == 1 and "Bob ran out of time" in outs[0].public[0].description
+    moves = await db.moves(tid)
+    assert {m.seat for m in moves[1:]} == {1 - alice_seat.seat}  # the bot picked for Bob only
