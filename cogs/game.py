@@ -75,7 +75,8 @@ class GameCog(commands.Cog):
     async def turn_clock(self) -> None:
         """Turns whose clock ran out are played out as their table says (a deadline missed while the bot was
         down is handled at the first tick after start-up, once)."""
-        for out in await self._ask_quietly(self.service.expire()) or []:
+        for out in (await self._ask_quietly(self.service.expire()) or []) + \
+                (await self._ask_quietly(self.service.remind()) or []):
             try:
                 await self.deliver(None, out)
             except Exception:
@@ -446,6 +447,15 @@ class GameCog(commands.Cog):
         await self._run(interaction, self.service.cancel(interaction.channel_id or 0, actor_of(interaction)))
 
     # --- playing ----------------------------------------------------------------------
+
+    @game_group.command(name="pause", description="Pause the turn clock of the game here (host or moderators)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.pause_clock(interaction.channel_id or 0, actor_of(interaction), True))
+
+    @game_group.command(name="resume", description="Restart the paused turn clock of the game here")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.pause_clock(interaction.channel_id or 0, actor_of(interaction),
+                                                              False))
     @app_commands.command(name="move", description="Play a move (start typing to see your legal moves)")
     @app_commands.describe(move="Your move, e.g. `draw`, `place 2`, `merge 1 onto 2`")
     async def move(self, interaction: discord.Interaction, move: str) -> None:

@@ -73,6 +73,8 @@ class TableRow:
     turn_seconds: int | None = None  # the turn clock (None: no clock)
     on_timeout: str = "bot"  # bot | skip | forfeit
     deadline: float | None = None  # when the seats to act run out of time
+    remind_at: float | None = None  # when the next reminder of the turn clock is due
+    paused_left: float | None = None  # a paused clock: the time the turn had left when it was paused
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -254,7 +256,7 @@ class Database:
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
-            deadline=row["deadline"],
+            deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
         )
 
     # --- writes -----------------------------------------------------------------------
@@ -323,7 +325,7 @@ class Database:
         if announce and last is not None:
             sets, args = sets + ", announced_ply = ?", args + [last]
         if deadline is not False:
-            sets, args = sets + ", deadline = ?", args + [deadline]
+            sets, args = sets + ", deadline = ?, remind_at = ?", args + [deadline, _first_reminder(deadline, now)]
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
@@ -343,6 +345,35 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
                        (turn_seconds, on_timeout, table_id))
+
+    async def reminders_due(self, now: float, limit: int = 100) -> list[int]:
+        """Games whose next turn-clock reminder is due (an indexed query)."""
+        sql = ("SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ? "
+               "ORDER BY remind_at LIMIT ?")
+        async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
+            return [r["id"] for r in await cur.fetchall()]
+
+    async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))
+
+    async def pause_clock(self, table_id: int, now: float) -> TableRow:
+        """Stop the turn clock, keeping the time left; returns the new row."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET paused_left = MAX(0, deadline - ?), deadline = NULL, remind_at = NULL "
+                       "WHERE id = ? AND deadline IS NOT NULL", (now, table_id))
+            return await self._row_of(conn, table_id)
+
+    async def resume_clock(self, table_id: int, now: float) -> TableRow:
+        """Start a paused turn clock again with the time it had left; returns the new row."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
+                       "AND paused_left IS NOT NULL", (now, table_id))
+            row = await self._row_of(conn, table_id)
+            if row.deadline is not None:
+                await _run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?",
+                           (_first_reminder(row.deadline, now), table_id))
+            return await self._row_of(conn, table_id)
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
@@ -422,6 +453,18 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
                                (int(is_open), table_id, user_id))
+
+
+def _first_reminder(deadline: float | None, now: float) -> float | None:
+    """Half way to ``deadline`` (None without one)."""
+    return None if deadline is None else now + (deadline - now) / 2
+
+
+def next_reminder(deadline: float, now: float) -> float | None:
+    """After the half-time reminder, one more near the end (a tenth of the time left, at least 5 minutes before
+    the deadline); None when that moment has passed too."""
+    at = deadline - max(300.0, (deadline - now) / 5)
+    return at if at > now else None
 
 
 async def _set_wal(conn: aiosqlite.Connection, attempts: int = 100) -> None:

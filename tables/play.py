@@ -12,6 +12,7 @@ from typing import Any
 from engine.base import Event, Game, GameError, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
+from storage.db import next_reminder
 from tables.bots import choose_move
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
@@ -25,7 +26,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
-from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, Presenter
+from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter, duration_text
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +216,55 @@ class PlayPipeline(Presenter):
                 if out is not None:
                     outs.append(out)
         return outs
+
+    async def remind(self) -> list[Outcome]:
+        """Reminders of due turn clocks (by the index): at half time and near the end, one mention in the game's
+        channel for the players still to act."""
+        now = self.clock()
+        outs = []
+        for table_id in await self.db.reminders_due(now):
+            table = await self._table(table_id)
+            if table.status != ACTIVE or table.deadline is None or table.deadline <= now:
+                await self.db.set_remind_at(table_id, None)
+                continue
+            game = self.game(table.game)
+            state = game.load(table.state or {})
+            late = [table.seats[p] for p in sorted(game.to_act(state))
+                    if table.seats[p].user_id is not None and not table.seats[p].resigned]
+            left = table.deadline - now
+            half_time = table.turn_seconds is not None and left > 0.3 * table.turn_seconds
+            await self.db.set_remind_at(table_id, next_reminder(table.deadline, now) if half_time else None)
+            ids = [s.user_id for s in late if s.user_id is not None]
+            if not ids:
+                continue
+            mentions = " ".join(f"<@{u}>" for u in ids)
+            text = (f"{mentions} — ⏰ {duration_text(left)} left for your turn in {game.name}; "
+                    f"then {TIMEOUT_WORDS[table.on_timeout]}.")
+            outs.append(Outcome(public=[Post(content=text, mention_ids=ids, colour=COLOUR_PLAY)], table_id=table.id,
+                                channel_id=table.channel_id))
+        return outs
+
+    async def pause_clock(self, channel_id: int, actor: Actor, pause: bool) -> Outcome:
+        """``/game pause`` and ``/game resume`` (the host or a moderator): stop the turn clock with the time left,
+        or start it again from there."""
+        table = await self.table_in(channel_id)
+        if actor.user_id != table.host_id and not actor.can_manage:
+            raise Refusal("Only the host or a moderator can pause or resume the clock.")
+        if table.status != ACTIVE or not table.turn_seconds:
+            raise Refusal("This game has no turn clock running (set one in the lobby with `clock=24h`).")
+        if pause:
+            if table.deadline is None:
+                raise Refusal("The clock is already paused.")
+            table = await self.db.pause_clock(table.id, self.clock())
+            note = f"⏸️ {actor.name} paused the turn clock ({duration_text(table.paused_left or 0)} left)."
+        else:
+            if table.paused_left is None:
+                raise Refusal("The clock is not paused.")
+            left = table.paused_left
+            table = await self.db.resume_clock(table.id, self.clock())
+            note = f"▶️ {actor.name} restarted the turn clock: {duration_text(left)} left."
+        return Outcome(public=[Post(description=note, colour=COLOUR_PLAY)], table_id=table.id,
+                       channel_id=table.channel_id, reply="Done.")
 
     async def _time_out(self, table: TableRow) -> Outcome | None:
         game = self.game(table.game)

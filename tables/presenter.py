@@ -45,7 +45,7 @@ class Presenter(ServiceCore):
             for i, s in enumerate(table.seats)) or "nobody yet"
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
         if table.turn_seconds:
-            opts += f" · turn clock {_duration(table.turn_seconds)}, then {TIMEOUT_WORDS[table.on_timeout]}"
+            opts += f" · turn clock {duration_text(table.turn_seconds)}, then {TIMEOUT_WORDS[table.on_timeout]}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
         desc = f"{game.summary}\n\n**{status}.**"
@@ -308,11 +308,14 @@ class Presenter(ServiceCore):
 TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}
 
 
-def _duration(seconds: float) -> str:
-    if seconds >= 86400 and seconds % 86400 == 0:
-        return f"{int(seconds // 86400)}d"
+def duration_text(seconds: float) -> str:
+    """``7d``, ``12h``, ``2.4h``, ``50m``: rounded the way a reminder reads."""
+    if seconds >= 48 * 3600:
+        return f"{round(seconds / 86400)}d"
+    if seconds >= 10 * 3600:
+        return f"{round(seconds / 3600)}h"
     if seconds >= 3600:
-        return f"{seconds / 3600:g}h"
+        return f"{round(seconds / 3600, 1):g}h"
     return f"{max(1, round(seconds / 60))}m"
 
 

@@ -100,3 +100,44 @@ async def test_simultaneous_picks_time_out_only_for_those_still_picking(db: Data
     assert len(outs) == 1 and "Bob ran out of time" in outs[0].public[0].description
     moves = await db.moves(tid)
     assert {m.seat for m in moves[1:]} == {1 - alice_seat.seat}  # the bot picked for Bob only
+
+
+async def test_reminders_at_half_time_and_near_the_end_then_none(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=24h")
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game("breaks")
+    waiting = sorted(game.to_act(game.load(table.state or {})))[0]
+    who = table.seats[waiting].user_id
+    clock.now += 11 * HOUR
+    assert await svc.remind() == []
+    clock.now += 1 * HOUR + 1  # half time
+    outs = await svc.remind()
+    assert len(outs) == 1 and outs[0].public[0].mention_ids == [who]
+    assert "12h left" in outs[0].public[0].content and "a bot plays the turn" in outs[0].public[0].content
+    assert await svc.remind() == []  # once
+    clock.now += 9 * HOUR + 36 * 60  # a tenth of the time left
+    outs = await svc.remind()
+    assert len(outs) == 1 and "2.4h left" in outs[0].public[0].content
+    clock.now += HOUR
+    assert await svc.remind() == []  # no more before the deadline
+
+
+async def test_pause_keeps_the_time_left_and_resume_gives_it_back(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h")
+    clock.now += 600
+    with pytest.raises(Refusal, match="host or a moderator"):
+        await svc.pause_clock(CH, BOB, True)
+    out = await svc.pause_clock(CH, ALICE, True)
+    assert "paused" in out.public[0].description and "50m left" in out.public[0].description
+    clock.now += 10 * HOUR  # paused: nothing happens
+    assert await svc.expire() == [] and await svc.remind() == []
+    with pytest.raises(Refusal, match="already paused"):
+        await svc.pause_clock(CH, ALICE, True)
+    await svc.pause_clock(CH, Actor(9, "Mod", can_manage=True), False)
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == clock.now + 3000 and table.paused_left is None
+    clock.now += 3001
+    assert len(await svc.expire()) == 1
