@@ -97,9 +97,13 @@ def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
     """Keyword arguments for ``send`` (channel, followup or DM)."""
     kwargs: dict[str, Any] = {"content": post.content or None, "embed": embed_of(post),
                               "allowed_mentions": _mentions(post)}
-    if post.board:
-        kwargs["file"] = discord.File(io.BytesIO(post.board.png), filename=post.board.filename,
-                                      description=post.board.alt)
+    files = [discord.File(io.BytesIO(post.board.png), filename=post.board.filename, description=post.board.alt)] \
+        if post.board else []
+    files += [discord.File(io.BytesIO(data), filename=name) for name, data in post.attachments]
+    if len(files) == 1:
+        kwargs["file"] = files[0]
+    elif files:
+        kwargs["files"] = files
     view = controls_view(post.controls, None if ephemeral else post.panel_table,
                          None if ephemeral else post.rematch_table)
     if view is not None:

@@ -69,6 +69,7 @@ class Post:
     rematch_table: int | None = None  # offer a rematch of this (finished) table
     mention_ids: list[int] = field(default_factory=list)
     status_of: tuple[int, int] | None = None  # (table, turn): the turn's status message, edited rather than reposted
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)  # extra files: (filename, bytes)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.base import Game, Turns, name_seats
-from storage import ACTIVE, LOBBY, MoveRow, TableRow
+from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
+from tables import replay
 from tables.core import ServiceCore
 from tables.outcome import (
     Actor,
@@ -200,6 +201,30 @@ class Presenter(ServiceCore):
         title = f"Your games · {len(waiting)} waiting for you" if waiting else "Your games"
         return Outcome(reply_post=Post(title=title, description="\n".join(shown)[:3900] + more, colour=COLOUR_PLAY,
                                        footer="Only you can see this."))
+
+    async def replay(self, channel_id: int) -> Outcome:
+        """The finished game here as an animated image of its public boards, with its move log as a file."""
+        table = await self.table_in(channel_id, finished_ok=True)
+        if table.status != FINISHED:
+            raise Refusal("A replay is made once the game is over (this one isn't).")
+        game = self.game(table.game)
+        names = [s.name for s in table.seats]
+        log = [(m.seat, m.notation) for m in await self.db.moves(table.id)]
+        entry = self.registry.entry(game.key)
+        seats, seed = len(table.seats), table.seed or 0
+
+        def make() -> tuple[bytes, bytes]:
+            states = replay.public_states(game, seats, table.options, seed, log)
+            return (replay.animation(game, entry.render, states, names),
+                    replay.log_file(game.key, seats, table.options, seed, names, log))
+
+        gif, moves = await asyncio.to_thread(make)
+        post = Post(title=f"Replay · {game.name} · table #{table.id}", colour=COLOUR_OVER,
+                    description=f"{len(log)} moves, public boards only. The file replays the game exactly.",
+                    board=Board(gif, f"{game.name}: the public board after each turn, animated.",
+                                f"replay-{table.id}.gif"),
+                    attachments=[(f"table-{table.id}-moves.json", moves)])
+        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
