@@ -477,6 +477,10 @@ class GameCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
 
+    @app_commands.command(name="undo", description="Take back your last move while it is still your turn")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self._run(interaction, self.service.undo(interaction.channel_id or 0, actor_of(interaction)))
+
     @app_commands.command(name="replay", description="The finished game here, animated, with its move log as a file")
     async def replay(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.replay(interaction.channel_id or 0))
@@ -565,7 +569,7 @@ class GameCog(commands.Cog):
             "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
             "`/hand` your private view · `/mygames` your games here · `/board` repost the board · "
-            "`/replay` a finished game, animated · "
+            "`/undo` take back your last move · `/replay` a finished game, animated · "
             "`/status` scores and turn · "
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"
         )

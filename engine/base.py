@@ -434,6 +434,13 @@ class Game(ABC, Generic[S, M, V]):
         """Give ``state`` a fresh random generator drawn from ``rng`` (its ``rng`` field, by default)."""
         state.rng = rng.next64()  # type: ignore[attr-defined]
 
+    def undoable(self, before: S, after: S, seat: int) -> bool:
+        """Whether ``seat`` may take back the move that led from ``before`` to ``after`` (the platform has already
+        checked that it was this seat's last move and that the seat is still to act). Never once it drew on the
+        random generator (a die seen, a card dealt) or revealed hidden information: the default allows it only in
+        games with nothing hidden, when the generator is untouched; games that know better say so."""
+        return not self.hidden_information and getattr(before, "rng", None) == getattr(after, "rng", None)
+
     def ply(self, state: S) -> int:
         """How many moves have been made (its ``ply`` field, by default)."""
         return int(state.ply)  # type: ignore[attr-defined]

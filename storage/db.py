@@ -340,6 +340,15 @@ class Database:
                                                       max(m[0] for m in moves), now))
             return await self._row_of(conn, table_id)
 
+    async def undo_move(self, table_id: int, version: int, ply: int, state: dict[str, Any], now: float) -> TableRow:
+        """Take back the move ``ply`` (the last): delete it and store the state before it, in one versioned
+        transaction; returns the new row."""
+        async with self.transaction() as conn:
+            await self._bump(conn, table_id, version, now, "state = ?, announced_ply = MIN(announced_ply, ?)",
+                             (json.dumps(state), ply - 1))
+            await _run(conn, "DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply))
+            return await self._row_of(conn, table_id)
+
     async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
         """A lobby's turn clock (not versioned: it changes no game state)."""
         async with self.transaction() as conn:

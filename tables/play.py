@@ -217,6 +217,38 @@ class PlayPipeline(Presenter):
                     outs.append(out)
         return outs
 
+    async def undo(self, channel_id: int, actor: Actor) -> Outcome:
+        """``/undo``, Board Game Arena's way: only your own last move, only while it is still your turn, never
+        across another player's move, never once it rolled dice, dealt a card or revealed anything hidden."""
+        table = await self.table_in(channel_id)
+        async with self._locks[table.id]:
+            table = await self._table(table.id)
+            game = self._playing(table)
+            seat = self._seat_for(table, actor)
+            moves = await self.db.moves(table.id)
+            if not moves or moves[-1].seat != seat:
+                raise Refusal("You can only take back your own last move, before anyone else has moved.")
+            state = game.load(table.state or {})
+            if seat not in game.to_act(state):
+                raise Refusal("Your turn is over: its moves stand.")
+            log = [(m.seat, m.notation) for m in moves]
+            before = game.replay(len(table.seats), table.options, table.seed or 0, log[:-1])
+            if game.dump(game.replay(len(table.seats), table.options, table.seed or 0, log)) != table.state:
+                raise Refusal("This game can't be rebuilt from its log, so its moves can't be taken back.")
+            if not game.undoable(before, state, seat):
+                raise Refusal(f"`{moves[-1].notation}` can't be taken back: it drew on chance or showed you "
+                              "something hidden.")
+            try:
+                table = await self.db.undo_move(table.id, table.version, moves[-1].ply, game.dump(before),
+                                                self.clock())
+            except StaleVersion:
+                raise StaleButton("The game moved on while you asked; look at the newest board.") from None
+            names = [s.name for s in table.seats]
+            out = Outcome(table_id=table.id, channel_id=table.channel_id,
+                          reply=f"Took back `{moves[-1].notation}`.")
+            out.reply_post = await self._private_post(table, game, before, seat, game.view(before, seat), names)
+            return out
+
     async def remind(self) -> list[Outcome]:
         """Reminders of due turn clocks (by the index): at half time and near the end, one mention in the game's
         channel for the players still to act."""

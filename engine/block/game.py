@@ -797,6 +797,10 @@ class Block(Game[BlockState, Move, BlockView]):
             slot["notch"] = state.notches[i]
         return slot
 
+    def undoable(self, before: BlockState, after: BlockState, seat: int) -> bool:
+        """A pick can be taken back until the turn resolves (then the picks are public and new dice rolled)."""
+        return before.rng == after.rng and self.revealed_ply(before) == self.revealed_ply(after)
+
     def revealed_ply(self, state: BlockState) -> int:
         """This turn's picks are secret until the turn resolves."""
         return state.ply - (0 if state.phase == OVER else sum(len(p.done) for p in state.progress))

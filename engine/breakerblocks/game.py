@@ -859,6 +859,11 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             parts.append(f"{names[p]}'s blocks: {blocks}. Hand: {hand}.")
         return " ".join(parts)
 
+    def undoable(self, before: BreakerState, after: BreakerState, seat: int) -> bool:
+        """Everything is open but Blind Action's random draws (and AGGRAVATE's random keep), which use the
+        generator: an action or a module's pick can be taken back unless it did."""
+        return before.rng == after.rng
+
     def private_info(self, state: BreakerState, seat: int) -> dict[str, Any]:
         """Only Blind Action hides anything: the modules in one's own hand."""
         if not state.options["blind"]:

@@ -498,6 +498,11 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             return f"merged slot {move.slot + 1} onto slot {move.target + 1}"
         return f"broke P{move.player + 1}'s slot {move.slot + 1} with the {card}, onto slot {move.target + 1}"
 
+    def undoable(self, before: BreaksState, after: BreaksState, seat: int) -> bool:
+        """A draw shows the next card of the face-down pile: never taken back (and any other move ends the
+        turn, so there is nothing else to take back)."""
+        return len(before.draw) == len(after.draw) and super().undoable(before, after, seat)
+
     def status_line(self, state: BreaksState) -> str:
         if state.phase == OVER:
             return "Game over."
