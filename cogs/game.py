@@ -477,6 +477,12 @@ class GameCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
 
+    @app_commands.command(name="notify", description="How you are told it is your turn: mention, DM or both")
+    @app_commands.describe(mode="mention (default), dm, or both")
+    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("mention", "dm", "both")])
+    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
+        await self._run(interaction, self.service.set_notify(actor_of(interaction), mode))
+
     @app_commands.command(name="undo", description="Take back your last move while it is still your turn")
     async def undo(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.undo(interaction.channel_id or 0, actor_of(interaction)))
@@ -569,7 +575,8 @@ class GameCog(commands.Cog):
             "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
             "`/hand` your private view · `/mygames` your games here · `/board` repost the board · "
-            "`/undo` take back your last move · `/replay` a finished game, animated · "
+            "`/undo` take back your last move · `/replay` a finished game, animated · `/notify` how your turn is "
+            "announced · "
             "`/status` scores and turn · "
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"
         )

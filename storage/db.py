@@ -349,6 +349,22 @@ class Database:
             await _run(conn, "DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply))
             return await self._row_of(conn, table_id)
 
+    async def set_notify(self, user_id: int, notify: str, now: float) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "INSERT INTO players (user_id, notify, updated_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
+                       (user_id, notify, now))
+
+    async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
+        """How each of ``user_ids`` wants to hear of their turn ('mention' unless they chose otherwise)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" for _ in user_ids)
+        async with self._reading() as conn, conn.execute(
+                f"SELECT user_id, notify FROM players WHERE user_id IN ({marks})", user_ids) as cur:
+            chosen = {r["user_id"]: r["notify"] for r in await cur.fetchall()}
+        return {u: chosen.get(u, "mention") for u in user_ids}
+
     async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
         """A lobby's turn clock (not versioned: it changes no game state)."""
         async with self.transaction() as conn:

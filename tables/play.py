@@ -21,6 +21,7 @@ from tables.outcome import (
     Board,
     Choice,
     Controls,
+    DirectMessage,
     Outcome,
     Post,
     Refusal,
@@ -195,6 +196,7 @@ class PlayPipeline(Presenter):
         # draws and encodes, so on a multi-core host the move costs about its slowest image.
         board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
                                               self._private_updates(table, game, old_state, state))
+        out.dms += await self.turn_dms(table, game, state)
         out.public.append(board)
         if record:
             out.outbox = (table.id, table.version)
@@ -266,14 +268,20 @@ class PlayPipeline(Presenter):
             left = table.deadline - now
             half_time = table.turn_seconds is not None and left > 0.3 * table.turn_seconds
             await self.db.set_remind_at(table_id, next_reminder(table.deadline, now) if half_time else None)
-            ids = [s.user_id for s in late if s.user_id is not None]
-            if not ids:
+            modes = await self.db.notify_modes([s.user_id for s in late if s.user_id is not None])
+            if not modes:
                 continue
-            mentions = " ".join(f"<@{u}>" for u in ids)
-            text = (f"{mentions} — ⏰ {duration_text(left)} left for your turn in {game.name}; "
-                    f"then {TIMEOUT_WORDS[table.on_timeout]}.")
-            outs.append(Outcome(public=[Post(content=text, mention_ids=ids, colour=COLOUR_PLAY)], table_id=table.id,
-                                channel_id=table.channel_id))
+            reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
+                        f"then {TIMEOUT_WORDS[table.on_timeout]}.")
+            ids = [u for u, mode in modes.items() if mode != "dm"]
+            out = Outcome(table_id=table.id, channel_id=table.channel_id)
+            if ids:
+                mentions = " ".join(f"<@{u}>" for u in ids)
+                out.public.append(Post(content=f"{mentions} — {reminder}", mention_ids=ids, colour=COLOUR_PLAY))
+            out.dms = [DirectMessage(user_id=u, table_id=table.id,
+                                     post=Post(description=f"{reminder} <#{table.channel_id}>", colour=COLOUR_PLAY))
+                       for u, mode in modes.items() if mode in ("dm", "both")]
+            outs.append(out)
         return outs
 
     async def pause_clock(self, channel_id: int, actor: Actor, pause: bool) -> Outcome:

@@ -98,6 +98,8 @@ class Presenter(ServiceCore):
                 fields.append(("Now", status))
             mention_ids = [uid for p in acting
                            if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
+            modes = await self.db.notify_modes(mention_ids)
+            mention_ids = [u for u in mention_ids if modes[u] != "dm"]  # DM-only players hear of it by DM
             if mention_ids:
                 content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
                                                                        else " — your move.")
@@ -133,6 +135,27 @@ class Presenter(ServiceCore):
                                game.menu_groups(state, seat, m)) for m in moves)
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
                         choices=choices)
+
+    async def turn_dms(self, table: TableRow, game: Game, state: Any) -> list[DirectMessage]:
+        """'Your turn' by DM for the players to act who asked for it (``/notify``)."""
+        if table.status != ACTIVE or game.is_over(state):
+            return []
+        acting = [table.seats[p] for p in sorted(game.to_act(state))
+                  if table.seats[p].user_id is not None and not table.seats[p].resigned]
+        modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
+        return [DirectMessage(user_id=u, table_id=table.id,
+                              post=Post(description=f"It's your turn in **{game.name}** (table #{table.id}): "
+                                                    f"<#{table.channel_id}>", colour=COLOUR_PLAY))
+                for u, mode in modes.items() if mode in ("dm", "both")]
+
+    async def set_notify(self, actor: Actor, mode: str) -> Outcome:
+        """``/notify``: how the actor is told it is their turn, in every game."""
+        if mode not in ("mention", "dm", "both"):
+            raise Refusal("Choose `mention`, `dm` or `both`.")
+        await self.db.set_notify(actor.user_id, mode, self.clock())
+        words = {"mention": "a mention in the game's channel", "dm": "a direct message",
+                 "both": "a mention and a direct message"}[mode]
+        return Outcome(reply=f"From now on your turns are announced by {words}.")
 
     async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
         """DM each person whose private information changed (in a game with nothing hidden, nobody's does)."""

@@ -141,3 +141,38 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(db: Database) 
     assert table is not None and table.deadline == clock.now + 3000 and table.paused_left is None
     clock.now += 3001
     assert len(await svc.expire()) == 1
+
+
+async def test_a_player_who_chose_dm_hears_of_their_turn_by_dm_not_a_mention(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=24h")
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game("breaks")
+    state = game.load(table.state or {})
+    first = min(game.to_act(state))
+    me = ALICE if table.seats[first].user_id == ALICE.user_id else BOB
+    other = BOB if me is ALICE else ALICE
+    await svc.set_notify(other, "dm")
+    with pytest.raises(Refusal):
+        await svc.set_notify(other, "pigeon")
+    out = None
+    for _ in range(4):  # the mover plays until the turn passes (a Breaks draw goes on privately)
+        table = await db.get_table(tid)
+        assert table is not None
+        state = game.load(table.state or {})
+        if min(game.to_act(state)) != first:
+            break
+        out = await svc.submit(me, game.format_move(game.legal_moves(state, first)[0]), table_id=tid)
+    assert out is not None and out.public
+    board = out.public[0]
+    assert f"<@{other.user_id}>" not in board.content and other.user_id not in board.mention_ids
+    turn = [dm for dm in out.dms if dm.user_id == other.user_id]
+    assert turn and "It's your turn in **Breaks**" in turn[0].post.description
+    clock.now += 12 * 3600 + 1
+    reminders = await svc.remind()
+    assert len(reminders) == 1 and not reminders[0].public and reminders[0].dms[0].user_id == other.user_id
+    await svc.set_notify(other, "both")
+    clock.now += 10 * 3600
+    reminders = await svc.remind()
+    assert reminders[0].public and reminders[0].dms
