@@ -483,6 +483,11 @@ class GameCog(commands.Cog):
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         await self._run(interaction, self.service.set_notify(actor_of(interaction), mode))
 
+    @app_commands.command(name="away", description="A vacation: stop your turn clocks for some days (0 to return)")
+    @app_commands.describe(days="How many days (up to 14; 0 ends your vacation)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 14]) -> None:
+        await self._run(interaction, self.service.set_away(actor_of(interaction), days))
+
     @app_commands.command(name="undo", description="Take back your last move while it is still your turn")
     async def undo(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.undo(interaction.channel_id or 0, actor_of(interaction)))

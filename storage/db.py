@@ -365,6 +365,28 @@ class Database:
             chosen = {r["user_id"]: r["notify"] for r in await cur.fetchall()}
         return {u: chosen.get(u, "mention") for u in user_ids}
 
+    async def set_away(self, user_id: int, until: float | None, now: float) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until, "
+                       "updated_at = excluded.updated_at", (user_id, until, now))
+
+    async def away_until(self, user_ids: list[int], now: float) -> dict[int, float]:
+        """The players of ``user_ids`` on vacation now, with when it ends."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" for _ in user_ids)
+        async with self._reading() as conn, conn.execute(
+                f"SELECT user_id, away_until FROM players WHERE user_id IN ({marks}) AND away_until > ?",
+                [*user_ids, now]) as cur:
+            return {r["user_id"]: r["away_until"] for r in await cur.fetchall()}
+
+    async def postpone(self, table_id: int, deadline: float, now: float) -> None:
+        """Move a turn deadline (a player to act is away), with its reminders."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET deadline = ?, remind_at = ? WHERE id = ?",
+                       (deadline, _first_reminder(deadline, now), table_id))
+
     async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
         """A lobby's turn clock (not versioned: it changes no game state)."""
         async with self.transaction() as conn:

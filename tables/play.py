@@ -32,6 +32,7 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+MAX_AWAY_DAYS = 14  # the longest vacation /away allows
 
 
 class PlayPipeline(Presenter):
@@ -214,6 +215,8 @@ class PlayPipeline(Presenter):
                 table = await self._table(table_id)
                 if table.status != ACTIVE or table.deadline is None or table.deadline > self.clock():
                     continue
+                if await self._away(table):
+                    continue
                 out = await self._time_out(table)
                 if out is not None:
                     outs.append(out)
@@ -305,6 +308,28 @@ class PlayPipeline(Presenter):
             note = f"▶️ {actor.name} restarted the turn clock: {duration_text(left)} left."
         return Outcome(public=[Post(description=note, colour=COLOUR_PLAY)], table_id=table.id,
                        channel_id=table.channel_id, reply="Done.")
+
+    async def _away(self, table: TableRow) -> bool:
+        """A player to act is on vacation: their clock waits until it ends (the deadline moves), no time-out now."""
+        game = self.game(table.game)
+        state = game.load(table.state or {})
+        ids = [table.seats[p].user_id for p in game.to_act(state) if table.seats[p].user_id is not None]
+        away = await self.db.away_until([u for u in ids if u is not None], self.clock())
+        if not away:
+            return False
+        await self.db.postpone(table.id, max(away.values()) + (table.turn_seconds or 0), self.clock())
+        return True
+
+    async def set_away(self, actor: Actor, days: float) -> Outcome:
+        """``/away``: a vacation of up to :data:`MAX_AWAY_DAYS` days that stops your turn clocks (0: back now)."""
+        if not 0 <= days <= MAX_AWAY_DAYS:
+            raise Refusal(f"A vacation lasts 0 to {MAX_AWAY_DAYS} days (0 ends it).")
+        until = self.clock() + days * 86400 if days else None
+        await self.db.set_away(actor.user_id, until, self.clock())
+        if until is None:
+            return Outcome(reply="Welcome back: your turn clocks run again.")
+        return Outcome(reply=f"Away for {duration_text(days * 86400)}: turn clocks waiting for you stop until then "
+                             "(your turns are not played for you).")
 
     async def _time_out(self, table: TableRow) -> Outcome | None:
         game = self.game(table.game)

@@ -176,3 +176,23 @@ async def test_a_player_who_chose_dm_hears_of_their_turn_by_dm_not_a_mention(db:
     clock.now += 10 * 3600
     reminders = await svc.remind()
     assert reminders[0].public and reminders[0].dms
+
+
+async def test_away_stops_the_clock_of_games_waiting_for_you(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h")
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game("breaks")
+    first = min(game.to_act(game.load(table.state or {})))
+    late = ALICE if table.seats[first].user_id == ALICE.user_id else BOB
+    with pytest.raises(Refusal):
+        await svc.set_away(late, 30)
+    await svc.set_away(late, 2)
+    clock.now += 2 * HOUR
+    assert await svc.expire() == []  # away: nothing played for them
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == clock.now - 2 * HOUR + 2 * 86400 + HOUR
+    await svc.set_away(late, 0)  # back early: the clock stays as it was moved
+    clock.now = table.deadline + 1
+    assert len(await svc.expire()) == 1
