@@ -448,6 +448,20 @@ class GameCog(commands.Cog):
 
     # --- playing ----------------------------------------------------------------------
 
+    @game_group.command(name="kick", description="Remove a player from the game here; a bot keeps their seat")
+    @app_commands.describe(member="The player to remove (host or moderators)")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        await self._run(interaction, self.service.kick(interaction.channel_id or 0, actor_of(interaction),
+                                                       Actor(member.id, member.display_name)))
+
+    @game_group.command(name="replace", description="Give a player's seat to another member or a bot (moderators)")
+    @app_commands.describe(member="The player whose seat changes hands", by="Who takes it (leave empty for a bot)")
+    async def replace(self, interaction: discord.Interaction, member: discord.Member,
+                      by: discord.Member | None = None) -> None:
+        new = Actor(by.id, by.display_name) if by is not None else None
+        await self._run(interaction, self.service.replace(interaction.channel_id or 0, actor_of(interaction),
+                                                          Actor(member.id, member.display_name), new))
+
     @game_group.command(name="pause", description="Pause the turn clock of the game here (host or moderators)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.pause_clock(interaction.channel_id or 0, actor_of(interaction), True))

@@ -303,6 +303,15 @@ class Database:
             )
             return await self._row_of(conn, table_id)
 
+    async def replace_seat(self, table_id: int, version: int, seat: int, user_id: int | None, name: str,
+                           bot: str | None, now: float) -> TableRow:
+        """Give a seat of a game in progress to another person (or a bot); returns the new row."""
+        async with self.transaction() as conn:
+            await self._bump(conn, table_id, version, now)
+            await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1 WHERE table_id = ? "
+                       "AND seat = ?", (user_id, name, bot, table_id, seat))
+            return await self._row_of(conn, table_id)
+
     async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> TableRow:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?",

@@ -254,6 +254,46 @@ class PlayPipeline(Presenter):
             out.reply_post = await self._private_post(table, game, before, seat, game.view(before, seat), names)
             return out
 
+    async def kick(self, channel_id: int, actor: Actor, target: Actor) -> Outcome:
+        """``/game kick`` (the host or a moderator): the player leaves the game; a bot keeps their seat."""
+        table = await self.table_in(channel_id)
+        if actor.user_id != table.host_id and not actor.can_manage:
+            raise Refusal("Only the host or a moderator can remove a player.")
+        if table.status != ACTIVE or table.seat_of(target.user_id) is None:
+            raise Refusal(f"{target.name} isn't playing in the game here.")
+        out = await self.resign(channel_id, target)
+        out.reply = f"{target.name} was removed from the game; a bot plays their seat."
+        return out
+
+    async def replace(self, channel_id: int, actor: Actor, old: Actor, new: Actor | None) -> Outcome:
+        """``/game replace`` (a moderator): another member (or, without one, a bot) takes a player's seat; the game
+        goes on from where it is."""
+        table = await self.table_in(channel_id)
+        if not actor.can_manage:
+            raise Refusal("Only a moderator (Manage Channels) can give a seat to someone else.")
+        seat = table.seat_of(old.user_id)
+        if table.status != ACTIVE or seat is None:
+            raise Refusal(f"{old.name} isn't playing in the game here.")
+        if new is not None and table.seat_of(new.user_id) is not None:
+            raise Refusal(f"{new.name} already has a seat in this game.")
+        async with self._locks[table.id]:
+            table = await self._table(table.id)
+            name = new.name if new is not None else f"Bot ({old.name})"
+            try:
+                table = await self.db.replace_seat(table.id, table.version, seat.seat,
+                                                   new.user_id if new is not None else None, name,
+                                                   None if new is not None else "random", self.clock())
+            except StaleVersion:
+                raise StaleButton("The game moved on while you asked; try again.") from None
+            game = self._playing(table)
+            state = game.load(table.state or {})
+            note = f"{actor.name} gave {old.name}'s seat to {name}."
+            out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
+            if not out.public:
+                out.public.append(await self._board_post(table, game, state, [note]))
+            out.reply = note
+            return out
+
     async def remind(self) -> list[Outcome]:
         """Reminders of due turn clocks (by the index): at half time and near the end, one mention in the game's
         channel for the players still to act."""

@@ -121,3 +121,44 @@ async def test_hidden_information_games_refuse(svc: TableService) -> None:
     await svc.submit(me, game.format_move(game.legal_moves(state, seat)[0]), channel_id=CH)
     with pytest.raises(Refusal):
         await svc.undo(CH, me)
+
+
+# --- /game kick and /game replace (issue 12) --------------------------------------------------------------------
+CAROL = Actor(3, "Carol")
+MOD = Actor(9, "Mod", can_manage=True)
+
+
+async def test_kick_lets_a_bot_play_the_seat_and_only_the_host_or_a_moderator_may(svc: TableService) -> None:
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
+    assert out.table_id is not None
+    tid = out.table_id
+    await svc.join(tid, BOB)
+    await svc.join(tid, CAROL)
+    await svc.start(tid, ALICE)
+    with pytest.raises(Refusal, match="host or a moderator"):
+        await svc.kick(CH, BOB, CAROL)
+    res = await svc.kick(CH, ALICE, CAROL)
+    assert "Carol was removed" in res.reply
+    table = await svc.db.get_table(tid)
+    assert table is not None and table.status == "active"
+    carol = table.seat_of(CAROL.user_id)
+    assert carol is not None and carol.resigned
+
+
+async def test_replace_gives_a_seat_to_another_member_or_a_bot(svc: TableService) -> None:
+    tid = await started(svc, "breaks")
+    with pytest.raises(Refusal, match="moderator"):
+        await svc.replace(CH, ALICE, BOB, CAROL)
+    out = await svc.replace(CH, MOD, BOB, CAROL)
+    assert "gave Bob's seat to Carol" in out.reply and out.public
+    table = await svc.db.get_table(tid)
+    assert table is not None and table.seat_of(BOB.user_id) is None and table.seat_of(CAROL.user_id) is not None
+    with pytest.raises(Refusal, match="already has a seat"):
+        await svc.replace(CH, MOD, ALICE, CAROL)
+    await svc.replace(CH, MOD, CAROL, None)  # a bot now plays it, at once if it is its turn
+    table = await svc.db.get_table(tid)
+    assert table is not None and any(s.is_bot for s in table.seats)
+    game = svc.game("breaks")
+    state = game.load(table.state or {})
+    bot_seat = next(s.seat for s in table.seats if s.is_bot)
+    assert bot_seat not in game.to_act(state) or game.is_over(state)
