@@ -41,6 +41,16 @@ async def table_with_clock(db: Database, clock: Clock, options: str, game: str =
     return svc, out.table_id
 
 
+async def first_player(svc: TableService, db: Database, tid: int) -> tuple[int, Actor, Actor]:
+    """The seat to act in a two-player Breaks table, its player and the other one."""
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game("breaks")
+    seat = min(game.to_act(game.load(table.state or {})))
+    me = ALICE if table.seats[seat].user_id == ALICE.user_id else BOB
+    return seat, me, BOB if me is ALICE else ALICE
+
+
 async def test_the_lobby_sets_the_clock_and_refuses_unknown_settings(db: Database) -> None:
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "clock=6h timeout=skip decks=2")
@@ -105,11 +115,8 @@ async def test_simultaneous_picks_time_out_only_for_those_still_picking(db: Data
 async def test_reminders_at_half_time_and_near_the_end_then_none(db: Database) -> None:
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "clock=24h")
-    table = await db.get_table(tid)
-    assert table is not None
-    game = svc.game("breaks")
-    waiting = sorted(game.to_act(game.load(table.state or {})))[0]
-    who = table.seats[waiting].user_id
+    _, late, _ = await first_player(svc, db, tid)
+    who = late.user_id
     clock.now += 11 * HOUR
     assert await svc.remind() == []
     clock.now += 1 * HOUR + 1  # half time
@@ -146,13 +153,8 @@ async def test_pause_keeps_the_time_left_and_resume_gives_it_back(db: Database) 
 async def test_a_player_who_chose_dm_hears_of_their_turn_by_dm_not_a_mention(db: Database) -> None:
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "clock=24h")
-    table = await db.get_table(tid)
-    assert table is not None
+    first, me, other = await first_player(svc, db, tid)
     game = svc.game("breaks")
-    state = game.load(table.state or {})
-    first = min(game.to_act(state))
-    me = ALICE if table.seats[first].user_id == ALICE.user_id else BOB
-    other = BOB if me is ALICE else ALICE
     await svc.set_notify(other, "dm")
     with pytest.raises(Refusal):
         await svc.set_notify(other, "pigeon")
@@ -181,11 +183,7 @@ async def test_a_player_who_chose_dm_hears_of_their_turn_by_dm_not_a_mention(db:
 async def test_away_stops_the_clock_of_games_waiting_for_you(db: Database) -> None:
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "clock=1h")
-    table = await db.get_table(tid)
-    assert table is not None
-    game = svc.game("breaks")
-    first = min(game.to_act(game.load(table.state or {})))
-    late = ALICE if table.seats[first].user_id == ALICE.user_id else BOB
+    _, late, _ = await first_player(svc, db, tid)
     with pytest.raises(Refusal):
         await svc.set_away(late, 30)
     await svc.set_away(late, 2)
