@@ -32,7 +32,7 @@ FORGED = [
 
 async def forge(member: Any, message: discord.Message, custom_id: str) -> Any:
     return await _component_interaction(member, _visible_message(member, message),
-                                        {"custom_id": custom_id, "component_type": discord.ComponentType.button})
+                                        {"custom_id": custom_id, "component_type": discord.ComponentType.button.value})
 
 
 @pytest.mark.parametrize("custom_id", FORGED)

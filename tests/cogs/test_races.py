@@ -1,0 +1,92 @@
+"""Racing clicks (issue 14, item 1): two clicks on the same control at the same instant, or the second after the
+first has done its work (a double tap, a late click); each is answered, one is applied. Per control kind: move
+button, lobby Join / Start / Cancel, rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from tests.cogs.discord_helpers import last_board, moves_made, to_act
+from tests.cogs.test_forged_controls import forge
+from tests.cogs.test_game_flow import open_two_player_table, use_first_control, world
+
+Click = Callable[[], Awaitable[Any]]
+
+
+async def race(env: Any, clicks: list[Click], together: bool) -> list[Any]:
+    """Run the clicks at once (simcord's settle step held back, so all are in flight) or one after another."""
+    if not together:
+        return [await click() for click in clicks]
+    real = env._settle_internal
+
+    async def no_settle(**_: Any) -> None:
+        return None
+
+    env._settle_internal = no_settle
+    try:
+        results = [await click() for click in clicks]
+    finally:
+        env._settle_internal = real
+    await env.settle()
+    return results
+
+
+def answered(result: Any) -> bool:
+    return bool(result.acknowledged and (result.followups or result.response is not None))
+
+
+def lobby_card(channel: Any) -> Any:
+    return [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+
+
+def button_id(message: Any, label: str) -> str:
+    return next(c.custom_id for row in message.components for c in getattr(row, "children", ()) if c.label == label)
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["same instant", "one after the other"])
+async def test_a_move_button_clicked_twice_plays_once(simcord_env: Any, together: bool) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    board = last_board(thread)
+    actor = alice if to_act(board)[0] == alice.id else bob
+    made = await moves_made(simcord_env.bot, thread)
+    results = await race(simcord_env, [lambda: use_first_control(actor, board)] * 2, together)
+    assert all(answered(r) for r in results)
+    assert await moves_made(simcord_env.bot, thread) == made + 1
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["same instant", "one after the other"])
+@pytest.mark.parametrize("labels", [("Start", "Start"), ("Start", "Join"), ("Cancel", "Start"), ("Join", "Join")])
+async def test_lobby_buttons_racing_each_other(simcord_env: Any, together: bool, labels: tuple[str, str]) -> None:
+    guild, channel, alice, bob = world(simcord_env)
+    await alice.slash(channel, "game new", game="breaks")
+    card = lobby_card(channel)
+    await alice.click(card, label="Add bot")
+    card = lobby_card(channel)
+    ids = {label: button_id(card, label) for label in ("Start", "Join", "Cancel")}
+    who = {"Start": alice, "Cancel": alice, "Join": bob}
+    clicks = [lambda label=label: forge(who[label], card, ids[label]) for label in labels]
+    results = await race(simcord_env, clicks, together)
+    assert all(answered(r) for r in results), [r for r in results if not answered(r)]
+    table = await simcord_env.bot.db.latest_table_in(channel.threads[0].id)
+    assert table is not None
+    if "Cancel" in labels:
+        assert table.status in ("cancelled", "active")
+    if labels == ("Join", "Join"):
+        assert [s.user_id for s in table.seats].count(bob.id) == 1
+    if labels[0] == "Start":
+        assert table.status == "active" and len(await simcord_env.bot.db.moves(table.id)) >= 0
+
+
+async def test_rematch_clicked_twice_opens_one_lobby(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    await alice.slash(thread, "resign")
+    final = last_board(thread)
+    rematch = button_id(final, "Rematch")
+    results = await race(simcord_env, [lambda: forge(alice, final, rematch), lambda: forge(bob, final, rematch)],
+                         together=True)
+    assert all(answered(r) for r in results)
+    lobbies = [t for t in await simcord_env.bot.db.tables_with_status("lobby") if t.channel_id == thread.id]
+    assert len(lobbies) == 1
