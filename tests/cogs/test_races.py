@@ -67,7 +67,10 @@ async def test_lobby_buttons_racing_each_other(simcord_env: Any, together: bool,
     card = lobby_card(channel)
     ids = {label: button_id(card, label) for label in ("Start", "Join", "Cancel")}
     who = {"Start": alice, "Cancel": alice, "Join": bob}
-    clicks = [lambda label=label: forge(who[label], card, ids[label]) for label in labels]
+    def click(label: str) -> Click:
+        return lambda: forge(who[label], card, ids[label])
+
+    clicks = [click(label) for label in labels]
     results = await race(simcord_env, clicks, together)
     assert all(answered(r) for r in results), [r for r in results if not answered(r)]
     table = await simcord_env.bot.db.latest_table_in(channel.threads[0].id)
