@@ -106,3 +106,36 @@ async def test_a_late_second_click_on_a_control_already_taken_off_is_answered(si
         res = await forge(alice, card, custom_id)
         texts = [f.content for f in res.followups if f.ephemeral]
         assert res.acknowledged and texts and any("started" in t or "already" in t for t in texts), texts
+
+
+async def test_random_ids_and_notation_are_all_answered_and_change_nothing(simcord_env: Any,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """A fuzz over the bot's own id templates (huge, negative, malformed numbers, unknown words, long paths) and
+    over typed notation: every one answered privately, nothing stored, nothing logged as an unexpected error."""
+    import random
+
+    from tests.cogs.test_game_flow import open_two_player_table
+
+    rng = random.Random(14)
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    board = [m for m in thread.history() if m.embeds and m.attachments][-1]
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert table is not None
+    numbers = ["0", "-1", "1", str(table.id), str(table.version), "9" * 20, "1e9", "", "०१", "18446744073709551616"]
+    words = ["join", "start", "explode", "", "../", "draw", "x" * 120, "0.0.0.0", "ℕ"]
+    templates = ["bh:mv:{n}:{n}:{w}", "bh:lobby:{w}:{n}", "bh:step:{n}:{n}:{w}", "bh:back:{n}:{n}:{n}",
+                 "bh:panel:{n}", "bh:rematch:{n}", "bh:log:{n}:{n}:{w}", "bh:rules:{w}", "bh:{w}"]
+    with caplog.at_level(logging.INFO):
+        for _ in range(120):
+            custom_id = rng.choice(templates).replace("{n}", rng.choice(numbers), 1).replace(
+                "{n}", rng.choice(numbers), 1).replace("{w}", rng.choice(words), 1).replace("{n}", "1")
+            res = await forge(rng.choice([alice, bob]), board, custom_id[:100])
+            assert res.acknowledged, custom_id
+        for _ in range(60):
+            text = "".join(rng.choice("drawplace 123onto P2merge\\`*_~ÿ中🎲") for _ in range(rng.randrange(0, 30)))
+            res = await rng.choice([alice, bob]).slash(thread, "move", move=text or " ")
+            assert res.ephemeral, text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records
+                                                                          if r.levelno >= logging.ERROR][:3]
+    after = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert after is not None and after.version == table.version and after.state == table.state
