@@ -408,8 +408,12 @@ class GameCog(commands.Cog):
             out = await self.service.open_lobby(
                 guild_id=interaction.guild_id, channel_id=room.id, host=actor, game_key=game, options_text=options,
                 lobby_channel_id=channel.id, lobby_message_id=message.id)
-            assert out.lobby is not None
-            await message.edit(**lobby_kwargs(out.lobby))
+            assert out.lobby is not None and out.table_id is not None
+            try:
+                await message.edit(**lobby_kwargs(out.lobby))
+            except discord.HTTPException as err:  # e.g. 10008: the message is gone; leave nothing half-made
+                await self._abandon(interaction, out.table_id, actor, err)
+                return
             await room.send(f"{interaction.user.mention} opened this {game_obj.name} table. Join with the buttons "
                             f"on the lobby message; the game is played here.",
                             allowed_mentions=discord.AllowedMentions.none())
@@ -427,9 +431,21 @@ class GameCog(commands.Cog):
         out = await self.service.open_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                             host=actor, game_key=game, options_text=options)
         assert out.lobby is not None and out.table_id is not None
-        message = await channel.send(**lobby_kwargs(out.lobby))  # type: ignore[union-attr]
+        try:
+            message = await channel.send(**lobby_kwargs(out.lobby))  # type: ignore[union-attr]
+        except discord.HTTPException as err:
+            await self._abandon(interaction, out.table_id, actor, err)
+            return
         await self.service.set_lobby_message(out.table_id, channel.id, message.id)
         await self._private(interaction, note or "Lobby opened.")
+
+    async def _abandon(self, interaction: discord.Interaction, table_id: int, actor: Actor,
+                       err: discord.HTTPException) -> None:
+        """The lobby message could not be posted: cancel the lobby so that it blocks nothing, and say so."""
+        log.warning("lobby %s abandoned: Discord refused its message (%s)", table_id, err)
+        await self._ask_quietly(self.service.cancel(table_id, actor, by_table=True))
+        await self._private(interaction, "Discord refused my lobby message here, so nothing was opened. "
+                                         "Check my permissions in this channel and try again.")
 
     game_new.autocomplete("game")(_game_autocomplete)
     game_new.autocomplete("options")(_options_autocomplete)

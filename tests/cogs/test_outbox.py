@@ -82,3 +82,27 @@ async def test_when_discord_refuses_the_board_the_player_is_told_and_it_stays_ow
     assert "Board posted." in texts, texts
     assert len(board_messages(thread)) == boards + 1
     assert await simcord_env.bot.db.undelivered() == []
+
+
+async def test_a_lobby_whose_message_discord_refuses_leaves_nothing_half_made(simcord_env: Any) -> None:
+    """10008 while /game new edits its lobby message (or 50013 when it posts one in the channel): the person is told
+    nothing was opened, and no unusable lobby is left blocking the channel (issue 14)."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+
+    def said(res: Any) -> list[str]:
+        return ([res.response.content] if res.response else []) + [f.content for f in res.followups]
+
+    simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/*", status=404, code=10008,
+                             message="Unknown Message", times=1)
+    res = await alice.slash(channel, "game new", game="breaks")
+    assert any("nothing was opened" in t for t in said(res)), said(res)
+    assert await simcord_env.bot.db.tables_with_status("lobby") == []
+    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=403, code=50013,
+                             message="Missing Permissions", times=1)
+    res = await alice.slash(channel, "game new", game="breaks", thread=False)
+    assert any("nothing was opened" in t for t in said(res)), said(res)
+    assert await simcord_env.bot.db.open_table_in(channel.id) is None  # the channel is free
+    res = await alice.slash(channel, "game new", game="breaks", thread=False)
+    assert await simcord_env.bot.db.open_table_in(channel.id) is not None
