@@ -81,6 +81,17 @@ class GameCog(commands.Cog):
                 await self.deliver(None, out)
             except Exception:
                 log.exception("could not post the timed-out turn of table %s", out.table_id)
+        for _, channel_id in await self._ask_quietly(self.service.archives_due()) or []:
+            await self._archive(channel_id)
+
+    async def _archive(self, channel_id: int) -> None:
+        """Archive a finished game's thread (a channel is left as it is); a rematch posted there reopens it."""
+        channel = await self._channel(channel_id)
+        if isinstance(channel, discord.Thread) and not channel.archived:
+            try:
+                await channel.edit(archived=True)
+            except discord.HTTPException as err:
+                log.info("could not archive thread %s: %s", channel_id, err)
 
     @turn_clock.before_loop
     async def _before_clock(self) -> None:

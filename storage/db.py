@@ -431,6 +431,19 @@ class Database:
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
+    async def schedule_archive(self, table_id: int, at: float | None) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))
+
+    async def archives_due(self, now: float, limit: int = 100) -> list[tuple[int, int]]:
+        """(table, channel) of finished games whose thread is due to be archived, and clears them."""
+        sql = "SELECT id, channel_id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? LIMIT ?"
+        async with self.transaction() as conn:
+            async with conn.execute(sql, (now, limit)) as cur:
+                rows = [(r["id"], r["channel_id"]) for r in await cur.fetchall()]
+            await _run_many(conn, "UPDATE tables SET archive_at = NULL WHERE id = ?", [(t,) for t, _ in rows])
+        return rows
+
     async def due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
         sql = ("SELECT id FROM tables WHERE deadline IS NOT NULL AND status = 'active' AND deadline <= ? "

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
 MAX_AWAY_DAYS = 14  # the longest vacation /away allows
+ARCHIVE_AFTER = 24 * 3600.0  # a finished game's thread is archived this long after its end
 
 
 class PlayPipeline(Presenter):
@@ -118,6 +119,7 @@ class PlayPipeline(Presenter):
                 out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
                 out.reply = "You resigned."
                 return out
+            await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
             return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
                            channel_id=table.channel_id, reply="You resigned.")
 
@@ -203,6 +205,7 @@ class PlayPipeline(Presenter):
             out.outbox = (table.id, table.version)
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
+            await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
         return out
 
     async def expire(self) -> list[Outcome]:
@@ -293,6 +296,10 @@ class PlayPipeline(Presenter):
                 out.public.append(await self._board_post(table, game, state, [note]))
             out.reply = note
             return out
+
+    async def archives_due(self) -> list[tuple[int, int]]:
+        """(table, channel) of finished games whose thread should now be archived (each returned once)."""
+        return await self.db.archives_due(self.clock())
 
     async def remind(self) -> list[Outcome]:
         """Reminders of due turn clocks (by the index): at half time and near the end, one mention in the game's
@@ -389,6 +396,7 @@ class PlayPipeline(Presenter):
                 table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
             note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
             if result is not None:
+                await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
                 return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
                                channel_id=table.channel_id)
             return await self._advance(table, game, state, [], [], intro=note, persisted=True)

@@ -106,3 +106,14 @@ async def test_a_lobby_whose_message_discord_refuses_leaves_nothing_half_made(si
     assert await simcord_env.bot.db.open_table_in(channel.id) is None  # the channel is free
     res = await alice.slash(channel, "game new", game="breaks", thread=False)
     assert await simcord_env.bot.db.open_table_in(channel.id) is not None
+
+
+async def test_archiving_a_finished_games_thread(simcord_env: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    await alice.slash(thread, "resign")
+    cog = simcord_env.bot.get_cog("GameCog")
+    assert isinstance(cog, GameCog)
+    await cog._archive(thread.id)
+    await simcord_env.settle()
+    live = simcord_env.bot.get_channel(thread.id) or await simcord_env.bot.fetch_channel(thread.id)
+    assert getattr(live, "archived", False)

@@ -194,3 +194,14 @@ async def test_away_stops_the_clock_of_games_waiting_for_you(db: Database) -> No
     await svc.set_away(late, 0)  # back early: the clock stays as it was moved
     clock.now = table.deadline + 1
     assert len(await svc.expire()) == 1
+
+
+async def test_a_finished_games_thread_is_due_for_archiving_a_day_later_once(db: Database) -> None:
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=30m timeout=forfeit")
+    clock.now += 1801
+    await svc.expire()  # the late player forfeits: the two-player game is over
+    assert await svc.archives_due() == []
+    clock.now += 24 * HOUR + 1
+    assert await svc.archives_due() == [(tid, CH)]
+    assert await svc.archives_due() == []  # once
