@@ -518,6 +518,19 @@ class GameCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         await self._run(interaction, self.service.resign(interaction.channel_id or 0, actor_of(interaction)))
 
+    @app_commands.command(name="settings", description="This server's defaults for games (Manage Server to change)")
+    @app_commands.describe(clock="Default turn clock of new lobbies", timeout="What a late turn does",
+                           archive_hours="Hours before a finished game's thread is archived (1-168)")
+    @app_commands.choices(
+        clock=[app_commands.Choice(name=c, value=c) for c in ("off", "1h", "6h", "12h", "24h", "48h", "72h", "7d")],
+        timeout=[app_commands.Choice(name=t, value=t) for t in ("bot", "skip", "forfeit")])
+    async def settings(self, interaction: discord.Interaction, clock: str | None = None, timeout: str | None = None,
+                       archive_hours: int | None = None) -> None:
+        perms = interaction.permissions
+        await self._run(interaction, self.service.settings(interaction.guild_id, actor_of(interaction), clock,
+                                                           timeout, archive_hours,
+                                                           bool(perms and perms.manage_guild)))
+
     @app_commands.command(name="notify", description="How you are told it is your turn: mention, DM or both")
     @app_commands.describe(mode="mention (default), dm, or both")
     @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("mention", "dm", "both")])

@@ -431,6 +431,24 @@ class Database:
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
+    async def guild_settings(self, guild_id: int | None) -> tuple[int | None, str, int]:
+        """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none."""
+        if guild_id is None:
+            return None, "bot", 24
+        async with self._reading() as conn, conn.execute(
+                "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return (row["clock_seconds"], row["on_timeout"], row["archive_hours"]) if row else (None, "bot", 24)
+
+    async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
+                                 archive_hours: int, now: float) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, on_timeout, archive_hours, "
+                       "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET clock_seconds = "
+                       "excluded.clock_seconds, on_timeout = excluded.on_timeout, archive_hours = "
+                       "excluded.archive_hours, updated_at = excluded.updated_at",
+                       (guild_id, clock_seconds, on_timeout, archive_hours, now))
+
     async def schedule_archive(self, table_id: int, at: float | None) -> None:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))

@@ -80,6 +80,9 @@ class Lobby(PlayPipeline):
         out = await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
                                        lobby_message_id)
         clock = split_clock(parse_options(options_text))[1]
+        if clock is None:  # the server's default clock, if it set one (/settings)
+            seconds, policy, _ = await self.db.guild_settings(guild_id)
+            clock = (seconds, policy) if seconds else None
         if clock is not None and out.table_id is not None:
             await self.db.set_clock(out.table_id, *clock)
             out.lobby = self._lobby_card(await self._table(out.table_id))
@@ -132,6 +135,32 @@ class Lobby(PlayPipeline):
         controls should now go (only the newest board has live controls)."""
         previous = await self.db.swap_board_message(table_id, message_id)
         return previous if previous != message_id else None
+
+    async def settings(self, guild_id: int | None, actor: Actor, clock: str | None, timeout: str | None,
+                       archive_hours: int | None, can_manage_server: bool) -> Outcome:
+        """``/settings``: the server's defaults (Manage Server to change them; anyone may read them)."""
+        if guild_id is None:
+            raise Refusal("Settings belong to a server: use this in one.")
+        seconds, policy, hours = await self.db.guild_settings(guild_id)
+        if clock is not None or timeout is not None or archive_hours is not None:
+            if not can_manage_server:
+                raise Refusal("Only members with Manage Server can change the server's settings.")
+            if clock is not None:
+                if clock not in CLOCKS:
+                    raise Refusal(f"`clock` is one of {', '.join(CLOCKS)}.")
+                seconds = CLOCKS[clock]
+            if timeout is not None:
+                if timeout not in ON_TIMEOUT:
+                    raise Refusal(f"`timeout` is one of {', '.join(ON_TIMEOUT)}.")
+                policy = timeout
+            if archive_hours is not None:
+                if not 1 <= archive_hours <= 24 * 7:
+                    raise Refusal("Finished threads are archived after 1 to 168 hours.")
+                hours = archive_hours
+            await self.db.set_guild_settings(guild_id, seconds, policy, hours, self.clock())
+        text = (f"New lobbies: turn clock **{clock_text(seconds) if seconds else 'off'}**, then **{policy}**. "
+                f"Finished games' threads are archived after **{hours} h**.")
+        return Outcome(reply=text)
 
     async def check_control_channel(self, table_id: int, channel_id: int | None) -> None:
         """A lobby control acts only in the table's own channels (its lobby's, or its game's): a click forged in

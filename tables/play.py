@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
 MAX_AWAY_DAYS = 14  # the longest vacation /away allows
-ARCHIVE_AFTER = 24 * 3600.0  # a finished game's thread is archived this long after its end
 
 
 class PlayPipeline(Presenter):
@@ -119,7 +118,7 @@ class PlayPipeline(Presenter):
                 out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
                 out.reply = "You resigned."
                 return out
-            await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
+            await self._schedule_archive(table)
             return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
                            channel_id=table.channel_id, reply="You resigned.")
 
@@ -205,7 +204,7 @@ class PlayPipeline(Presenter):
             out.outbox = (table.id, table.version)
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
-            await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
+            await self._schedule_archive(table)
         return out
 
     async def expire(self) -> list[Outcome]:
@@ -296,6 +295,10 @@ class PlayPipeline(Presenter):
                 out.public.append(await self._board_post(table, game, state, [note]))
             out.reply = note
             return out
+
+    async def _schedule_archive(self, table: TableRow) -> None:
+        hours = (await self.db.guild_settings(table.guild_id))[2]
+        await self.db.schedule_archive(table.id, self.clock() + hours * 3600.0)
 
     async def archives_due(self) -> list[tuple[int, int]]:
         """(table, channel) of finished games whose thread should now be archived (each returned once)."""
@@ -396,7 +399,7 @@ class PlayPipeline(Presenter):
                 table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
             note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
             if result is not None:
-                await self.db.schedule_archive(table.id, self.clock() + ARCHIVE_AFTER)
+                await self._schedule_archive(table)
                 return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
                                channel_id=table.channel_id)
             return await self._advance(table, game, state, [], [], intro=note, persisted=True)

@@ -205,3 +205,23 @@ async def test_a_finished_games_thread_is_due_for_archiving_a_day_later_once(db:
     clock.now += 24 * HOUR + 1
     assert await svc.archives_due() == [(tid, CH)]
     assert await svc.archives_due() == []  # once
+
+
+async def test_server_settings_give_new_lobbies_a_clock_and_set_the_archive_delay(db: Database) -> None:
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    with pytest.raises(Refusal, match="Manage Server"):
+        await svc.settings(1, ALICE, "24h", None, None, can_manage_server=False)
+    shown = await svc.settings(1, ALICE, None, None, None, can_manage_server=False)  # anyone may read them
+    assert "off" in shown.reply and "24 h" in shown.reply
+    out = await svc.settings(1, ALICE, "6h", "forfeit", 2, can_manage_server=True)
+    assert "6h" in out.reply and "forfeit" in out.reply and "2 h" in out.reply
+    lobby = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
+    assert lobby.table_id is not None
+    table = await db.get_table(lobby.table_id)
+    assert table is not None and table.turn_seconds == 6 * HOUR and table.on_timeout == "forfeit"
+    other = await svc.open_lobby(guild_id=1, channel_id=CH + 1, host=ALICE, game_key="breaks",
+                                 options_text="clock=off")  # a lobby's own setting wins
+    assert other.table_id is not None
+    table = await db.get_table(other.table_id)
+    assert table is not None and table.turn_seconds is None
