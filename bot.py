@@ -61,7 +61,7 @@ class Blockhouse(commands.Bot):
     service: TableService
 
     def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
-                 seeds: Callable[[], int] | None = None) -> None:
+                 seeds: Callable[[], int] | None = None, clock: Callable[[], float] | None = None) -> None:
         # Blockhouse has no voice: without PyNaCl/davey discord.py would warn twice at every start.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
@@ -73,6 +73,7 @@ class Blockhouse(commands.Bot):
         self.registry = registry or default_catalog()
         self.sync_commands = sync
         self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
+        self.clock = clock  # the service's clock (default: the wall clock); tests move it
         self.db: Database | None = None
 
     async def setup_hook(self) -> None:
@@ -81,10 +82,11 @@ class Blockhouse(commands.Bot):
             path = str(ROOT / path)
         self.db = await Database.open(path)
         log.info("database: %s (journal mode %s)", path, await self.db.journal_mode())
-        if self.seeds is None:
-            self.service = TableService(self.db, self.registry)
-        else:
-            self.service = TableService(self.db, self.registry, seeds=self.seeds)
+        self.service = TableService(self.db, self.registry)
+        if self.seeds is not None:
+            self.service.seeds = self.seeds
+        if self.clock is not None:
+            self.service.clock = self.clock
         await self.add_cog(GameCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:

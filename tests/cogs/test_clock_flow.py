@@ -1,0 +1,94 @@
+"""Turn clocks through Discord with a controllable clock (issue 12): a late turn is played by a bot and the board
+says so; a reminder is sent once; a deadline that passed while the bot was down is handled after the restart; a
+spectator never gets hidden information."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs.game import GameCog
+from tests.cogs.discord_helpers import board_messages, last_board, to_act
+from tests.support import make_bot
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def tick(env: Any) -> None:
+    """One run of the cog's clock loop, as its 30-second timer would."""
+    cog = env.bot.get_cog("GameCog")
+    assert isinstance(cog, GameCog)
+    await cog.turn_clock.coro(cog)
+    await env.settle()
+
+
+async def open_clocked(env: Any, options: str) -> tuple[Any, Any, Any]:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice, bob = guild.add_member(env.create_user("alice")), guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "game new", game="breaks", options=options)
+    card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    assert "turn clock 1h" in " ".join(f.value for f in card.embeds[0].fields)
+    await bob.click(card, label="Join")
+    await alice.click(card, label="Start")
+    return channel.threads[0], alice, bob
+
+
+async def test_a_late_turn_is_played_and_a_reminder_sent_once(db_path: Any, simcord_env: Any) -> None:
+    clock = Clock()
+    await simcord_env.restart_bot(make_bot(db_path, clock=clock))
+    thread, alice, bob = await open_clocked(simcord_env, "clock=1h timeout=bot")
+    late = to_act(last_board(thread))[0]
+    boards = len(board_messages(thread))
+    clock.now += 1801  # half time: one reminder mentioning the late player
+    await tick(simcord_env)
+    await tick(simcord_env)
+    reminders = [m for m in thread.history() if "left for your turn" in (m.content or "")]
+    assert len(reminders) == 1 and f"<@{late}>" in reminders[0].content
+    clock.now += 1800  # past the deadline: a bot plays the turn, and the board says so
+    await tick(simcord_env)
+    assert len(board_messages(thread)) == boards + 1
+    board = last_board(thread)
+    assert "ran out of time: a bot played the turn" in (board.embeds[0].description or "")
+    assert to_act(board) and to_act(board)[0] != late
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_is_handled_after_the_restart(
+        db_path: Any, simcord_env: Any) -> None:
+    clock = Clock()
+    await simcord_env.restart_bot(make_bot(db_path, clock=clock))
+    thread, alice, bob = await open_clocked(simcord_env, "clock=1h")
+    boards = len(board_messages(thread))
+    old = simcord_env.bot
+    await old.db.close()
+    clock.now += 5 * 3600  # down for five hours
+    await simcord_env.restart_bot(make_bot(db_path, clock=clock))
+    await tick(simcord_env)
+    assert len(board_messages(thread)) == boards + 1
+    assert "ran out of time" in (last_board(thread).embeds[0].description or "")
+    await tick(simcord_env)
+    assert len(board_messages(thread)) == boards + 1  # once
+
+
+async def test_a_spectator_sees_the_public_board_only(simcord_env: Any) -> None:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice, bob = guild.add_member(simcord_env.create_user("alice")), guild.add_member(simcord_env.create_user("bob"))
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    await alice.slash(channel, "game new", game="blockers")
+    card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    await bob.click(card, label="Join")
+    await alice.click(card, label="Start")
+    thread = channel.threads[0]
+    res = await carol.slash(thread, "hand")
+    assert res.ephemeral and "not playing" in res.response.content
+    res = await carol.click(last_board(thread), label="My view")
+    texts = [f.content for f in res.followups] + ([res.response.content] if res.response else [])
+    assert any("not playing" in t for t in texts), texts
+    for message in board_messages(thread):  # the public boards never carry a rack
+        assert all("your rack" not in (a.description or "").lower() for a in message.attachments)
