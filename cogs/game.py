@@ -520,16 +520,17 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="settings", description="This server's defaults for games (Manage Server to change)")
     @app_commands.describe(clock="Default turn clock of new lobbies", timeout="What a late turn does",
-                           archive_hours="Hours before a finished game's thread is archived (1-168)")
+                           archive_hours="Hours before a finished game's thread is archived (1-168)",
+                           reminders="Turn reminders a player gets at most each day (0-20)")
     @app_commands.choices(
         clock=[app_commands.Choice(name=c, value=c) for c in ("off", "1h", "6h", "12h", "24h", "48h", "72h", "7d")],
         timeout=[app_commands.Choice(name=t, value=t) for t in ("bot", "skip", "forfeit")])
     async def settings(self, interaction: discord.Interaction, clock: str | None = None, timeout: str | None = None,
-                       archive_hours: int | None = None) -> None:
+                       archive_hours: int | None = None, reminders: int | None = None) -> None:
         perms = interaction.permissions
         await self._run(interaction, self.service.settings(interaction.guild_id, actor_of(interaction), clock,
                                                            timeout, archive_hours,
-                                                           bool(perms and perms.manage_guild)))
+                                                           bool(perms and perms.manage_guild), reminders))
 
     @app_commands.command(name="notify", description="How you are told it is your turn: mention, DM or both")
     @app_commands.describe(mode="mention (default), dm, or both")

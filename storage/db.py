@@ -431,6 +431,28 @@ class Database:
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
+    async def reminders_per_day(self, guild_id: int | None) -> int:
+        if guild_id is None:
+            return 3
+        async with self._reading() as conn, conn.execute(
+                "SELECT reminders_per_day FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return row["reminders_per_day"] if row else 3
+
+    async def take_reminder(self, user_id: int, day: int, cap: int, now: float) -> bool:
+        """Count one reminder for ``user_id`` on ``day``; False (and nothing counted) when the cap is reached."""
+        async with self.transaction() as conn:
+            async with conn.execute("SELECT reminder_day, reminders_sent FROM players WHERE user_id = ?",
+                                    (user_id,)) as cur:
+                row = await cur.fetchone()
+            sent = row["reminders_sent"] if row and row["reminder_day"] == day else 0
+            if sent >= cap:
+                return False
+            await _run(conn, "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) "
+                       "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET reminder_day = excluded.reminder_day, "
+                       "reminders_sent = excluded.reminders_sent", (user_id, day, sent + 1, now))
+            return True
+
     async def guild_settings(self, guild_id: int | None) -> tuple[int | None, str, int]:
         """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none."""
         if guild_id is None:
@@ -441,13 +463,14 @@ class Database:
         return (row["clock_seconds"], row["on_timeout"], row["archive_hours"]) if row else (None, "bot", 24)
 
     async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
-                                 archive_hours: int, now: float) -> None:
+                                 archive_hours: int, now: float, reminders_per_day: int = 3) -> None:
         async with self.transaction() as conn:
             await _run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, on_timeout, archive_hours, "
-                       "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET clock_seconds = "
-                       "excluded.clock_seconds, on_timeout = excluded.on_timeout, archive_hours = "
-                       "excluded.archive_hours, updated_at = excluded.updated_at",
-                       (guild_id, clock_seconds, on_timeout, archive_hours, now))
+                       "reminders_per_day, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
+                       "SET clock_seconds = excluded.clock_seconds, on_timeout = excluded.on_timeout, "
+                       "archive_hours = excluded.archive_hours, reminders_per_day = excluded.reminders_per_day, "
+                       "updated_at = excluded.updated_at",
+                       (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))
 
     async def schedule_archive(self, table_id: int, at: float | None) -> None:
         async with self.transaction() as conn:

@@ -137,12 +137,13 @@ class Lobby(PlayPipeline):
         return previous if previous != message_id else None
 
     async def settings(self, guild_id: int | None, actor: Actor, clock: str | None, timeout: str | None,
-                       archive_hours: int | None, can_manage_server: bool) -> Outcome:
+                       archive_hours: int | None, can_manage_server: bool, reminders: int | None = None) -> Outcome:
         """``/settings``: the server's defaults (Manage Server to change them; anyone may read them)."""
         if guild_id is None:
             raise Refusal("Settings belong to a server: use this in one.")
         seconds, policy, hours = await self.db.guild_settings(guild_id)
-        if clock is not None or timeout is not None or archive_hours is not None:
+        per_day = await self.db.reminders_per_day(guild_id)
+        if clock is not None or timeout is not None or archive_hours is not None or reminders is not None:
             if not can_manage_server:
                 raise Refusal("Only members with Manage Server can change the server's settings.")
             if clock is not None:
@@ -157,8 +158,13 @@ class Lobby(PlayPipeline):
                 if not 1 <= archive_hours <= 24 * 7:
                     raise Refusal("Finished threads are archived after 1 to 168 hours.")
                 hours = archive_hours
-            await self.db.set_guild_settings(guild_id, seconds, policy, hours, self.clock())
+            if reminders is not None:
+                if not 0 <= reminders <= 20:
+                    raise Refusal("A player gets 0 to 20 reminders a day.")
+                per_day = reminders
+            await self.db.set_guild_settings(guild_id, seconds, policy, hours, self.clock(), per_day)
         text = (f"New lobbies: turn clock **{clock_text(seconds) if seconds else 'off'}**, then **{policy}**. "
+                f"At most **{per_day}** reminders a day per player. "
                 f"Finished games' threads are archived after **{hours} h**.")
         return Outcome(reply=text)
 

@@ -321,7 +321,10 @@ class PlayPipeline(Presenter):
             left = table.deadline - now
             half_time = table.turn_seconds is not None and left > 0.3 * table.turn_seconds
             await self.db.set_remind_at(table_id, next_reminder(table.deadline, now) if half_time else None)
-            modes = await self.db.notify_modes([s.user_id for s in late if s.user_id is not None])
+            cap = await self.db.reminders_per_day(table.guild_id)
+            wanted = [s.user_id for s in late if s.user_id is not None]
+            allowed = [u for u in wanted if await self.db.take_reminder(u, int(now // 86400), cap, now)]
+            modes = await self.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
             reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "

@@ -225,3 +225,21 @@ async def test_server_settings_give_new_lobbies_a_clock_and_set_the_archive_dela
     assert other.table_id is not None
     table = await db.get_table(other.table_id)
     assert table is not None and table.turn_seconds is None
+
+
+async def test_reminders_stop_at_the_servers_daily_cap_per_player(db: Database) -> None:
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    await svc.settings(1, ALICE, None, None, None, can_manage_server=True, reminders=1)
+    reminded = []
+    for i in range(3):  # three games, all waiting for someone, reminded at the same half time
+        out = await svc.open_lobby(guild_id=1, channel_id=CH + 10 + i, host=ALICE, game_key="breaks",
+                                   options_text="clock=1h")
+        assert out.table_id is not None
+        await svc.join(out.table_id, BOB)
+        await svc.start(out.table_id, ALICE)
+    clock.now += 1801
+    for out in await svc.remind():
+        reminded += [*(p.mention_ids for p in out.public), *([d.user_id] for d in out.dms)]
+    per_player = {u: sum(u in ids for ids in reminded) for u in (ALICE.user_id, BOB.user_id)}
+    assert all(n <= 1 for n in per_player.values()) and sum(per_player.values()) >= 1
