@@ -7,6 +7,7 @@ misses Discord's three-second window; refusals are answered privately.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -359,7 +360,37 @@ class GameCog(commands.Cog):
             await self._private(interaction, " › ".join(step.trail) or "Your move:", view=view)
 
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
-        await self._run(interaction, self.service.rematch(table_id, actor_of(interaction)), component=True)
+        """A rematch of a game played in a thread opens in a new thread of the same channel (the old one is
+        archived in time); a game played in a channel has its rematch there."""
+        await interaction.response.defer()
+        actor = actor_of(interaction)
+        thread = interaction.channel
+        parent = thread.parent if isinstance(thread, discord.Thread) else None
+        if not isinstance(parent, discord.TextChannel):
+            await self._run(interaction, self.service.rematch(table_id, actor), component=True)
+            return
+        old = await self._ask(interaction, self.service.check_rematch(table_id, actor))
+        if old is None:
+            return
+        game = self.service.game(old.game)
+        try:
+            message = await parent.send(embed=discord.Embed(title=f"{game.name}: opening a rematch…"))
+            room = await message.create_thread(name=f"{game.name} · {actor.name} (rematch)"[:100],
+                                               auto_archive_duration=10080)
+        except discord.HTTPException as err:  # no new thread: the rematch opens where the game was
+            log.warning("could not open a rematch thread in channel %s: %s", parent.id, err)
+            await self._run(interaction, self.service.rematch(table_id, actor), component=True)
+            return
+        out = await self._ask(interaction, self.service.rematch(table_id, actor, channel_id=room.id,
+                                                                lobby_channel_id=parent.id,
+                                                                lobby_message_id=message.id))
+        if out is None:  # refused after all (another click won the race): take the empty thread away
+            for gone in (room, message):
+                with contextlib.suppress(discord.HTTPException):
+                    await gone.delete()
+            return
+        await self.deliver(interaction, out)
+        await self._post(interaction.channel_id, Post(description=f"Rematch: {room.mention}", colour=0x2B7A78))
 
     async def on_panel(self, interaction: discord.Interaction, table_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

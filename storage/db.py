@@ -472,6 +472,17 @@ class Database:
                        "updated_at = excluded.updated_at",
                        (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))
 
+    async def rematch_of(self, table_id: int) -> int | None:
+        """The rematch lobby or game opened for finished table ``table_id``, if any (not cancelled)."""
+        async with self._reading() as conn, conn.execute(
+                "SELECT id FROM tables WHERE rematch_of = ? AND status != 'cancelled'", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return row["id"] if row else None
+
+    async def set_rematch_of(self, table_id: int, old_id: int) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))
+
     async def schedule_archive(self, table_id: int, at: float | None) -> None:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))

@@ -103,20 +103,33 @@ class Lobby(PlayPipeline):
         return Outcome(lobby=self._lobby_card(table), table_id=table_id, channel_id=channel_id,
                        reply=f"Lobby for {self.game(game_key).name} opened.")
 
-    async def rematch(self, table_id: int, actor: Actor) -> Outcome:
-        """A new lobby in the same channel, same game and options, the same bots, the caller as host.
-
-        The other people are invited (mentioned) rather than seated: they join if they want to.
-        """
+    async def check_rematch(self, table_id: int, actor: Actor, channel_id: int | None = None) -> TableRow:
+        """The finished table if ``actor`` may start its rematch (in ``channel_id``, or its own channel)."""
         old = await self._table(table_id)
         if old.status != FINISHED:
             raise Refusal("A rematch can start once this game is over.")
         if old.seat_of(actor.user_id) is None:
             raise Refusal("Only the players of that game can start its rematch; open your own with `/game new`.")
-        if await self.db.open_table_in(old.channel_id):
+        if await self.db.open_table_in(channel_id or old.channel_id):
             raise Refusal("There is already a new lobby or game here.")
-        out = await self._create_lobby(old.guild_id, old.channel_id, actor, old.game, old.options)
-        assert out.table_id is not None
+        if await self.db.rematch_of(old.id):
+            raise Refusal("This game's rematch is already open.")
+        return old
+
+    async def rematch(self, table_id: int, actor: Actor, *, channel_id: int | None = None,
+                      lobby_channel_id: int | None = None, lobby_message_id: int | None = None) -> Outcome:
+        """A new lobby, same game and options, the same bots, the caller as host: in ``channel_id`` (a new thread
+        the cog made, with its lobby message) or else in the old game's channel.
+
+        The other people are invited (mentioned) rather than seated: they join if they want to.
+        """
+        async with self._locks[table_id]:  # one rematch per game, however many clicks race for it
+            old = await self.check_rematch(table_id, actor, channel_id)
+            out = await self._create_lobby(old.guild_id, channel_id or old.channel_id, actor, old.game, old.options,
+                                           lobby_channel_id, lobby_message_id)
+            assert out.table_id is not None
+            await self.db.set_rematch_of(out.table_id, old.id)
+        await self.db.set_clock(out.table_id, old.turn_seconds, old.on_timeout)
         table = await self._table(out.table_id)
         bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
         if bots:

@@ -91,5 +91,7 @@ async def test_rematch_clicked_twice_opens_one_lobby(simcord_env: Any) -> None:
     results = await race(simcord_env, [lambda: forge(alice, final, rematch), lambda: forge(bob, final, rematch)],
                          together=True)
     assert all(answered(r) for r in results)
-    lobbies = [t for t in await simcord_env.bot.db.tables_with_status("lobby") if t.channel_id == thread.id]
-    assert len(lobbies) == 1
+    lobbies = await simcord_env.bot.db.tables_with_status("lobby")
+    assert len(lobbies) == 1 and lobbies[0].channel_id != thread.id  # one rematch, in a new thread
+    assert lobbies[0].channel_id in {t.id for t in channel.threads}
+    assert len(channel.threads) == 2, "the losing click's empty thread is gone"
