@@ -552,16 +552,18 @@ class GameCog(commands.Cog):
     @app_commands.command(name="settings", description="This server's defaults for games (Manage Server to change)")
     @app_commands.describe(clock="Default turn clock of new lobbies", timeout="What a late turn does",
                            archive_hours="Hours before a finished game's thread is archived (1-168)",
-                           reminders="Turn reminders a player gets at most each day (0-20)")
+                           reminders="Turn reminders a player gets at most each day (0-20)",
+                           away_days="The longest /away vacation (0-60 days)")
     @app_commands.choices(
         clock=[app_commands.Choice(name=c, value=c) for c in ("off", "1h", "6h", "12h", "24h", "48h", "72h", "7d")],
         timeout=[app_commands.Choice(name=t, value=t) for t in ("bot", "skip", "forfeit")])
     async def settings(self, interaction: discord.Interaction, clock: str | None = None, timeout: str | None = None,
-                       archive_hours: int | None = None, reminders: int | None = None) -> None:
+                       archive_hours: int | None = None, reminders: int | None = None,
+                       away_days: int | None = None) -> None:
         perms = interaction.permissions
         await self._run(interaction, self.service.settings(interaction.guild_id, actor_of(interaction), clock,
                                                            timeout, archive_hours,
-                                                           bool(perms and perms.manage_guild), reminders))
+                                                           bool(perms and perms.manage_guild), reminders, away_days))
 
     @app_commands.command(name="notify", description="How you are told it is your turn: mention, DM or both")
     @app_commands.describe(mode="mention (default), dm, or both")
@@ -570,9 +572,9 @@ class GameCog(commands.Cog):
         await self._run(interaction, self.service.set_notify(actor_of(interaction), mode))
 
     @app_commands.command(name="away", description="A vacation: stop your turn clocks for some days (0 to return)")
-    @app_commands.describe(days="How many days (up to 14; 0 ends your vacation)")
-    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 14]) -> None:
-        await self._run(interaction, self.service.set_away(actor_of(interaction), days))
+    @app_commands.describe(days="How many days (up to the server's limit, 14 unless set; 0 ends your vacation)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]) -> None:
+        await self._run(interaction, self.service.set_away(actor_of(interaction), days, interaction.guild_id))
 
     @app_commands.command(name="undo", description="Take back your last move while it is still your turn")
     async def undo(self, interaction: discord.Interaction) -> None:

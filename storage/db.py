@@ -431,6 +431,20 @@ class Database:
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
+    async def away_days(self, guild_id: int | None) -> int:
+        if guild_id is None:
+            return 14
+        async with self._reading() as conn, conn.execute(
+                "SELECT away_days FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return row["away_days"] if row else 14
+
+    async def set_away_days(self, guild_id: int, days: int, now: float) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "INSERT INTO guild_settings (guild_id, away_days, updated_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (guild_id) DO UPDATE SET away_days = excluded.away_days, "
+                       "updated_at = excluded.updated_at", (guild_id, days, now))
+
     async def reminders_per_day(self, guild_id: int | None) -> int:
         if guild_id is None:
             return 3

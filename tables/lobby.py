@@ -150,13 +150,15 @@ class Lobby(PlayPipeline):
         return previous if previous != message_id else None
 
     async def settings(self, guild_id: int | None, actor: Actor, clock: str | None, timeout: str | None,
-                       archive_hours: int | None, can_manage_server: bool, reminders: int | None = None) -> Outcome:
+                       archive_hours: int | None, can_manage_server: bool, reminders: int | None = None,
+                       away_days: int | None = None) -> Outcome:
         """``/settings``: the server's defaults (Manage Server to change them; anyone may read them)."""
         if guild_id is None:
             raise Refusal("Settings belong to a server: use this in one.")
         seconds, policy, hours = await self.db.guild_settings(guild_id)
         per_day = await self.db.reminders_per_day(guild_id)
-        if clock is not None or timeout is not None or archive_hours is not None or reminders is not None:
+        away = await self.db.away_days(guild_id)
+        if any(v is not None for v in (clock, timeout, archive_hours, reminders, away_days)):
             if not can_manage_server:
                 raise Refusal("Only members with Manage Server can change the server's settings.")
             if clock is not None:
@@ -175,9 +177,14 @@ class Lobby(PlayPipeline):
                 if not 0 <= reminders <= 20:
                     raise Refusal("A player gets 0 to 20 reminders a day.")
                 per_day = reminders
+            if away_days is not None:
+                if not 0 <= away_days <= 60:
+                    raise Refusal("A vacation may last 0 to 60 days.")
+                away = away_days
             await self.db.set_guild_settings(guild_id, seconds, policy, hours, self.clock(), per_day)
+            await self.db.set_away_days(guild_id, away, self.clock())
         text = (f"New lobbies: turn clock **{clock_text(seconds) if seconds else 'off'}**, then **{policy}**. "
-                f"At most **{per_day}** reminders a day per player. "
+                f"At most **{per_day}** reminders a day per player; vacations up to **{away}** days. "
                 f"Finished games' threads are archived after **{hours} h**.")
         return Outcome(reply=text)
 

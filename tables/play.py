@@ -32,7 +32,6 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
-MAX_AWAY_DAYS = 14  # the longest vacation /away allows
 
 
 class PlayPipeline(Presenter):
@@ -373,10 +372,12 @@ class PlayPipeline(Presenter):
         await self.db.postpone(table.id, max(away.values()) + (table.turn_seconds or 0), self.clock())
         return True
 
-    async def set_away(self, actor: Actor, days: float) -> Outcome:
-        """``/away``: a vacation of up to :data:`MAX_AWAY_DAYS` days that stops your turn clocks (0: back now)."""
-        if not 0 <= days <= MAX_AWAY_DAYS:
-            raise Refusal(f"A vacation lasts 0 to {MAX_AWAY_DAYS} days (0 ends it).")
+    async def set_away(self, actor: Actor, days: float, guild_id: int | None = None) -> Outcome:
+        """``/away``: a vacation of up to the server's limit (``/settings away_days``, default 14 days) that stops
+        your turn clocks (0: back now)."""
+        limit = await self.db.away_days(guild_id)
+        if not 0 <= days <= limit:
+            raise Refusal(f"A vacation here lasts 0 to {limit} days (0 ends it).")
         until = self.clock() + days * 86400 if days else None
         await self.db.set_away(actor.user_id, until, self.clock())
         if until is None:

@@ -243,3 +243,23 @@ async def test_reminders_stop_at_the_servers_daily_cap_per_player(db: Database) 
         reminded += [*(p.mention_ids for p in out.public), *([d.user_id] for d in out.dms)]
     per_player = {u: sum(u in ids for ids in reminded) for u in (ALICE.user_id, BOB.user_id)}
     assert all(n <= 1 for n in per_player.values()) and sum(per_player.values()) >= 1
+
+
+async def test_skip_plays_the_games_default_move(db: Database) -> None:
+    """Breaker Blocks' turn decision has a default (`end`): a late turn is ended, nothing drawn or played."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h timeout=skip", game="breakerblocks")
+    clock.now += HOUR + 1
+    outs = await svc.expire()
+    assert len(outs) == 1 and "the turn was skipped" in outs[0].public[0].description
+    assert [m.notation for m in await db.moves(tid)] == ["end"]
+
+
+async def test_the_servers_vacation_limit(db: Database) -> None:
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    await svc.set_away(ALICE, 14, guild_id=1)
+    await svc.settings(1, ALICE, None, None, None, can_manage_server=True, away_days=3)
+    with pytest.raises(Refusal, match="0 to 3 days"):
+        await svc.set_away(ALICE, 4, guild_id=1)
+    await svc.set_away(ALICE, 3, guild_id=1)
