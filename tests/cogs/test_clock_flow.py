@@ -92,3 +92,54 @@ async def test_a_spectator_sees_the_public_board_only(simcord_env: Any) -> None:
     assert any("not playing" in t for t in texts), texts
     for message in board_messages(thread):  # the public boards never carry a rack
         assert all("your rack" not in (a.description or "").lower() for a in message.attachments)
+
+
+async def test_pause_away_undo_and_each_timeout_policy_through_discord(db_path: Any, simcord_env: Any) -> None:
+    clock = Clock()
+    await simcord_env.restart_bot(make_bot(db_path, clock=clock))
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice, bob = guild.add_member(simcord_env.create_user("alice")), guild.add_member(simcord_env.create_user("bob"))
+    members = {alice.id: alice, bob.id: bob}
+
+    def said(res: Any) -> str:
+        return " ".join(([res.response.content] if res.response else []) + [f.content for f in res.followups])
+
+    async def open_game(options: str, game: str = "breakerblocks") -> Any:
+        await alice.slash(channel, "game new", game=game, options=options)
+        card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+        await bob.click(card, label="Join")
+        await alice.click(card, label="Start")
+        return channel.threads[-1]
+
+    # skip: the late player's turn is ended with the game's default move
+    thread = await open_game("clock=1h timeout=skip")
+    late = members[to_act(last_board(thread))[0]]
+    await late.slash(thread, "move", move="draw 3")
+    res = await late.slash(thread, "undo")
+    assert "Took back `draw 3`" in said(res)
+    res = await late.slash(thread, "game pause")  # not the host or a moderator, unless it is the host
+    clock.now += 10 * 3600
+    if late is alice:  # the host paused: nothing happens while paused
+        await tick(simcord_env)
+        assert "ran out of time" not in (last_board(thread).embeds[0].description or "")
+        await alice.slash(thread, "game resume")
+        clock.now += 2 * 3600
+    else:
+        assert "host or a moderator" in said(res)
+    await tick(simcord_env)
+    assert "the turn was skipped" in (last_board(thread).embeds[0].description or "")
+    await alice.slash(thread, "resign")
+
+    # forfeit, with the next player away first
+    thread = await open_game("clock=1h timeout=forfeit")
+    late = members[to_act(last_board(thread))[0]]
+    assert "Away for" in said(await late.slash(thread, "away", days=1.0))
+    clock.now += 2 * 3600
+    await tick(simcord_env)
+    assert "forfeited" not in (last_board(thread).embeds[0].description or "")  # away: the clock waits
+    assert "Welcome back" in said(await late.slash(thread, "away", days=0.0))
+    clock.now += 2 * 86400
+    await tick(simcord_env)
+    final = last_board(thread)
+    assert "forfeited" in (final.embeds[0].description or "") and "Game over" in (final.content or "")
