@@ -1,0 +1,194 @@
+"""Racing clicks and crashes, counted: the figures issue 14 asks for, measured in-process through simcord (the
+real bot, its real discord.py code and a real SQLite file, Discord simulated).
+
+* races: ``--pairs`` pairs of clicks on the same control at the same instant (the second sent before the bot
+  has handled the first): a move button of a Breaks game against a bot, or a lobby's Start; each pair counts as
+  answered (both clicks acknowledged), applied twice (two moves or two starts), or lost (nothing applied);
+* kills: ``--kills`` times the process "dies" between committing a move and posting its board (its delivery
+  does nothing), then a new bot starts on the same database: a board that is never posted is lost.
+
+Run from the repository root::
+
+    python -m bench.races                 # 1,000 pairs, 20 kills
+    python -m bench.races --pairs 100 --kills 5
+
+The kill here is simulated inside one process; a real ``kill -9`` needs the bot against a Discord double.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+
+from bot import Blockhouse, Settings
+from cogs.game import GameCog
+from storage import Database
+
+
+def bot_on(path: Path, seeds: Any) -> Blockhouse:
+    return Blockhouse(Settings(token="bench", database=str(path)), seeds=lambda: next(seeds))
+
+
+def db_of(bot: Any) -> Database:
+    """The running bot's database (set up by its setup_hook)."""
+    assert isinstance(bot, Blockhouse) and bot.db is not None
+    return bot.db
+
+
+def boards(channel: Any) -> list[discord.Message]:
+    return [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "") and m.attachments]
+
+
+def controls(message: discord.Message) -> list[Any]:
+    return [c for row in message.components for c in getattr(row, "children", ())
+            if (getattr(c, "custom_id", "") or "").startswith(("bh:mv:", "bh:step:"))]
+
+
+async def held(env: Any, clicks: list[Any]) -> list[Any]:
+    """The clicks sent before the bot handles any of them (simcord's settle step held back)."""
+    real = env._settle_internal
+
+    async def no_settle(**_: Any) -> None:
+        return None
+
+    env._settle_internal = no_settle
+    try:
+        results = [await click() for click in clicks]
+    finally:
+        env._settle_internal = real
+    await env.settle()
+    return results
+
+
+async def first_control(member: Any, board: discord.Message) -> Any:
+    button = controls(board)[0]
+    if isinstance(button, discord.SelectMenu):
+        return await member.select(board, [button.options[0].value], custom_id=button.custom_id)
+    return await member.click(board, custom_id=button.custom_id)
+
+
+async def new_game(env: Any, guild: Any, alice: Any, n: int) -> tuple[Any, Any]:
+    channel = guild.create_text_channel(f"games-{n}")
+    await alice.slash(channel, "game new", game="breaks")
+    card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    await alice.click(card, label="Add bot")
+    return channel, card
+
+
+async def races(pairs: int, path: Path) -> dict[str, int]:
+    counts = {"tried": 0, "answered": 0, "applied twice": 0, "lost": 0}
+    bot = bot_on(path, itertools.count(1))
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        alice = guild.add_member(env.create_user("alice"))
+        thread, n = None, 0
+        for i in range(pairs):
+            counts["tried"] += 1
+            if i % 4 == 3:  # a lobby's Start, twice
+                n += 1
+                channel, card = await new_game(env, guild, alice, n)
+                results = await held(env, [lambda card=card: alice.click(card, label="Start")] * 2)
+                table = await db_of(bot).latest_table_in(channel.threads[0].id)
+                applied = 1 if table is not None and table.status == "active" else 0
+            else:  # a move button, twice
+                if thread is None or "Game over" in (boards(thread)[-1].content or ""):
+                    n += 1
+                    channel, card = await new_game(env, guild, alice, n)
+                    await alice.click(card, label="Start")
+                    thread = channel.threads[0]
+                board = boards(thread)[-1]
+                table = await db_of(bot).latest_table_in(thread.id)
+                assert table is not None
+                before = len(await db_of(bot).moves(table.id))
+                results = await held(env, [lambda board=board: first_control(alice, board)] * 2)
+                after = await db_of(bot).moves(table.id)
+                human = [m for m in after[before:] if table.seats[m.seat].user_id is not None]
+                applied = len(human)
+                for _ in range(4):  # a drawn card is placed privately: finish the turn so a new board is up
+                    if boards(thread)[-1].id != board.id:
+                        break
+                    choices = await alice.autocomplete(thread, "move", "move", "")
+                    if not choices:
+                        break
+                    await alice.slash(thread, "move", move=choices[0]["value"])
+            counts["answered"] += all(r.acknowledged for r in results)
+            counts["applied twice"] += applied > 1
+            counts["lost"] += applied == 0
+    await bot.close()
+    return counts
+
+
+async def kills(times: int, path: Path) -> dict[str, int]:
+    counts = {"kills": 0, "boards owed": 0, "posted after restart": 0, "lost": 0}
+    seeds = itertools.count(1000)
+    bot = bot_on(path, seeds)
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        channel = guild.create_text_channel("kills")
+        await alice.slash(channel, "game new", game="breaks")
+        card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+        await bob.click(card, label="Join")
+        await alice.click(card, label="Start")
+        thread = channel.threads[0]
+        members = {alice.id: alice, bob.id: bob}
+        real_deliver = GameCog.deliver
+        for _ in range(times):
+            owed: list[Any] = []
+            for _ in range(6):  # typed moves until one ends a turn (and so owes a board) while "dying"
+                board = boards(thread)[-1]
+                if "Game over" in (board.content or ""):
+                    break
+                player = members[int(board.content.split("<@")[1].split(">")[0])]
+
+                async def died(self: GameCog, interaction: Any, out: Any) -> bool:
+                    return False
+
+                GameCog.deliver = died  # type: ignore[method-assign]
+                try:
+                    choices = await player.autocomplete(thread, "move", "move", "")
+                    await player.slash(thread, "move", move=choices[0]["value"])
+                finally:
+                    GameCog.deliver = real_deliver  # type: ignore[method-assign]
+                owed = await db_of(env.bot).undelivered()
+                if owed:
+                    break
+            if not owed:
+                break
+            counts["kills"] += 1
+            counts["boards owed"] += len(owed)
+            before = len(boards(thread))
+            old = env.bot
+            await db_of(old).close()
+            await env.restart_bot(bot_on(path, seeds))
+            await env.settle()
+            posted = len(boards(thread)) - before
+            counts["posted after restart"] += posted
+            counts["lost"] += max(0, len(owed) - posted) + len(await db_of(env.bot).undelivered())
+    await env.bot.close()
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=1000)
+    parser.add_argument("--kills", type=int, default=20)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        raced = asyncio.run(races(args.pairs, Path(tmp) / "races.db"))
+        killed = asyncio.run(kills(args.kills, Path(tmp) / "kills.db"))
+    print("racing pairs: " + ", ".join(f"{k} {v}" for k, v in raced.items()))
+    print("kills:        " + ", ".join(f"{k} {v}" for k, v in killed.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
