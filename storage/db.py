@@ -431,13 +431,17 @@ class Database:
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
-    async def away_days(self, guild_id: int | None) -> int:
+    async def _guild_number(self, guild_id: int | None, column: str, default: int) -> int:
+        """One of a server's numeric settings (``column`` is ours, never user text), or its default."""
         if guild_id is None:
-            return 14
+            return default
         async with self._reading() as conn, conn.execute(
-                "SELECT away_days FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+                f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
             row = await cur.fetchone()
-        return row["away_days"] if row else 14
+        return row[column] if row else default
+
+    async def away_days(self, guild_id: int | None) -> int:
+        return await self._guild_number(guild_id, "away_days", 14)
 
     async def set_away_days(self, guild_id: int, days: int, now: float) -> None:
         async with self.transaction() as conn:
@@ -446,12 +450,7 @@ class Database:
                        "updated_at = excluded.updated_at", (guild_id, days, now))
 
     async def reminders_per_day(self, guild_id: int | None) -> int:
-        if guild_id is None:
-            return 3
-        async with self._reading() as conn, conn.execute(
-                "SELECT reminders_per_day FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
-        return row["reminders_per_day"] if row else 3
+        return await self._guild_number(guild_id, "reminders_per_day", 3)
 
     async def take_reminder(self, user_id: int, day: int, cap: int, now: float) -> bool:
         """Count one reminder for ``user_id`` on ``day``; False (and nothing counted) when the cap is reached."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bench.races import held
 from tests.cogs.discord_helpers import last_board, moves_made, to_act
 from tests.cogs.test_forged_controls import forge
 from tests.cogs.test_game_flow import open_two_player_table, use_first_control, world
@@ -17,21 +18,10 @@ Click = Callable[[], Awaitable[Any]]
 
 
 async def race(env: Any, clicks: list[Click], together: bool) -> list[Any]:
-    """Run the clicks at once (simcord's settle step held back, so all are in flight) or one after another."""
-    if not together:
-        return [await click() for click in clicks]
-    real = env._settle_internal
-
-    async def no_settle(**_: Any) -> None:
-        return None
-
-    env._settle_internal = no_settle
-    try:
-        results = [await click() for click in clicks]
-    finally:
-        env._settle_internal = real
-    await env.settle()
-    return results
+    """Run the clicks at once (all in flight before the bot handles any) or one after another."""
+    if together:
+        return await held(env, clicks)
+    return [await click() for click in clicks]
 
 
 def answered(result: Any) -> bool:
