@@ -168,11 +168,12 @@ def _block(kind: str, owner: int, power: int, plug: str, inputs: tuple[str, ...]
         draw_text(draw, (mid, mid + 3), SHORT[kind], 15, INK, anchor="mm", bold=True)
     else:
         draw_text(draw, (mid, mid + 1), str(power), 34, WHITE if owner == 0 else INK, anchor="mm", bold=True)
-    draw_text(draw, (inset + 8, inset + 9), str(owner + 1), 13, WHITE if owner == 0 or module else INK,
-              anchor="mm", bold=True)
-    if module:
+    if module:  # the owner's number on a disc of their colour
         draw.ellipse((inset + 1, inset + 1, inset + 15, inset + 15), fill=SEAT[owner])
         draw_text(draw, (inset + 8, inset + 9), str(owner + 1), 12, WHITE if owner == 0 else INK, anchor="mm",
+                  bold=True)
+    else:
+        draw_text(draw, (inset + 8, inset + 9), str(owner + 1), 13, WHITE if owner == 0 else INK, anchor="mm",
                   bold=True)
     return img
 

@@ -137,9 +137,7 @@ class PlayPipeline(Presenter):
             if not ready:
                 break
             seat = ready[0]
-            ply = base + len(record)
-            rng = Rng((table.seed or 0) ^ (0x9E3779B97F4A7C15 * (ply + 1)))
-            move = choose_move(game, state, seat, auto[seat], rng)
+            move = choose_move(game, state, seat, auto[seat], _bot_rng(table, base + len(record)))
             state, events = game.apply(state, seat, move)
             record.append((seat, game.format_move(move), events))
             plies += 1
@@ -421,8 +419,7 @@ class PlayPipeline(Presenter):
                     if not game.is_legal(state, seat, game.normalise_move(state, seat, move)):
                         move = None
                 if move is None:
-                    rng = Rng((table.seed or 0) ^ (0x9E3779B97F4A7C15 * (base + len(record) + 1)))
-                    move = choose_move(game, state, seat, "random", rng)
+                    move = choose_move(game, state, seat, "random", _bot_rng(table, base + len(record)))
                 state, events = game.apply(state, seat, move)
                 record.append((seat, game.format_move(move), events))
         verb = "the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn"
@@ -461,3 +458,9 @@ class PlayPipeline(Presenter):
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
                     "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
                     colour=COLOUR_LOBBY, mention_ids=[user_id])
+
+
+def _bot_rng(table: TableRow, ply: int) -> Rng:
+    """The random generator of a bot's move after ``ply`` moves of ``table``: from the table's seed, so a replay
+    of the same requests chooses the same moves."""
+    return Rng((table.seed or 0) ^ (0x9E3779B97F4A7C15 * (ply + 1)))
