@@ -8,8 +8,9 @@ and hand over to the game cog; no game logic lives here.
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -31,6 +32,44 @@ ACTIONS = "|".join(LOBBY_ACTIONS)
 # Numbers in ids are bounded (a table id, a version or a page fits SQLite's integers with room to spare): an id
 # with a larger or malformed number matches no template and is answered as an unknown control (cogs.game).
 ID, VERSION, PAGE, PATH = r"[1-9][0-9]{0,11}", r"[0-9]{1,12}", r"[1-9][0-9]{0,5}", r"[0-9.]{0,60}"
+
+
+log = logging.getLogger(__name__)
+
+
+async def _guard(interaction: discord.Interaction, work: Awaitable[None]) -> None:
+    """Run a control's handler. Discord refusing one of its calls (a 429 or 500 after discord.py's retries, a
+    token that expired, a message that is gone) is logged as a warning: the handlers leave nothing half-done
+    when a call fails, and what a committed move owes stays in the outbox. Anything else is a defect: logged with
+    its context and answered privately when Discord still takes an answer."""
+    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    what = str(data.get("custom_id", "?"))[:100]
+    try:
+        await work
+    except discord.HTTPException as err:
+        log.warning("Discord refused a call while handling %r of user %s in channel %s: %s", what,
+                    interaction.user.id, interaction.channel_id, err)
+        await _answer(interaction, REFUSED)
+    except Exception:
+        log.exception("error handling %r of user %s in channel %s", what, interaction.user.id,
+                      interaction.channel_id)
+        await _answer(interaction, OOPS)
+
+
+async def _answer(interaction: discord.Interaction, text: str) -> None:
+    """A last private word after a failure, if Discord still takes one."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as err:
+        log.warning("could not answer user %s after a failure: %s", interaction.user.id, err)
+
+
+OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
+REFUSED = ("Discord refused one of my messages just now. Anything you played is saved: `/board` shows the game as "
+           "it stands.")
 
 
 def _cog(interaction: discord.Interaction) -> GameCog:
@@ -55,7 +94,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["table"]), action)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_lobby_button(interaction, self.table_id, self.action)
+        await _guard(interaction, _cog(interaction).on_lobby_button(interaction, self.table_id, self.action))
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -75,7 +114,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["table"]), int(match["version"]), match["move"], getattr(item, "label", None) or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_move_control(interaction, self.table_id, self.version, self.notation)
+        await _guard(interaction, _cog(interaction).on_move_control(interaction, self.table_id, self.version,
+                                                                   self.notation))
 
 
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -106,7 +146,7 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
         values = self.item.values or list(data.get("values", []))
         picked = values[0] if values and str(values[0]).isdigit() else ""
         path = f"{self.path}.{picked}" if self.path and picked else (self.path or picked)
-        await _cog(interaction).on_step(interaction, self.table_id, self.version, path)
+        await _guard(interaction, _cog(interaction).on_step(interaction, self.table_id, self.version, path))
 
 
 class StepBack(discord.ui.DynamicItem[discord.ui.Button],
@@ -126,7 +166,7 @@ class StepBack(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["table"]), int(match["version"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_step(interaction, self.table_id, self.version, self.path)
+        await _guard(interaction, _cog(interaction).on_step(interaction, self.table_id, self.version, self.path))
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:panel:(?P<table>{ID})"):
@@ -143,7 +183,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:pane
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_panel(interaction, self.table_id)
+        await _guard(interaction, _cog(interaction).on_panel(interaction, self.table_id))
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:rematch:(?P<table>{ID})"):
@@ -160,7 +200,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:re
         return cls(int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_rematch(interaction, self.table_id)
+        await _guard(interaction, _cog(interaction).on_rematch(interaction, self.table_id))
 
 
 LOG_BUTTONS = {"first": ("⏮️", "Oldest"), "prev": ("◀️", "Older"), "next": ("▶️", "Newer"), "last": ("⏭️", "Newest")}
@@ -183,7 +223,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["table"]), int(match["page"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_log_page(interaction, self.table_id, self.page)
+        await _guard(interaction, _cog(interaction).on_log_page(interaction, self.table_id, self.page))
 
 
 class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules:(?P<game>[a-z0-9_]{1,40})"):
@@ -200,7 +240,7 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules
         return cls(match["game"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_full_rules(interaction, self.game)
+        await _guard(interaction, _cog(interaction).on_full_rules(interaction, self.game))
 
 
 DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton)

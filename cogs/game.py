@@ -8,6 +8,7 @@ misses Discord's three-second window; refusals are answered privately.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import known_control, run_control
+from cogs.controls import OOPS, REFUSED, known_control, run_control
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -39,10 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
-
 
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
+OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
               "board is not posted yet; I'll post it as soon as I can. `/board` tries again.")
 UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
@@ -84,6 +84,7 @@ class GameCog(commands.Cog):
                 log.exception("could not post the timed-out turn of table %s", out.table_id)
         for _, channel_id in await self._ask_quietly(self.service.archives_due()) or []:
             await self._archive(channel_id)
+        await self.redeliver(settled=OWED_SETTLED)
 
     async def _archive(self, channel_id: int) -> None:
         """Archive a finished game's thread (a channel is left as it is); a rematch posted there reopens it."""
@@ -102,15 +103,30 @@ class GameCog(commands.Cog):
     async def _run(self, interaction: discord.Interaction, work: Awaitable[Outcome], *,
                    component: bool = False) -> Outcome | None:
         """Defer, run a service call, deliver its outcome; refusals answered privately."""
-        if not interaction.response.is_done():
-            if component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done() and not await self._defer(interaction, private=not component):
+            if inspect.iscoroutine(work):
+                work.close()  # never started: nothing was done
+            return None
         out = await self._ask(interaction, work)
         if out is not None:
             await self.deliver(interaction, out)
         return out
+
+    async def _defer(self, interaction: discord.Interaction, *, private: bool = True) -> bool:
+        """Acknowledge the interaction before any work (Discord wants an answer within 3 s): privately "thinking"
+        for a command, a silent update for a click on a public message. False when Discord refused the answer
+        (after discord.py's retries): then nothing is done, and the player, shown "This interaction failed",
+        can try again."""
+        try:
+            if private:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException as err:
+            log.warning("Discord refused the answer to %s of user %s in channel %s; nothing done: %s",
+                        _what(interaction), interaction.user.id, interaction.channel_id, err)
+            return False
+        return True
 
     async def _ask(self, interaction: discord.Interaction, work: Awaitable[T]) -> T | None:
         """Await a service call; a refusal is answered privately, an unexpected error logged. None on failure."""
@@ -129,9 +145,18 @@ class GameCog(commands.Cog):
     async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         try:
             await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+            return
         except discord.HTTPException as err:  # e.g. 10015: the interaction's token expired or the webhook is gone
             log.warning("could not answer %s of user %s privately: %s", _what(interaction), interaction.user.id,
                         err)
+        if not text or interaction.type is discord.InteractionType.component:
+            return  # a click's answer is its deferred update; a picture-only message has no words to fall back on
+        try:  # the other way to answer: put the words in the "thinking…" message (a rate limit or a server error
+            # refuses one call, not usually the next)
+            await interaction.edit_original_response(content=text[:2000])
+        except discord.HTTPException as err:
+            log.warning("could not answer %s of user %s by editing either: %s", _what(interaction),
+                        interaction.user.id, err)
 
     async def _offer_panel(self, interaction: discord.Interaction) -> None:
         try:
@@ -184,8 +209,8 @@ class GameCog(commands.Cog):
             return True
         try:
             message = await channel.send(**message_kwargs(post))
-        except discord.HTTPException:
-            log.exception("could not post to channel %s", channel_id)
+        except discord.HTTPException as err:  # what a move owes stays in the outbox and is posted later
+            log.warning("could not post to channel %s: %s", channel_id, err)
             return False
         if post.status_of is not None:
             await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
@@ -194,9 +219,10 @@ class GameCog(commands.Cog):
             await self._retire_board(channel, board_of, message.id)
         return True
 
-    async def redeliver(self) -> None:
-        """Post the boards committed moves still owe (the outbox), e.g. after the process died before posting."""
-        outcomes = await self._ask_quietly(self.service.undelivered())
+    async def redeliver(self, settled: float | None = None) -> None:
+        """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
+        the process died; on the clock's ticks, those Discord refused (owed for ``settled`` seconds or more)."""
+        outcomes = await self._ask_quietly(self.service.undelivered(settled))
         for out in outcomes or []:
             try:
                 await self.deliver(None, out)
@@ -309,7 +335,10 @@ class GameCog(commands.Cog):
         log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,
                  interaction.channel_id)
         if not interaction.response.is_done():
-            await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+            try:
+                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
+            except discord.HTTPException as err:
+                log.warning("could not answer unknown control of user %s: %s", interaction.user.id, err)
 
     async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
                               notation: str) -> None:
@@ -326,7 +355,8 @@ class GameCog(commands.Cog):
 
         In a private (ephemeral) message the menu moves in place; from a public board it opens privately.
         """
-        await interaction.response.defer()
+        if not await self._defer(interaction, private=False):
+            return
         actor = actor_of(interaction)
         step = await self._ask(interaction, self.service.menu(table_id, actor, version, decode_path(path)))
         if step is None:
@@ -362,7 +392,8 @@ class GameCog(commands.Cog):
     async def on_rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A rematch of a game played in a thread opens in a new thread of the same channel (the old one is
         archived in time); a game played in a channel has its rematch there."""
-        await interaction.response.defer()
+        if not await self._defer(interaction, private=False):
+            return
         actor = actor_of(interaction)
         thread = interaction.channel
         parent = thread.parent if isinstance(thread, discord.Thread) else None
@@ -393,7 +424,8 @@ class GameCog(commands.Cog):
         await self._post(interaction.channel_id, Post(description=f"Rematch: {room.mention}", colour=0x2B7A78))
 
     async def on_panel(self, interaction: discord.Interaction, table_id: int) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         await self._run(interaction, self.service.hand(None, actor_of(interaction), table_id=table_id))
 
     # --- /game ------------------------------------------------------------------------
@@ -424,7 +456,8 @@ class GameCog(commands.Cog):
                            thread="Play in a new thread (default: yes, in text channels)")
     async def game_new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                        thread: bool = True) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         actor = actor_of(interaction)
         channel = interaction.channel
         use_thread = thread and isinstance(channel, discord.TextChannel)
@@ -456,9 +489,12 @@ class GameCog(commands.Cog):
             except discord.HTTPException as err:  # e.g. 10008: the message is gone; leave nothing half-made
                 await self._abandon(interaction, out.table_id, actor, err)
                 return
-            await room.send(f"{interaction.user.mention} opened this {game_obj.name} table. Join with the buttons "
-                            f"on the lobby message; the game is played here.",
-                            allowed_mentions=discord.AllowedMentions.none())
+            try:  # a greeting in the new thread: the lobby works without it
+                await room.send(f"{interaction.user.mention} opened this {game_obj.name} table. Join with the "
+                                f"buttons on the lobby message; the game is played here.",
+                                allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as err:
+                log.warning("could not greet in thread %s: %s", room.id, err)
             await self._private(interaction, f"Your table is open: {room.mention}")
         except (Refusal, GameError) as err:
             await self._private(interaction, str(err))
@@ -595,7 +631,8 @@ class GameCog(commands.Cog):
     # --- information ------------------------------------------------------------------
     @app_commands.command(name="board", description="Post the current board here")
     async def board(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         out = await self._ask(interaction, self.service.board(interaction.channel_id or 0))
         if out is not None and await self.deliver(interaction, out):
             await self._private(interaction, "Board posted." if out.public else "Here it is.")
@@ -609,7 +646,8 @@ class GameCog(commands.Cog):
                            count="Only the latest moves, this many (1–50)")
     async def log_cmd(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None,
                       count: app_commands.Range[int, 1, 50] | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         shown = await self._ask(interaction, self.service.log_page(channel_id=interaction.channel_id or 0, page=page,
                                                                    last=count))
         if shown is not None:
@@ -617,7 +655,8 @@ class GameCog(commands.Cog):
 
     async def on_log_page(self, interaction: discord.Interaction, table_id: int, page: int) -> None:
         """A page button on a private /log message: the same message shows that page."""
-        await interaction.response.defer()
+        if not await self._defer(interaction, private=False):
+            return
         shown = await self._ask(interaction, self.service.log_page(table_id=table_id, page=page))
         if shown is not None:
             await interaction.edit_original_response(**log_kwargs(shown))
@@ -630,7 +669,8 @@ class GameCog(commands.Cog):
     @app_commands.command(name="rules", description="How to play a game")
     @app_commands.describe(game="Which game (default: the one here)")
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         key = game
         if key is None:
             key = await self.service.game_here(interaction.channel_id or 0)
@@ -648,7 +688,8 @@ class GameCog(commands.Cog):
 
     async def on_full_rules(self, interaction: discord.Interaction, key: str) -> None:
         """The whole rules page of ``key``, privately (after /rules' one-screen summary)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await self._defer(interaction):
+            return
         known = self.service.registry.get(key)
         path = self.service.registry.entry(key).rules_page if known is not None else None
         if known is None or path is None or not path.exists():
@@ -677,12 +718,23 @@ class GameCog(commands.Cog):
 
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
-        log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
-                  interaction.channel_id, exc_info=error)
-        if interaction.response.is_done():
-            await interaction.followup.send(OOPS, ephemeral=True)
+        original = getattr(error, "original", error)
+        if isinstance(original, discord.HTTPException):
+            # Discord refused one of the command's calls (its answer, after discord.py's own retries): the
+            # handlers leave nothing half-done when a call fails, and a committed move's board stays owed
+            log.warning("Discord refused a call of command %s for user %s in channel %s: %s", _what(interaction),
+                        interaction.user.id, interaction.channel_id, original)
         else:
-            await interaction.response.send_message(OOPS, ephemeral=True)
+            log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
+                      interaction.channel_id, exc_info=error)
+        text = REFUSED if isinstance(original, discord.HTTPException) else OOPS
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as err:
+            log.warning("could not answer command %s of user %s: %s", _what(interaction), interaction.user.id, err)
 
 
 def played_embed(message: discord.Message) -> discord.Embed:

@@ -522,11 +522,13 @@ class Database:
             await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
                        "AND delivered_at IS NULL", (now, table_id, version))
 
-    async def undelivered(self) -> list[tuple[int, int, int, int]]:
-        """Boards still owed, one per table: (table, newest version, first ply, last ply) over its rows."""
+    async def undelivered(self, between: tuple[float, float] | None = None) -> list[tuple[int, int, int, int]]:
+        """Boards still owed, one per table: (table, newest version, first ply, last ply) over its rows. With
+        ``between=(oldest, newest)``, only tables whose latest owed board was committed in that time span."""
         sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply "
-               "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id ORDER BY table_id")
-        async with self.transaction() as conn, conn.execute(sql) as cur:
+               "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id "
+               + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
+        async with self.transaction() as conn, conn.execute(sql, between or ()) as cur:
             rows = await cur.fetchall()
         return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"]) for r in rows]
 

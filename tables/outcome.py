@@ -14,7 +14,11 @@ class Refusal(Exception):
 
 
 class StaleButton(Refusal):
-    """The control was made for an earlier position of the game."""
+    """The control was made for an earlier position of the game (the player is shown the current one)."""
+
+
+class AlreadyPlayed(Refusal):
+    """A second tap of a move the first tap has just played: nothing to show but that."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
     Actor,
+    AlreadyPlayed,
     Board,
     Choice,
     Controls,
@@ -32,6 +33,7 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
 
 
 class PlayPipeline(Presenter):
@@ -48,6 +50,8 @@ class PlayPipeline(Presenter):
             game = self._playing(table)
             seat = self._seat_for(table, actor)
             if version is not None and not self._current(table, game, seat, version):
+                if await self._just_played(table, seat, version, text):
+                    raise AlreadyPlayed(f"Already played: `{text}` (your first tap played it).")
                 raise StaleButton("That button is from an earlier turn.")
             state = game.load(table.state or {})
             if seat not in game.to_act(state):
@@ -61,6 +65,13 @@ class PlayPipeline(Presenter):
             out = await self._advance(table, game, new_state, record, [state], mover=seat)
             out.reply = f"Played `{record[0][1]}`."
             return out
+
+    async def _just_played(self, table: TableRow, seat: int, version: int, text: str) -> bool:
+        """Whether a move control made at ``version`` that no longer applies is a second tap of a move the seat
+        has just played (one or two commits ago), rather than a control from an earlier turn."""
+        if table.version - version > 2:
+            return False
+        return any(m.seat == seat and m.notation == text for m in await self.db.moves(table.id, last=8))
 
     async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
         """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
@@ -429,12 +440,16 @@ class PlayPipeline(Presenter):
         """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""
         await self.db.delivered(table_id, version, self.clock())
 
-    async def undelivered(self) -> list[Outcome]:
+    async def undelivered(self, settled: float | None = None) -> list[Outcome]:
         """The boards committed moves still owe (the process stopped between the commit and the post, or Discord
         refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
-        and its players' private views. Posted at start-up; a board posted twice is fine, one never posted is not."""
+        and its players' private views. All of them at start-up; on the clock's ticks, those owed for at least
+        ``settled`` seconds (so a board being posted right now is not posted twice) and for less than a day (a
+        channel that stays gone is not asked for forever). A board posted twice is fine, one never posted is not."""
+        now = self.clock()
+        between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         out = []
-        for table_id, version, first, last in await self.db.undelivered():
+        for table_id, version, first, last in await self.db.undelivered(between):
             table = await self._table(table_id)
             game = self.game(table.game)
             state = game.load(table.state or {})
