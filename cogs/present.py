@@ -187,6 +187,7 @@ def discord_markdown(markdown: str) -> str:
     break inside a paragraph shows as one in Discord), and tables (shown as raw pipes) as bullet lists."""
     out: list[str] = []
     table: list[list[str]] = []
+    headings: set[int] = set()  # lines of out that are headings (a paragraph may start in bold too)
 
     def flush_table() -> None:
         if len(table) >= 2:
@@ -205,6 +206,7 @@ def discord_markdown(markdown: str) -> str:
         if not line.strip():
             out.append("")
         elif line.startswith("#"):
+            headings.add(len(out))
             out.append(f"**{line.lstrip('#').strip()}**")
         elif LIST_ITEM.match(line):
             item = line.lstrip()
@@ -212,7 +214,7 @@ def discord_markdown(markdown: str) -> str:
             if item.startswith(("- ", "* ")):
                 item = ("\u2003◦ " if nested else "• ") + item[2:]
             out.append(item)
-        elif out and out[-1] and not out[-1].startswith("**"):
+        elif out and out[-1] and len(out) - 1 not in headings:
             out[-1] += " " + line.strip()  # a wrapped line of the same paragraph or list item
         else:
             out.append(line.strip())

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from engine.base import Game
+from engine.blocbybloc import BlocByBloc
 from engine.block import Block
 from engine.blockers import Blockers
 from engine.breakerblocks import BreakerBlocks
 from engine.breaks import Breaks
-from render import block, blockers, breakerblocks, breaks
+from render import blocbybloc, block, blockers, breakerblocks, breaks
 
 V = TypeVar("V", bound=Mapping[str, Any])
 Renderer = Callable[[V, Sequence[str]], bytes]  # a view (``Game.view``) and seat names → PNG bytes
@@ -89,4 +90,5 @@ def default_catalog() -> Catalog:
         GameEntry(Blockers(), blockers.render, DOCS / "blockers.md", playout_target=20_000),
         GameEntry(Block(), block.render, DOCS / "block.md", playout_target=5_000),
         GameEntry(BreakerBlocks(), breakerblocks.render, DOCS / "breakerblocks.md", playout_target=20_000),
+        GameEntry(BlocByBloc(), blocbybloc.render, DOCS / "blocbybloc.md", playout_target=2_000),
     ])

@@ -103,8 +103,12 @@ def check_result(result: Result | None, seats: int) -> None:
     assert len(result.scores) == len(result.ranks) == seats
     # competition ranking: a seat's rank is 1 + the number of seats ranked strictly better
     assert list(result.ranks) == [1 + sum(1 for other in result.ranks if other < r) for r in result.ranks]
-    assert result.winners and result.winners == {s for s in range(seats) if result.ranks[s] == 1}
-    assert result.draw is (len(result.winners) != 1)
+    if result.cooperative:  # everybody wins together, or nobody does; every seat shares rank 1
+        assert set(result.ranks) == {1} and result.winners in (frozenset(), frozenset(range(seats)))
+        assert not result.draw
+    else:
+        assert result.winners and result.winners == {s for s in range(seats) if result.ranks[s] == 1}
+        assert result.draw is (len(result.winners) != 1)
     json.dumps(result.to_json())
 
 

@@ -14,6 +14,7 @@ import typing
 import pytest
 
 from engine.base import Game
+from engine.blocbybloc.view import BlocView
 from engine.block.view import BlockView
 from engine.blockers.view import BlockersView
 from engine.breakerblocks.view import BreakerView
@@ -54,7 +55,7 @@ def test_every_view_along_a_random_game_conforms(game: Game, seats: int, seed: i
 def test_the_declared_view_types() -> None:
     by_key = {g.key: view_type(g) for g in GAMES}
     assert by_key == {"breaks": BreaksView, "blockers": BlockersView, "block": BlockView,
-                      "breakerblocks": BreakerView}
+                      "breakerblocks": BreakerView, "blocbybloc": BlocView}
 
 
 @pytest.mark.parametrize("damage", ["missing key", "extra key", "wrong type", "bad item", "bool for int"])

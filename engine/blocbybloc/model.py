@@ -1,0 +1,152 @@
+"""The state of a Bloc by Bloc game and the pieces it counts (play part D1, cards part C2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.blocbybloc.city import FACTION_TYPES, TILES, City, build_city
+from engine.state import copy_state
+
+FACTIONS = ("Workers", "Students", "Neighbors", "Prisoners")
+LETTERS = "WSNP"  # faction letters in notation
+BLOCS = 10
+BARRICADES = 40
+MAX_BARRICADES = 3  # per connection
+
+COMMON = ("start", "hall", "kitchen")
+OWN_OCCUPATIONS = {0: ("strike", "workshop"), 1: ("center", "hacker"), 2: ("garden", "cafe"),
+                   3: ("factory", "hideout")}
+OCCUPATION_NAMES = {
+    "start": "Faction Start", "hall": "Assembly Hall", "kitchen": "People's Kitchen",
+    "strike": "Strike Hall", "workshop": "Propaganda Workshop", "center": "Social Center", "hacker": "Hacker Space",
+    "garden": "Guerrilla Garden", "cafe": "Comrade Cafe", "factory": "Molotov Factory",
+    "hideout": "Scavenger's Hideout",
+}
+
+LOOT_COPIES = (
+    ("molotov1", 8), ("molotov2", 4), ("molotov3", 2), ("fireworks", 5), ("medic", 5), ("shield", 3), ("paint", 2),
+    ("banner", 3), ("communique", 2), ("bicycles", 4), ("dumpster", 4), ("energy", 3), ("lookouts", 3),
+    ("crowbar", 3), ("megaphone", 3), ("clothes", 2), ("scanner", 2), ("jammer", 2),
+)
+LOOT_NAMES = {
+    "molotov1": "Molotovs +1", "molotov2": "Molotovs +2", "molotov3": "Molotovs +3", "fireworks": "Fireworks",
+    "medic": "Medic Kit", "shield": "Shield Wall", "paint": "Paint Bombs", "banner": "Banner Drop",
+    "communique": "Communiqué", "bicycles": "Bicycles", "dumpster": "Dumpster Barricade",
+    "energy": "Energy Drinks", "lookouts": "Lookouts", "crowbar": "Crowbar", "megaphone": "Megaphone",
+    "clothes": "Change of Clothes", "scanner": "Police Scanner", "jammer": "Radio Jammer",
+}
+MANIFESTATION_NAMES = {
+    "mass_looting": "Mass Looting", "crowd_swells": "The Crowd Swells", "barricade_fever": "Barricade Fever",
+    "free_transit": "Free Transit", "momentum": "Momentum", "squatting_wave": "Squatting Wave",
+    "police_rout": "Police Rout", "tactical_collapse": "Tactical Collapse", "riot_van_burns": "Riot Van Burns",
+    "leaked_patrol_routes": "Leaked Patrol Routes", "whistleblower": "Whistleblower",
+    "police_demoralized": "Police Demoralized", "general_strike": "General Strike",
+}
+
+
+def loot_deck() -> list[str]:
+    return [card for card, copies in LOOT_COPIES for _ in range(copies)]
+
+
+def occupations_of(faction: int) -> list[str]:
+    return [*COMMON, *OWN_OCCUPATIONS[faction]]
+
+
+@dataclass
+class Pending:
+    """A decision owed outside the acting faction's turn panel, or the step that waits on it."""
+
+    kind: str  # start | stop | split
+    faction: int  # the faction that answers
+    cell: int = -1
+    action: str = ""  # stop: the declared action, as notation
+    hits: int = 0  # split: the cops attacking
+    default: list[int] = field(default_factory=list)  # split: the default losses by faction
+    answer: list[int] = field(default_factory=list)  # split: the losses chosen (empty: not yet)
+
+
+@dataclass
+class BlocState:
+    options: dict[str, Any] = field(metadata={"shared": True})
+    rng: int
+    tiles: list[str] = field(metadata={"shared": True})
+    rotations: list[int] = field(metadata={"shared": True})
+    under: list[str]  # the manifestation card under each cell ("" once drawn)
+    spare: list[str] = field(metadata={"shared": True})  # the 3 manifestation cards left in the box, unseen
+    city_seed: int
+    order: list[int]  # factions in play, in seat order (turn order from the first-faction marker)
+    controller: list[int]  # by faction: the seat playing it (-1: not in play)
+    liberated: list[bool]
+    shops: list[list[int]]  # by cell: each shopping centre 0 clean, 1 graffiti, 2 burned
+    blocs: list[list[int]]  # by cell, by faction
+    occ_owner: list[int]  # by cell (-1: none)
+    occ_kind: list[str]  # by cell ("" none)
+    mats: list[list[str]]  # by faction: occupations on its mat
+    cops: list[int]  # by cell
+    vans: list[int]  # by cell: -1 none, else damage 0 upright, 1 on its side, 2 upside down
+    vans_box: int  # destroyed vans
+    barricades: dict[str, int]  # by connection id
+    morale: int  # 1 Timid … 5 Deadly
+    police_deck: list[str]  # the top card is the last
+    police_discard: list[str]
+    lockdown: int  # the faction the Metro Lockdown card lies in front of (-1: none)
+    loot_deck: list[str]
+    loot_discard: list[str]
+    hands: list[list[str]]  # by faction
+    countdown: int  # nights left, counting the current one
+    night: int = 1
+    first: int = 0  # index into order: the first-faction marker
+    phase: str = "start"  # start | sunset | sunrise | over
+    turn: int = 0  # index into this night's turn order (0 = the first faction)
+    dice: list[int] = field(default_factory=list)
+    halls: int = 0  # Assembly Hall uses this turn
+    stopped: list[str] = field(default_factory=list)  # "loot:12": action kinds barred in a district this turn
+    attacked: dict[str, int] = field(default_factory=dict)  # "f:cell" → attack actions this night
+    run: int = -1  # the district of the open run of attacks (-1: none)
+    free_moves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Free Transit, by faction
+    momentum: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Momentum dice owed, by faction
+    pending: list[Pending] = field(default_factory=list)
+    vans_destroyed: int = 0
+    burned: int = 0
+    last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
+    revealed: list[str] = field(default_factory=list)  # police cards shown by the latest pooled reveal
+    outcome: str = ""  # "" while playing, then "win" or "loss"
+    reason: str = ""
+    ply: int = 0
+
+    @property
+    def city(self) -> City:
+        return build_city(tuple(self.tiles), tuple(self.rotations))
+
+    def clone(self) -> BlocState:
+        return copy_state(self)
+
+    def faction_now(self) -> int:
+        """The faction whose Sunset turn it is."""
+        return self.order[(self.first + self.turn) % len(self.order)]
+
+    def night_order(self) -> list[int]:
+        n = len(self.order)
+        return [self.order[(self.first + i) % n] for i in range(n)]
+
+    def difficulty(self, cell: int) -> int:
+        tile = TILES[self.tiles[cell]]
+        return tile.difficulty - (1 if self.liberated[cell] else 0)
+
+    def police(self, cell: int) -> bool:
+        return self.cops[cell] > 0 or self.vans[cell] >= 0
+
+    def in_city(self, faction: int) -> int:
+        return sum(row[faction] for row in self.blocs)
+
+    def on_mat(self, faction: int) -> int:
+        return BLOCS - self.in_city(faction)
+
+    def may_build(self, faction: int, cell: int) -> bool:
+        tile = TILES[self.tiles[cell]]
+        return tile.circle and tile.type in (FACTION_TYPES[faction], "State", "Public")
+
+    def occupation_cell(self, faction: int, kind: str) -> int:
+        return next((c for c in range(len(self.occ_kind))
+                     if self.occ_owner[c] == faction and self.occ_kind[c] == kind), -1)
