@@ -9,11 +9,12 @@ real bot, its real discord.py code and a real SQLite file, Discord simulated).
 
 Run from the repository root::
 
-    python -m bench.races                 # 200 pairs, 20 kills (about 2 minutes)
-    python -m bench.races --pairs 1000    # slow in-process: simcord's histories grow with every game
+    python -m bench.races                 # 200 pairs, 20 kills
+    python -m bench.races --pairs 1000    # in batches of 100 pairs, each on a fresh bot and database
 
-Last measured (2 cores, 2026-11-25): 200 racing pairs, 200 answered, 0 applied twice, 0 lost; 20 kills, 20
-boards owed, 20 posted after the restart, 0 lost.
+Half the pairs are sent at the same instant, half one after the other (the second once the first is handled,
+sent from the message as it was: a late double tap). Last measured (2 cores, 2026-11-25): 1,000 racing pairs,
+1,000 answered, 0 applied twice, 0 lost; 20 kills, 20 boards owed, 20 posted after the restart, 0 lost.
 
 The kill here is simulated inside one process; a real ``kill -9`` needs the bot against a Discord double.
 """
