@@ -441,7 +441,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             state.mats[old_f].append(old)
             state.mats[f].remove(move.occ)
             state.occ_owner[cell], state.occ_kind[cell] = f, move.occ
-            self._say(events, state, "swap", f"{_text(f)} swap {_text(old_f)}' {OCCUPATION_NAMES[old]} for "
+            whose = "their own" if old_f == f else f"the {_text(old_f)}'"
+            self._say(events, state, "swap", f"{_text(f)} swap {whose} {OCCUPATION_NAMES[old]} for "
                       f"{OCCUPATION_NAMES[move.occ]} in {cell_name(cell)}.", f)
         self._reaction(state, f, cell, events, rng)
 
@@ -594,7 +595,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             if state.vans[cell] >= 0 and (sum(state.blocs[cell]) > 0 or state.occ_owner[cell] >= 0):
                 lost = sum(state.blocs[cell])
                 state.blocs[cell] = [0, 0, 0, 0]
-                evicted = self._evict(state, cell)
+                evicted = self._evict(state, cell, "evicts")
                 events.append(Event("repression", None, f"The van in {cell_name(cell)} defeats "
                                     f"{self._blocs(lost)}{evicted}."))
         for cell in sorted(city.districts, key=lambda c: city.tile(c).pid):
@@ -663,7 +664,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 continue
             if c >= n:
                 state.blocs[cell] = [0, 0, 0, 0]
-                evicted = self._evict(state, cell) if c > n else ""
+                evicted = self._evict(state, cell, "evict" if c > 1 else "evicts") if c > n else ""
                 events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)} "
                                     f"defeat {self._blocs(n)}{evicted}."))
                 continue
@@ -678,14 +679,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                 + ", ".join(f"{k} {_text(f)}" for f, k in enumerate(losses) if k) + "."))
         self._liberate(state, events, rng)
 
-    def _evict(self, state: BlocState, cell: int) -> str:
+    def _evict(self, state: BlocState, cell: int, verb: str) -> str:
         owner = state.occ_owner[cell]
         if owner < 0:
             return ""
         kind = state.occ_kind[cell]
         state.mats[owner].append(kind)
         state.occ_owner[cell], state.occ_kind[cell] = -1, ""
-        return f" and evicts the {_text(owner)}' {OCCUPATION_NAMES[kind]}"
+        return f" and {verb} the {_text(owner)}' {OCCUPATION_NAMES[kind]}"
 
     # --- liberation and manifestation cards ------------------------------------------------------------
     def _liberate(self, state: BlocState, events: list[Event], rng: Rng) -> None:

@@ -1,0 +1,568 @@
+"""Bloc by Bloc rules, table-driven where the rules are tables: the city (the beginner city's adjacency is the
+spec's oracle), the random generator, the police algorithms (the rulebook's three barricade examples), movement,
+the die rules, stopping, attacks, reaction rolls, repression, liberation, the manifestation cards and the end."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.base import IllegalMoveError
+from engine.blocbybloc import BlocByBloc
+from engine.blocbybloc import police as pol
+from engine.blocbybloc.city import (
+    BASE_PILES,
+    TILES,
+    ZIGZAG,
+    beginner_layout,
+    build_city,
+    cell_name,
+    parse_cell,
+    random_layout,
+    routes_from,
+)
+from engine.blocbybloc.model import BlocState, Pending
+from engine.rng import Rng
+from tests.engine.rule_helpers import expect_illegal
+
+G = BlocByBloc()
+SPEC = Path(__file__).resolve().parents[3] / "shared" / "rules" / "bloc-by-bloc" / "city.md"
+W, S, N, P = 0, 1, 2, 3
+
+
+def c(name: str) -> int:
+    cell = parse_cell(name)
+    assert cell is not None
+    return cell
+
+
+def position(seats: int = 4, **options: Any) -> BlocState:
+    """The beginner city, every Start placed by its default, ready for the first faction's actions; the city is
+    then cleared of blocs so that a test sets up exactly what it needs."""
+    state = G.new_game(seats, {"city": "beginner", **options}, 7)
+    while state.pending:
+        seat = next(iter(G.to_act(state)))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default))
+    return state
+
+
+def blank(state: BlocState, faction: int, dice: list[int]) -> BlocState:
+    """``faction`` to act with ``dice``; no blocs anywhere (the Starts stay)."""
+    state.blocs = [[0, 0, 0, 0] for _ in range(25)]
+    state.first = state.order.index(faction)
+    state.turn = 0
+    state.dice = sorted(dice)
+    return state
+
+
+def seat_of(state: BlocState, faction: int) -> int:
+    return state.controller[faction]
+
+
+def play(state: BlocState, text: str) -> tuple[BlocState, list[str]]:
+    seat = next(iter(G.to_act(state)))
+    state, events = G.apply(state, seat, G.parse_move(text))
+    return state, [e.text for e in events]
+
+
+def rig(state: BlocState, *rolls: int) -> None:
+    """Set the generator so that its next d6 rolls are ``rolls`` (searching for a seed that gives them)."""
+    for seed in range(1, 10**6):
+        rng = Rng(seed)
+        if all(1 + rng.below(6) == r for r in rolls):
+            state.rng = seed
+            return
+    raise AssertionError("no seed")
+
+
+# --- the city -------------------------------------------------------------------------------------------
+def oracle() -> dict[str, set[str]]:
+    text = SPEC.read_text(encoding="utf-8")
+    block = text.split("**Adjacency (the test oracle")[1].split("**Design checks")[0]
+    out = {}
+    for cell, rest in re.findall(r"([A-E][1-5]): ((?:[A-E][1-5] ?)+)", block):
+        out[cell] = set(rest.split())
+    return out
+
+
+def test_the_beginner_city_matches_the_spec_adjacency() -> None:
+    city = beginner_layout(1).city
+    expected = oracle()
+    assert len(expected) == 22
+    got = {cell_name(cell): {cell_name(x) for x in city.adjacent[cell]} for cell in city.districts}
+    assert got == expected
+    assert len(city.connections) == 33
+    assert sorted(x.id for x in city.connections if x.highway is not None) == \
+        ["B2:NW", "B2:SE", "C5:SW", "D3:NW", "D3:SE"]
+    assert [cell_name(m) for m in city.metro] == ["A3", "B5", "C2", "D2", "E1", "E4"]
+    assert sum(city.tile(x).shops for x in city.districts) == 21
+    assert city.connected()
+    police = frozenset(c(x) for x in ("B1", "A4", "D5", "D2"))
+    assert city.connected(skip=police), "no faction walled in by the starting police"
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 7))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_cities_follow_the_zigzag_and_are_connected(seed: int, players: int) -> None:
+    layout = random_layout(seed, players, overpass=seed % 2 == 1)
+    tiles = layout.tiles
+    assert len(set(tiles)) == 25
+    for k, cell in enumerate(ZIGZAG):
+        pile = "ABC"[k % 3]
+        assert TILES[tiles[cell]].pile in ({pile} | ({"3"} if pile == "A" else set()) |
+                                           ({"D"} if pile == "C" else set()))
+    assert ("d23" in tiles) == (players == 3) and ("d12" in tiles) == (players != 3)
+    assert ("overpass" in tiles) == (seed % 2 == 1) and ("hw3" in tiles) == (seed % 2 == 0)
+    assert all(r in (0, 90, 180, 270) for r in layout.rotations)
+    assert layout.city.connected()
+    assert sorted(layout.manifestations).count("mass_looting") <= 4 and len(layout.manifestations) == 25
+
+
+def test_a_disconnected_draw_is_redrawn_with_the_next_seed() -> None:
+    redrawn = next(s for s in range(5000) if random_layout(s, 4).seed != s)
+    layout = random_layout(redrawn, 4)
+    assert layout.seed > redrawn and layout.city.connected()
+    assert sum(len(v) for v in BASE_PILES.values()) == 25
+
+
+def test_the_overpass_links_all_four_corners() -> None:
+    tiles = list(beginner_layout(1).tiles)
+    tiles[c("B4")] = "overpass"  # four districts around it
+    city = build_city(tuple(tiles), beginner_layout(1).rotations)
+    links = {x.id: (cell_name(x.a), cell_name(x.b)) for x in city.connections if x.highway == c("B4")}
+    assert links == {"B4:NE": ("A4", "B5"), "B4:SE": ("B5", "C4"), "B4:SW": ("B3", "C4"), "B4:NW": ("A4", "B3")}
+    tiles[c("B4")] = "hw1"  # beside a highway tile (D3) a link is dead: C3's south side
+    tiles[c("C3")] = "overpass"
+    city = build_city(tuple(tiles), beginner_layout(1).rotations)
+    assert sorted(x.id for x in city.connections if x.highway == c("C3")) == ["C3:NE", "C3:NW"]
+
+
+# --- the police ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("cops", "barricades", "stay", "moved", "dismantled"), [
+    (4, 1, 2, 2, True),   # rulebook: 1 stays, 1 stopped, 2 move; the barricade goes
+    (6, 2, 3, 3, True),   # 1 stays, 2 stopped (half of 5), 3 move
+    (5, 3, 5, 0, True),   # 1 stays, 4 stopped by 3 barricades, all 3 go
+    (2, 2, 1, 1, False),  # half of one mover rounds down to 0: nobody stopped, the barricades stay
+    (3, 0, 1, 2, False),
+])
+def test_barricades_stop_advancing_cops(cops: int, barricades: int, stay: int, moved: int,
+                                        dismantled: bool) -> None:
+    state = blank(position(), W, [1])
+    state.cops = [0] * 25
+    state.vans = [-1] * 25
+    src, dst = c("C3"), c("C4")  # Commercial District 3 → The Park (Public)
+    state.cops[src] = cops
+    conn = state.city.between(src, dst)[0].id
+    if barricades:
+        state.barricades[conn] = barricades
+    pol.advance(state, state.city, lambda x: x == dst, highest=True)
+    assert state.cops[src] == stay and state.cops[dst] == moved
+    assert (conn not in state.barricades) == (dismantled or barricades == 0)
+
+
+def test_groups_in_a_clash_and_solo_cops_hold_and_priority_picks_the_target() -> None:
+    state = blank(position(), W, [1])
+    state.cops, state.vans = [0] * 25, [-1] * 25
+    state.cops[c("C3")] = 3  # adjacent Public districts: B3 (#20), C4 (#21) and The Stadium D2 (#23)
+    state.cops[c("A3")] = 1  # solo: holds
+    state.cops[c("E3")] = 4
+    state.blocs[c("E3")][W] = 1  # a clash: holds
+    pol.advance(state, state.city, lambda x: state.city.tile(x).type == "Public", highest=True)
+    assert state.cops[c("D2")] == 2 and state.cops[c("C3")] == 1, "highest ID: The Stadium (#23)"
+    assert state.cops[c("A3")] == 1 and state.cops[c("E3")] == 4
+    state.cops[c("C3")], state.cops[c("D2")] = 3, 0
+    pol.advance(state, state.city, lambda x: state.city.tile(x).type == "Public", highest=False)
+    assert state.cops[c("B3")] == 2, "lowest ID: Street Market (#20)"
+
+
+def test_reinforcements_emergency_maneuvers_retreat_and_rotation() -> None:
+    state = blank(position(), W, [1])
+    city = state.city
+    staging = pol.staging_cops(state)
+    assert staging == 18 and pol.staging_vans(state) == 2
+    state.vans[c("D5")] = 1  # damaged: does not respond
+    pol.reinforce(state, city, 2, highest=True)
+    assert state.cops[c("D5")] == 3 and pol.staging_cops(state) == 18 - 6
+    state.cops = [0] * 25
+    state.cops[c("A4")] = 29  # one cop left in staging
+    pol.reinforce(state, city, 1, highest=False)  # lowest ID first: Telecom (#13) gets the last one
+    assert state.cops[c("A4")] == 30 and pol.staging_cops(state) == 0
+    state.cops = [0] * 25
+    state.vans = [-1] * 25
+    state.cops[c("C3")], state.cops[c("E5")] = 1, 2
+    pol.emergency(state, city)
+    assert state.vans[c("E5")] == 0, "the highest-ID district with cops and no van (Supermax #18)"
+    state.vans[c("B1")] = 0
+    state.cops[c("D4")] = 1
+    pol.maneuvers(state, city)  # 2 responding vans → the 2 highest IDs with a van or cops: E5 #18, B1 #15
+    assert state.vans[c("E5")] == 0 and state.vans[c("B1")] == 0
+    state.cops = [0] * 25
+    state.vans = [-1] * 25
+    state.cops[c("A1")], state.cops[c("A2")], state.cops[c("A5")] = 1, 1, 9
+    state.blocs[c("A2")][W] = 1
+    state.vans[c("A5")] = 0
+    pol.retreat(state, city)
+    assert state.cops[c("A1")] == 0 and state.cops[c("A2")] == 1, "a solo cop in a clash holds"
+    pol.rotation(state, city)
+    assert state.cops[c("A5")] == 6
+
+
+def test_morale_raises_before_the_effect_and_sets_the_draws() -> None:
+    state = blank(position(), W, [])
+    state.police_deck = ["PO01", "PO20"]  # Heavy Reinforcements (+1 morale) on top
+    state.police_discard = []
+    state.last_police = []
+    G._draw_police(state, [], Rng(1))
+    assert state.morale == 2 and pol.DRAWS[state.morale - 1] == 2
+    assert state.police_discard == ["PO20"]
+
+
+def test_chief_of_police_fired_reshuffles_and_starts_the_discard() -> None:
+    state = blank(position(), W, [])
+    deck_before = len(state.police_deck)
+    state.police_discard = [state.police_deck.pop(0), state.police_deck.pop(0)]
+    state.police_deck.remove("PO34")
+    state.police_deck.append("PO34")
+    G._draw_police(state, [], Rng(3))
+    assert state.police_discard == ["PO34"] and len(state.police_deck) == deck_before - 1
+
+
+def test_metro_lockdown_lies_before_the_next_faction_until_its_turn_ends() -> None:
+    state = blank(position(), W, [])
+    me = state.faction_now()
+    nxt = state.order[(state.order.index(me) + 1) % 4]
+    state.police_deck.remove("PO33")
+    state.police_deck.append("PO33")
+    G._draw_police(state, [], Rng(3))
+    assert state.lockdown == nxt and "PO33" not in state.police_deck + state.police_discard
+    home = c("B5")  # a metro district whose two streets lead into police
+    state.cops[c("A5")], state.cops[c("B4")] = 1, 1
+    state.blocs[home][me] = 1
+    state.dice = [3]
+    blocked = [state.police(x) for x in range(25)]
+    by_street = set(routes_from(state.city, home, blocked, metro=False))
+    assert by_street != set(routes_from(state.city, home, blocked, metro=True))
+    assert {m.to for m in G.legal_moves(state, seat_of(state, me)) if m.kind == "move"} == by_street, \
+        "no metro for anyone"
+    events: list[Any] = []
+    state.turn = state.night_order().index(nxt)
+    G._end_turn(state, nxt, events, Rng(5))
+    assert state.lockdown == -1 and "PO33" in state.police_discard + state.police_deck
+
+
+# --- movement, dice, stopping, attacks ----------------------------------------------------------------------
+def test_movement_never_passes_through_police_but_may_end_there() -> None:
+    state = blank(position(), W, [2])
+    city = state.city
+    blocked = [state.police(x) for x in range(25)]
+    reach = {cell_name(x) for x in routes_from(city, c("A5"), blocked, metro=False)}
+    assert "A4" in reach, "Telecom Network Hub holds police: a destination"
+    assert "A3" in reach and "B5" in reach
+    assert "A2" not in {cell_name(x) for x in routes_from(city, c("A5"), [x == c("A4") or x == c("B4") or
+                                                                                 x == c("B5") for x in range(25)],
+                                                           metro=False)}
+    with_metro = {cell_name(x) for x in routes_from(city, c("B5"), blocked, metro=True)}
+    assert {"A3", "C2", "E1", "E4"} <= with_metro, "the metro joins every metro district"
+
+
+def test_a_move_carries_the_mob_and_spends_any_die() -> None:
+    state = blank(position(), W, [1, 6])
+    state.blocs[c("B5")][W] = 3
+    seat = seat_of(state, W)
+    state, _ = G.apply(state, seat, G.parse_move("move 1 B5 A5 2"))
+    assert state.blocs[c("A5")][W] == 2 and state.blocs[c("B5")][W] == 1 and state.dice == [6]
+    expect_illegal(G, state, seat, "move 3 B5 A5 1", "no die showing 3")
+
+
+def test_no_action_out_of_a_district_with_police() -> None:
+    state = blank(position(), W, [6, 6])
+    state.blocs[c("A4")][W] = 2  # Telecom Network Hub: van and cops
+    moves = G.legal_moves(state, seat_of(state, W))
+    assert not [m for m in moves if m.kind in ("move", "barricade", "loot", "build", "swap")]
+    assert {m.kind for m in moves} >= {"defeat", "kick", "van"}
+
+
+@pytest.mark.parametrize(("die", "legal"), [(3, False), (4, True), (6, True)])
+def test_advanced_actions_need_a_die_at_least_the_difficulty(die: int, legal: bool) -> None:
+    state = blank(position(), W, [die])
+    state.blocs[c("C4")][W] = 1  # The Park, difficulty 4
+    text = f"build {die} C4 kitchen"
+    if legal:
+        assert G.parse_move(text) in G.legal_moves(state, seat_of(state, W))
+    else:
+        expect_illegal(G, state, seat_of(state, W), text, "at least 4")
+
+
+def test_the_faction_with_strictly_the_most_blocs_may_stop_an_advanced_action() -> None:
+    state = blank(position(), W, [5, 6])
+    state.blocs[c("B3")][W], state.blocs[c("B3")][S] = 1, 2  # Street Market (Public, 4)
+    rig(state, 4)
+    state, _ = play(state, "build 5 B3 kitchen")
+    assert state.pending and state.pending[0].kind == "stop" and state.pending[0].faction == S
+    assert G.to_act(state) == {seat_of(state, S)}
+    assert G.decision(state, seat_of(state, S)).default == "allow"
+    state, said = play(state, "stop")
+    assert state.dice == [5, 6] and state.occ_owner[c("B3")] == -1, "the die goes back"
+    assert not [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "build" and m.cell == c("B3")]
+    tie = blank(position(), W, [5])
+    tie.blocs[c("B3")][W], tie.blocs[c("B3")][S] = 2, 2
+    rig(tie, 4)
+    tie, _ = play(tie, "build 5 B3 kitchen")
+    assert not tie.pending and tie.occ_kind[c("B3")] == "kitchen", "a tie for the most: nobody can stop"
+
+
+def test_each_bloc_attacks_once_a_night_and_a_run_ends_with_one_reaction_roll() -> None:
+    state = blank(position(), W, [6, 6, 6])
+    state.blocs[c("A4")][W] = 2  # Telecom Network Hub: 3 cops and a van, difficulty 6
+    rig(state, 4)
+    state, said = play(state, "defeat 6 A4")
+    state, said = play(state, "van 6 A4")
+    assert state.cops[c("A4")] == 2 and state.vans[c("A4")] == 1
+    assert not [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind in ("defeat", "van", "kick")], \
+        "two blocs: two attacks this night"
+    assert not any("Reaction" in t for t in said), "the run is still open"
+    state.blocs[c("A3")][W] = 1
+    state, said = play(state, "barricade 6 A3-B3")
+    assert sum("Reaction roll" in t for t in said) == 1, "the run closes with one roll before the next action"
+
+
+def test_three_hits_destroy_a_van_and_a_kick_tears_down_barricades() -> None:
+    state = blank(position(), W, [6, 6, 6, 6])
+    state.blocs[c("A4")][W] = 4
+    state.barricades["A3-A4"] = 2
+    for _ in range(3):
+        state, _ = play(state, "van 6 A4")
+    assert state.vans[c("A4")] == -1 and state.vans_box == 1 and state.vans_destroyed == 1
+    state, _ = play(state, "kick 6 A4 A3-A4")
+    assert state.cops[c("A3")] == 2 and state.cops[c("A4")] == 1 and "A3-A4" not in state.barricades
+
+
+@pytest.mark.parametrize(("roll", "check"), [
+    (1, lambda s: s.cops[c("C4")] == 1),
+    (2, lambda s: len(s.last_police) == 1),
+    (3, lambda s: s.cops[c("C4")] == 0 and not s.last_police),
+    (6, lambda s: len(s.dice) == 1),  # People's Kitchen built: one extra die (the 5 was spent)
+])
+def test_reaction_rolls(roll: int, check: Any) -> None:
+    state = blank(position(), W, [5])
+    state.blocs[c("C4")][W] = 1
+    state.last_police = []
+    rig(state, roll)
+    state, _ = play(state, "build 5 C4 kitchen")
+    assert check(state)
+
+
+def test_assembly_hall_forms_a_bloc_once_a_turn() -> None:
+    state = blank(position(), W, [1, 2])
+    state.occ_owner[c("B3")], state.occ_kind[c("B3")] = W, "hall"
+    state.mats[W].remove("hall")
+    state, _ = play(state, "hall 1")
+    assert state.blocs[c("B3")][W] == 1
+    assert Move_kinds(state) & {"hall"} == set()
+
+
+def Move_kinds(state: BlocState) -> set[str]:  # noqa: N802 - reads as a phrase in the tests
+    return {m.kind for m in G.legal_moves(state, next(iter(G.to_act(state))))}
+
+
+# --- Sunrise -----------------------------------------------------------------------------------------------------
+def sunrise(state: BlocState) -> tuple[BlocState, list[str]]:
+    """Run the last faction's end of turn into Sunrise (police ops drawn from an empty deck do nothing)."""
+    state.turn = len(state.order) - 1
+    state.police_deck, state.police_discard = [], []
+    events: list[Any] = []
+    G._end_turn(state, state.faction_now(), events, Rng(1))
+    return state, [e.text for e in events]
+
+
+def test_vans_wipe_their_district_and_cops_defeat_blocs_then_occupations() -> None:
+    state = blank(position(), W, [])
+    state.blocs[c("A4")][W] = 5  # a van: all defeated, occupation evicted
+    state.occ_owner[c("A4")], state.occ_kind[c("A4")] = W, "hall"
+    state.mats[W].remove("hall")
+    state.cops[c("C3")] = 3
+    state.blocs[c("C3")][S] = 2  # 3 cops, 2 blocs: all defeated
+    state.cops[c("C4")] = 2
+    state.blocs[c("C4")][N] = 3  # 2 cops, 3 blocs of one faction: 2 defeated
+    state.occ_owner[c("C4")], state.occ_kind[c("C4")] = N, "hall"
+    state.mats[N].remove("hall")
+    state.blocs[c("B5")][W] = 1
+    state.blocs[c("C2")][S] = 1
+    state.blocs[c("E1")][N] = 1
+    state.blocs[c("E4")][P] = 1
+    state, said = sunrise(state)
+    assert state.blocs[c("A4")] == [0, 0, 0, 0] and state.occ_owner[c("A4")] == -1 and "hall" in state.mats[W]
+    assert state.blocs[c("C3")][S] == 0
+    assert state.blocs[c("C4")][N] == 1 and state.occ_kind[c("C4")] == "hall"
+
+
+def test_a_mixed_clash_is_split_by_the_faction_with_the_most_blocs() -> None:
+    state = blank(position(), W, [])
+    for f in range(4):
+        state.blocs[c("E4") if f == P else c("B5") if f == W else c("C2") if f == S else c("E1")][f] = 3
+    state.cops[c("C3")] = 2
+    state.blocs[c("C3")][W], state.blocs[c("C3")][S] = 2, 3
+    state, _ = sunrise(state)
+    assert state.pending and state.pending[0].kind == "split" and state.pending[0].faction == S
+    decision = G.decision(state, seat_of(state, S))
+    assert decision.clock == "decision"
+    # the default: one at a time from the faction with the most blocs in the city (S 6, then W and S tie at 5 and
+    # 2 here: the one that played later this night, S)
+    assert G.parse_move(decision.default).losses == (0, 2, 0, 0)
+    options = {G.format_move(m) for m in G.legal_moves(state, seat_of(state, S))}
+    assert options == {"split C3 W2", "split C3 W1 S1", "split C3 S2"}
+    state, said = play(state, "split C3 W1 S1")
+    assert state.blocs[c("C3")][W] == 1 and state.blocs[c("C3")][S] == 2
+
+
+def test_the_default_split_takes_from_the_faction_with_the_most_blocs_in_the_city() -> None:
+    state = blank(position(), W, [])
+    state.blocs[c("B5")][W] = 6  # Workers have many blocs elsewhere
+    state.blocs[c("C3")][W], state.blocs[c("C3")][S] = 1, 2
+    assert G._default_split(state, c("C3"), 2) == [1, 1, 0, 0]  # W first (7 in the city), then only S is left
+
+
+def test_liberation_flips_the_tile_and_resolves_its_manifestation_card() -> None:
+    state = blank(position(), W, [])
+    cell = c("B5")  # Garment Sweatshop, difficulty 4: 8 blocs liberate it
+    state.occ_owner[cell], state.occ_kind[cell] = W, "hall"
+    state.mats[W].remove("hall")
+    state.blocs[cell][W], state.blocs[cell][S] = 5, 3
+    for f, home in ((S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state.under[cell] = "mass_looting"
+    state.morale = 3
+    hands = [len(h) for h in state.hands]
+    state, said = sunrise(state)
+    assert state.liberated[cell] and state.difficulty(cell) == 3 and state.shops[cell] == []
+    assert state.morale == 2, "every manifestation card lowers morale"
+    assert len(state.hands[W]) == hands[W] + 2 and len(state.hands[S]) == hands[S] + 2, "L3: 2 cards each"
+    assert len(state.hands[N]) == hands[N]
+    assert state.under[cell] == ""
+
+
+@pytest.mark.parametrize(("card", "check"), [
+    ("crowd_swells", lambda s: s.blocs[c("B5")][W] == 10),
+    ("police_rout", lambda s: s.cops[c("A5")] == 0),
+    ("momentum", lambda s: s.momentum[W] == 1),
+    ("free_transit", lambda s: s.free_moves[W] == 1 or s.phase == "sunset"),
+    ("police_demoralized", lambda s: s.morale == 1),
+    ("barricade_fever", lambda s: sum(s.barricades.values()) == 2),
+    ("tactical_collapse", lambda s: s.cops[c("A5")] == 0),
+])
+def test_manifestation_cards(card: str, check: Any) -> None:
+    state = blank(position(), W, [])
+    cell = c("B5")
+    state.occ_owner[cell], state.occ_kind[cell] = W, "hall"
+    state.mats[W].remove("hall")
+    state.blocs[cell][W] = 8
+    state.cops[c("A5")] = 1  # a solo cop next door
+    for f, home in ((S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state.under[cell] = card
+    state.morale = 3
+    state, _ = sunrise(state)
+    assert state.liberated[cell]
+    assert check(state), card
+
+
+@pytest.mark.parametrize(("level", "to_box"), [(3, False), (4, True)])
+def test_riot_van_burns_sends_a_van_nearby_to_staging_or_destroys_it(level: int, to_box: bool) -> None:
+    state = blank(position(), W, [])
+    cell = c("B5") if level == 3 else c("A5")  # Garment Sweatshop liberates at L3, Smartphone Factory at L4
+    state.occ_owner[cell], state.occ_kind[cell] = W, "kitchen"
+    state.mats[W].remove("kitchen")
+    state.blocs[cell][W] = 2 * state.difficulty(cell)
+    state.vans[c("B4")] = 0  # a van next to B5 (A5's neighbour A4 has one from the start)
+    for f, home in ((S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state.under[cell] = "riot_van_burns"
+    state, _ = sunrise(state)
+    burnt = c("B4") if level == 3 else c("A4")
+    assert state.vans[burnt] == -1
+    assert state.vans_box == (1 if to_box else 0) and state.vans_destroyed == (1 if to_box else 0)
+
+
+def test_the_game_ends_in_a_loss_when_a_faction_has_no_bloc_left() -> None:
+    state = blank(position(), W, [])
+    state.blocs[c("B5")][W] = 1
+    state.blocs[c("C2")][S] = 1
+    state.blocs[c("E1")][N] = 1
+    state, said = sunrise(state)
+    assert state.outcome == "loss" and "Prisoners have no bloc" in state.reason
+    assert G.result(state).winners == frozenset() and G.result(state).cooperative
+
+
+def test_occupying_every_state_district_wins_together() -> None:
+    state = blank(position(), W, [])
+    for f, home in ((W, "B5"), (S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state.cops = [0] * 25
+    state.vans = [-1] * 25
+    for f, cell in ((W, "B1"), (S, "A4"), (N, "D5")):
+        state.occ_owner[c(cell)], state.occ_kind[c(cell)] = f, "kitchen"
+        state.mats[f].remove("kitchen")
+    state, said = sunrise(state)
+    assert state.outcome == "win" and G.result(state).winners == frozenset(range(4))
+
+
+def test_time_runs_out_on_the_last_night() -> None:
+    state = blank(position(), W, [])
+    for f, home in ((W, "B5"), (S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state.countdown = 1
+    state, said = sunrise(state)
+    assert state.outcome == "loss" and "military" in state.reason
+    state = blank(position(), W, [])
+    for f, home in ((W, "B5"), (S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    state, said = sunrise(state)
+    assert not state.outcome and state.night == 2 and state.countdown == 7 and state.phase == "sunset"
+
+
+# --- setup ----------------------------------------------------------------------------------------------------------
+def test_setup_deploys_police_and_asks_each_faction_for_its_start() -> None:
+    state = G.new_game(4, {"city": "beginner"}, 3)
+    assert sum(state.cops) == 12 and sum(1 for v in state.vans if v >= 0) == 4
+    assert {cell_name(x) for x in range(25) if state.vans[x] >= 0} == {"B1", "A4", "D5", "D2"}
+    assert [p.kind for p in state.pending] == ["start"] * 4
+    first = state.pending[0].faction
+    decision = G.decisions(state)[0]
+    assert decision.seat == state.controller[first] and decision.default
+    assert all(len(state.hands[f]) == 2 for f in range(4))
+    two = G.new_game(2, {}, 3)
+    assert sorted(two.controller) == [0, 0, 1, 1]
+    assert [two.controller[f] for f in two.order] == [0, 1, 0, 1], "seats alternate players"
+    three = G.new_game(3, {}, 3)
+    assert sorted(three.controller) == [-1, 0, 1, 2]
+    assert "d23" in three.tiles and "d12" not in three.tiles
+    beginner = G.new_game(3, {"beginner": True}, 3)
+    assert beginner.countdown == 8 and "PO18" not in beginner.police_deck and "PO17" in beginner.police_deck
+
+
+def test_a_start_goes_in_an_own_district_with_an_empty_circle() -> None:
+    state = G.new_game(4, {"city": "beginner"}, 3)
+    f = state.pending[0].faction
+    seat = state.controller[f]
+    own = {cell_name(m.cell) for m in G.legal_moves(state, seat)}
+    assert all(state.city.tile(c(x)).type == ("Workers", "Students", "Neighbors", "Prisoners")[f] for x in own)
+    assert len(own) == 3
+    with pytest.raises(IllegalMoveError):
+        G.apply(state, seat, G.parse_move("start C3"))
+
+
+def test_notation_round_trips_and_reads_forgivingly() -> None:
+    assert G.format_move(G.parse_move("MOVE 3 b3 c4 2")) == "move 3 B3 C4 2"
+    assert G.format_move(G.parse_move("barricade 2 c3-b3")) == "barricade 2 B3-C3"
+    assert G.format_move(G.parse_move("split c3 s1 w1")) == "split C3 W1 S1"
+    assert G.parse_move("loot 5 A3 burn").burn
+
+
+def test_pending_kinds_have_their_defaults() -> None:
+    state = blank(position(), W, [])
+    state.pending = [Pending("stop", S, cell=c("B3"), action="build 5 B3 kitchen")]
+    d = G.decisions(state)[0]
+    assert d.kind == "stop" and d.default == "allow" and d.clock == "decision"
