@@ -38,7 +38,7 @@ def check(s: BlocState) -> None:
         tile = s.city.tile(cell)
         if s.occ_owner[cell] >= 0:
             assert tile.circle
-        if s.police(cell) or sum(s.blocs[cell]):
+        if s.police(cell) or sum(s.blocs[cell]) > 0:
             assert not tile.highway, "nobody stands on a highway"
     loot = Counter(s.loot_deck + s.loot_discard + [c for h in s.hands for c in h])
     assert loot == Counter(loot_deck()), "60 loot cards"
@@ -91,7 +91,9 @@ def test_random_playouts_keep_every_piece_and_end(seats: int, city: str, seed: i
 
 
 def test_playouts_reach_liberations_and_several_nights() -> None:
-    nights, liberations, ends = [], 0, Counter()
+    nights: list[int] = []
+    liberations = 0
+    ends: Counter[str] = Counter()
     for seed in range(30):
         state = G.new_game(4, {"city": "beginner"}, seed)
         rng = Rng(seed)

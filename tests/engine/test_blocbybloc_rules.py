@@ -45,7 +45,7 @@ def position(seats: int = 4, **options: Any) -> BlocState:
     state = G.new_game(seats, {"city": "beginner", **options}, 7)
     while state.pending:
         seat = next(iter(G.to_act(state)))
-        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
     return state
 
 
@@ -411,7 +411,7 @@ def test_a_mixed_clash_is_split_by_the_faction_with_the_most_blocs() -> None:
     assert decision.clock == "decision"
     # the default: one at a time from the faction with the most blocs in the city (S 6, then W and S tie at 5 and
     # 2 here: the one that played later this night, S)
-    assert G.parse_move(decision.default).losses == (0, 2, 0, 0)
+    assert G.parse_move(decision.default or "").losses == (0, 2, 0, 0)
     options = {G.format_move(m) for m in G.legal_moves(state, seat_of(state, S))}
     assert options == {"split C3 W2", "split C3 W1 S1", "split C3 S2"}
     state, said = play(state, "split C3 W1 S1")
