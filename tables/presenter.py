@@ -411,6 +411,11 @@ def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
 def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
     order = sorted(range(len(names)), key=lambda p: standings["ranks"][p])
     parts = []
+    if standings.get("cooperative"):  # no scores to rank: everyone won together or lost together
+        won = bool(standings.get("winners"))
+        parts.append(("Won together: " if won else "Lost together: ") + ", ".join(
+            names[p] + (" (resigned)" if p in standings.get("resigned", []) else "") for p in order))
+        order = []
     for p in order:
         tag = " (resigned)" if p in standings.get("resigned", []) else ""
         parts.append(f"{standings['ranks'][p]}. {names[p]} — {_num(standings['scores'][p])}{tag}")

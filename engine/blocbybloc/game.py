@@ -942,34 +942,35 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if k == "split":
             return "Lose " + ", ".join(f"{n} {_text(f)}" for f, n in enumerate(move.losses) if n)
         if k == "move":
-            return f"{cell_name(move.cell)} → {cell_name(move.to)}, {self._blocs(move.n)} ({die})"
+            return f"Move {cell_name(move.cell)} → {cell_name(move.to)}: {self._blocs(move.n)}, {die}"
         if k == "barricade":
-            return f"Barricade {move.conn} ({die})"
+            return f"Barricade {move.conn}, {die}"
         if k == "loot":
-            return f"Loot {cell_name(move.cell)}, {'burn' if move.burn else 'graffiti'} ({die})"
+            return f"Loot {cell_name(move.cell)} ({'burn' if move.burn else 'graffiti'}), {die}"
         if k in ("build", "swap"):
-            return f"{k.title()} {OCCUPATION_NAMES[move.occ]} in {cell_name(move.cell)} ({die})"
+            return f"{k.title()} {OCCUPATION_NAMES[move.occ]} in {cell_name(move.cell)}, {die}"
         if k == "defeat":
-            return f"Defeat a cop in {cell_name(move.cell)} ({die})"
+            return f"Defeat a cop in {cell_name(move.cell)}, {die}"
         if k == "kick":
-            return f"Kick 2 cops out of {cell_name(move.cell)} by {move.conn} ({die})"
+            return f"Kick 2 cops out of {cell_name(move.cell)} by {move.conn}, {die}"
         if k == "van":
-            return f"Attack the van in {cell_name(move.cell)} ({die})"
-        return f"Assembly Hall: form a bloc ({die})"
+            return f"Attack the van in {cell_name(move.cell)}, {die}"
+        return f"Assembly Hall: form a bloc, {die}"
 
     def menu_groups(self, state: BlocState, seat: int, move: Move) -> tuple[str, ...]:
+        """Action, then district (and for a move its destination): each level a short list."""
         k = move.kind
         if k in ("start", "end", "allow", "stop", "split", "hall"):
             return ()
-        label = {"move": "Move blocs", "barricade": "Barricade", "loot": "Loot", "build": "Build an occupation",
-                 "swap": "Swap an occupation", "defeat": "Attack", "kick": "Attack", "van": "Attack"}[k]
         if k == "move":
-            return (label, f"from {self._where(state, move.cell)}")
+            return ("Move blocs", f"from {self._where(state, move.cell)}", f"to {self._where(state, move.to)}")
+        if k == "barricade":
+            return ("Barricade", f"on {move.conn}")
+        if k == "loot":
+            return ("Loot", f"in {self._where(state, move.cell)}")
         if k in ("build", "swap"):
-            return (label, f"in {self._where(state, move.cell)}")
-        if k in ATTACKS:
-            return (label, f"in {self._where(state, move.cell)}")
-        return (label,)
+            return (f"{k.title()} an occupation", f"in {self._where(state, move.cell)}")
+        return ("Attack", f"in {self._where(state, move.cell)}")
 
     def why_illegal(self, state: BlocState, seat: int, move: Move) -> str:
         if state.pending and move.kind not in ("start", "allow", "stop", "split"):
