@@ -11,6 +11,8 @@ or X (burned); a barricade count sits on the street or highway link it blocks.
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
@@ -28,12 +30,11 @@ from render.common import (
     Colour,
     Label,
     encode_png,
-    felt,
-    fit_text,
     mix,
     seat_names,
     text_label,
 )
+from render.common import fit_text as common_fit_text
 
 W, H = 1600, 1000
 TILE, GAP = 172, 14
@@ -48,11 +49,18 @@ TYPE_FILL: dict[str, Colour] = {
 }
 ROAD = (120, 120, 126)
 COP = (30, 50, 110)
+TABLE = (16, 72, 48)
 SHORT = {"start": "Start", "hall": "Hall", "kitchen": "Kitchen", "strike": "Strike", "workshop": "Workshop",
          "center": "Social", "hacker": "Hacker", "garden": "Garden", "cafe": "Cafe", "factory": "Molotov",
          "hideout": "Scavenger"}
 DAMAGE = ("VAN", "VAN: 1 hit", "VAN: 2 hits")
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+@lru_cache(maxsize=4096)
+def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    """:func:`render.common.fit_text`, remembered (the same names and lines come back on every board)."""
+    return common_fit_text(text, size, max_width, bold)
 
 
 @lru_cache(maxsize=4096)
@@ -77,7 +85,7 @@ def _centre(name: str) -> tuple[float, float]:
 
 @cache
 def _background() -> Image.Image:
-    img = felt((W, H))
+    img = Image.new("RGB", (W, H), TABLE)  # flat: a gradient costs a third of the time to encode, for nothing
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((SIDE_X - 12, 12, W - 12, H - 12), radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
     for i, row in enumerate("ABCDE"):
@@ -148,36 +156,46 @@ def text_width_ok(text: str, width: float) -> bool:
     return fit_text(text, 13, width, bold=True) == text
 
 
-def _tile(img: Image.Image, draw: ImageDraw.ImageDraw, c: CellView) -> None:
-    x, y = _cell_xy(c["cell"])
-    sides = tuple(side for side in STEP if any(_faces(c["cell"], conn, side) for conn in c["connections"]))
-    face = _static_tile(c["cell"], c["name"], c["type"], c["pid"], c["difficulty"], c["liberated"], c["metro"],
-                        sides)
-    img.paste(face, (x, y), face)
-    if c["type"] == "Highway":
-        return
-    fill = TYPE_FILL[c["type"]]
-    for i, shop in enumerate(c["shops"]):  # shopping centres, bottom right
-        sx = x + TILE - 26 - i * 24
-        sy = y + TILE - 28
+@lru_cache(maxsize=1024)
+def _dressed_tile(cell: str, name: str, type_: str, pid: int, difficulty: int, liberated: bool, metro: bool,
+                  sides: tuple[str, ...], shops: tuple[int, ...], occupation: tuple[int, str] | None,
+                  circle: bool) -> Image.Image:
+    """A tile with what changes now and then: its shopping centres and its occupation (one paste per tile)."""
+    img = _static_tile(cell, name, type_, pid, difficulty, liberated, metro, sides).copy()
+    if type_ == "Highway":
+        return img
+    draw = ImageDraw.Draw(img)
+    fill = TYPE_FILL[type_]
+    for i, shop in enumerate(shops):  # shopping centres, bottom right
+        sx, sy = TILE - 26 - i * 24, TILE - 28
         bg = (255, 255, 255) if shop == 0 else (250, 120, 200) if shop == 1 else (20, 20, 20)
         draw.rectangle((sx, sy, sx + 20, sy + 20), fill=bg, outline=INK, width=2)
         _put(img, (sx + 10, sy + 10), "SGX"[shop], 13, INK if shop < 2 else WHITE, "m", True)
-    if c["circle"]:
-        ox, oy, r = x + TILE / 2, y + TILE - 42, 22
-        occ = c["occupation"]
-        if occ is None:
+    if circle:
+        ox, oy, r = TILE / 2, TILE - 42, 22
+        if occupation is None:
             draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=mix(fill, WHITE, 0.5))
         else:
-            colour = FACTION_COLOURS[occ["faction"]]
-            draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=colour)
-            _put(img, (ox, oy - 5), LETTERS[occ["faction"]], 18, INK, "m", True)
-            _put(img, (ox, oy + 11), SHORT[occ["kind"]], 10, INK, "m", True)
-    chips = [_chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f]) for f, n in enumerate(c["blocs"]) if n]
+            faction, kind = occupation
+            draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=FACTION_COLOURS[faction])
+            _put(img, (ox, oy - 5), LETTERS[faction], 18, INK, "m", True)
+            _put(img, (ox, oy + 11), SHORT[kind], 10, INK, "m", True)
+    return img
+
+
+def _tile(img: Image.Image, c: CellView) -> None:
+    x, y = _cell_xy(c["cell"])
+    sides = tuple(side for side in STEP if any(_faces(c["cell"], conn, side) for conn in c["connections"]))
+    occ = c["occupation"]
+    face = _dressed_tile(c["cell"], c["name"], c["type"], c["pid"], c["difficulty"], c["liberated"], c["metro"],
+                         sides, tuple(c["shops"]), (occ["faction"], occ["kind"]) if occ else None, c["circle"])
+    img.paste(face, (x, y), face)
     cx0 = x + 6
-    for chip in chips:  # blocs: chips with the faction's letter and a count
-        chip.paste(img, (cx0, y + 74))
-        cx0 += chip.width + 3
+    for f, n in enumerate(c["blocs"]):  # blocs: chips with the faction's letter and a count
+        if n:
+            chip = _chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f])
+            chip.paste(img, (cx0, y + 74))
+            cx0 += chip.width + 3
     police = []
     if c["cops"]:
         police.append(_chip(f"{c['cops']} COP{'S' if c['cops'] > 1 else ''}", COP, WHITE))
@@ -264,11 +282,12 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
         _put(img, (bx + 51, y), f"{'» ' if current else ''}{name} {(1, 2, 2, 2, 3)[i]}", 15,
              WHITE if current else MUTED, "m", current)
     y += 34
-    _put(img, (x, y), f"Staging: {view['staging_cops']} cops, {view['staging_vans']} vans · destroyed vans: "
-         f"{view['vans_destroyed']} · barricades left: {view['barricades_left']}", 15, WHITE)
+    _seq(img, (x, y), 15, ["Staging: ", view["staging_cops"], " cops, ", view["staging_vans"],
+                           " vans · destroyed vans: ", view["vans_destroyed"], " · barricades left: ",
+                           view["barricades_left"]])
     y += 26
-    _put(img, (x, y), f"Police ops deck {view['police_deck']} · loot deck {view['loot_deck']} · "
-         f"difficulty {view['difficulty']}", 15, MUTED)
+    _seq(img, (x, y), 15, ["Police ops deck ", view["police_deck"], " · loot deck ", view["loot_deck"],
+                           f" · difficulty {view['difficulty']}"], MUTED)
     y += 26
     if view["lockdown"] >= 0:
         _put(img, (x, y), f"METRO LOCKDOWN until the {view['factions'][view['lockdown']]['name']}' next turn ends",
@@ -296,9 +315,10 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
         who = names[fv["seat"]] if 0 <= fv["seat"] < len(names) else ""
         _put(img, (x + 40, y), fit_text(f"{'» ' if acting else ''}{fv['name']} · {who}", 17, 330), 17, WHITE, "l",
              True)
-        _put(img, (x + 380, y), f"blocs {fv['blocs_city']} in city, {fv['blocs_mat']} on mat", 15, WHITE)
+        _seq(img, (x + 380, y), 15, ["blocs ", fv["blocs_city"], " in city, ", fv["blocs_mat"], " on mat"])
         mat = ", ".join(SHORT[o] for o in fv["occupations_mat"]) or "none"
-        _put(img, (x + 40, y + 26), fit_text(f"Mat: {mat} · loot cards: {fv['loot']}", 15, W - x - 80), 15, MUTED)
+        end = _seq(img, (x + 40, y + 26), 15, ["loot cards: ", fv["loot"], " · "], MUTED)
+        _put(img, (end, y + 26), fit_text(f"Mat: {mat}", 15, W - end - 40), 15, MUTED)
         y += 76
     if view["dice"] and view["acting"] >= 0:
         _put(img, (x, y), "Dice:", 18, WHITE, "l", True)
@@ -313,13 +333,46 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
          "burned)", 13, MUTED)
 
 
+def _seq(img: Image.Image, xy: tuple[float, float], size: int, parts: list[str | int],
+         fill: Colour = WHITE) -> float:
+    """A line set from cached pieces (words, and each number on its own), so a line whose numbers change costs
+    no new text rendering; returns where it ends."""
+    x, y = xy
+    for part in parts:
+        label = _label(str(part), size, fill, False)
+        label.paste(img, (x, y))
+        x += label.width
+    return x
+
+
 def render(view: BlocView, names: Sequence[str]) -> bytes:
-    """The city and panel for one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat."""
+    """The city and panel for one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat.
+
+    The picture shows nothing private (hands are listed in words, beside it), so a seat's view and the public
+    one make the same picture: it is drawn once and reused (a small cache keyed by what is drawn)."""
+    drawn = {k: v for k, v in view.items() if k != "viewer"}
+    drawn["factions"] = [{k: v for k, v in f.items() if k != "hand"} for f in view["factions"]]
+    key = json.dumps([drawn, list(names)], sort_keys=True)
+    with _drawing:  # a move's pictures render in threads at once: the second waits for the first, then reuses it
+        png = _recent.get(key)
+        if png is None:
+            png = _draw(view, names)
+            _recent[key] = png
+            while len(_recent) > 8:
+                _recent.pop(next(iter(_recent)))
+    return png
+
+
+_recent: dict[str, bytes] = {}  # the last pictures drawn, by what they show
+_drawing = threading.Lock()
+
+
+def _draw(view: BlocView, names: Sequence[str]) -> bytes:
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
     img = _background().copy()
     draw = ImageDraw.Draw(img)
     for c in view["cells"]:
-        _tile(img, draw, c)
+        _tile(img, c)
     _highways(img, draw, view)
     _barricades(img, draw, view)
     _put(img, (GRID_X, 38), fit_text(view["prompt"] if view["result"] is None else view["result"]["reason"], 17,
