@@ -53,7 +53,7 @@ TABLE = (16, 72, 48)
 SHORT = {"start": "Start", "hall": "Hall", "kitchen": "Kitchen", "strike": "Strike", "workshop": "Workshop",
          "center": "Social", "hacker": "Hacker", "garden": "Garden", "cafe": "Cafe", "factory": "Molotov",
          "hideout": "Scavenger"}
-DAMAGE = ("VAN", "VAN: 1 hit", "VAN: 2 hits")
+DAMAGE = ("VAN", "VAN 1/3", "VAN 2/3")  # hits taken of the three that destroy it
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -172,7 +172,7 @@ def _dressed_tile(cell: str, name: str, type_: str, pid: int, difficulty: int, l
         draw.rectangle((sx, sy, sx + 20, sy + 20), fill=bg, outline=INK, width=2)
         _put(img, (sx + 10, sy + 10), "SGX"[shop], 13, INK if shop < 2 else WHITE, "m", True)
     if circle:
-        ox, oy, r = TILE / 2, TILE - 42, 22
+        ox, oy, r = TILE / 2, TILE - 26, 21
         if occupation is None:
             draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=mix(fill, WHITE, 0.5))
         else:
@@ -193,17 +193,17 @@ def _tile(img: Image.Image, c: CellView) -> None:
     cx0 = x + 6
     for f, n in enumerate(c["blocs"]):  # blocs: chips with the faction's letter and a count
         if n:
-            chip = _chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f])
-            chip.paste(img, (cx0, y + 74))
+            chip = _chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f], INK, 19)
+            chip.paste(img, (cx0, y + 75))
             cx0 += chip.width + 3
     police = []
     if c["cops"]:
-        police.append(_chip(f"{c['cops']} COP{'S' if c['cops'] > 1 else ''}", COP, WHITE))
+        police.append(_chip(f"{c['cops']} COP{'S' if c['cops'] > 1 else ''}", COP, WHITE, 18))
     if c["van"] >= 0:
-        police.append(_chip(DAMAGE[c["van"]], (20, 20, 20) if c["van"] == 0 else (150, 30, 30), WHITE))
+        police.append(_chip(DAMAGE[c["van"]], (20, 20, 20) if c["van"] == 0 else (150, 30, 30), WHITE, 18))
     px = x + 6
     for chip in police:
-        chip.paste(img, (px, y + 103))
+        chip.paste(img, (px, y + 107))
         px += chip.width + 3
 
 
@@ -329,8 +329,10 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
         y += 40
     if view["result"] is None:
         _put(img, (x, H - 70), fit_text(view["prompt"], 15, W - x - 30), 15, YELLOW)
-    _put(img, (x, H - 40), "Tiles: #police ID, difficulty in the ring, M metro, S/G/X shops (clean/graffiti/"
-         "burned)", 13, MUTED)
+    _put(img, (x, H - 44), "Tiles: #police ID, difficulty in the ring, M metro, S/G/X shops (clean/graffiti/"
+         "burned),", 13, MUTED)
+    _put(img, (x, H - 26), "W S N P blocs and occupations by faction, VAN 1/3: a van hit once of the 3 hits that "
+         "destroy it", 13, MUTED)
 
 
 def _seq(img: Image.Image, xy: tuple[float, float], size: int, parts: list[str | int],
