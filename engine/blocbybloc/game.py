@@ -1,56 +1,38 @@
 """Bloc by Bloc, fully cooperative, for 2–4 players (2 players run two factions each).
 
 Rules: ``../shared/rulebooks/bloc-by-bloc.txt`` as decided in ``../shared/rules/bloc-by-bloc/`` (city, play, police,
-cards). The city is :mod:`engine.blocbybloc.city`, the police deck and its algorithms :mod:`engine.blocbybloc.police`.
-Every step is one pick from the legal moves of the seat that owes a decision: Start placement, each action of a
-faction's Sunset turn (the die is part of the move), a stop or allow by the faction with the most blocs where an
-advanced action is declared, and the split of losses in a mixed clash at Sunrise. Dice, reaction rolls, the
+cards). The city is :mod:`engine.blocbybloc.city`, the police deck and its algorithms :mod:`engine.blocbybloc.police`,
+the moves and their notation :mod:`engine.blocbybloc.moves`. Every step is one pick from the legal moves of the seat
+that owes a decision: Start placement; each action of a faction's Sunset turn (the die is part of the move), its
+loot cards and occupation abilities; a stop or allow by the faction with the most blocs where an advanced action
+is declared; the card to discard after a draw-and-keep; a Lookouts reroll; the Police Scanner's order; the split
+of losses in a mixed clash; the Sunrise loot windows; where a Medic Kit puts its blocs. Dice, reaction rolls, the
 police ops step, repression, liberation and the end checks run by themselves.
 
-This increment has the whole city, setup, every action and attack with its die rule, stopping, reaction rolls,
-the full police ops deck, Sunrise (repression with the chooser's split, liberation, every manifestation card with
-its default choice) and every end condition. Loot cards are drawn and held but not yet played, and the
-faction-specific occupation abilities are not yet active (Faction Start, Assembly Hall and People's Kitchen are).
-
-Notation (case-insensitive; ``<d>`` is the action die spent, cells like ``C3``, connections ``B3-C3`` or ``C5:SW``)::
-
-    start C2                        place the Faction Start (setup)
-    move <d> B3 C4 2                move 2 blocs from B3 to C4
-    barricade <d> B3-C3             one barricade on a connection
-    loot <d> A3 | loot <d> A3 burn  graffiti a clean shopping centre, or burn a graffitied one
-    build <d> C2 kitchen            build an occupation from the mat
-    swap <d> C2 hall                swap the occupation there for one from the mat
-    defeat <d> D5 | kick <d> D5 C4-D5 | van <d> D5      attacks
-    hall <d>                        Assembly Hall: form a bloc there
-    end                             end the actions of the turn
-    allow | stop                    answer to a declared advanced action
-    split C3 W2 S1                  losses by faction in a mixed clash at Sunrise (W S N P)
+Not yet in: gifts and trades of loot between factions, and the choices on manifestation cards (each takes the
+default the cards part gives). Agendas and scenarios come with their own issue.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from itertools import combinations_with_replacement, permutations
 from typing import Any
 
-from engine.base import Decision, Event, Game, NotationError, OptionSpec, Result, Turns
+from engine.base import Decision, Event, Game, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.city import (
-    FACTION_TYPES,
     STATE,
     TILES,
     beginner_layout,
     cell_name,
     manifestation_deck,
-    parse_cell,
     random_layout,
     routes_from,
 )
 from engine.blocbybloc.model import (
     BARRICADES,
     FACTIONS,
-    LETTERS,
     LOOT_NAMES,
     MANIFESTATION_NAMES,
     MAX_BARRICADES,
@@ -60,40 +42,40 @@ from engine.blocbybloc.model import (
     loot_deck,
     occupations_of,
 )
-from engine.blocbybloc.view import (
-    BlocView,
-    CellView,
-    FactionView,
-)
+from engine.blocbybloc.moves import ADVANCED, ATTACKS, MOLOTOVS, STRENGTH, Move, blocs, describe, format_move, parse
+from engine.blocbybloc.view import BlocView, CellView, FactionView
 from engine.rng import Rng
 from engine.state import dump_state, load_state
 
 FORMAT_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
-ADVANCED = ("loot", "build", "swap")
-ATTACKS = ("defeat", "kick", "van")
-BASIC = ("move", "barricade")
-
-
-@dataclass(frozen=True)
-class Move:
-    kind: str  # start move barricade loot build swap defeat kick van hall end allow stop split
-    die: int = 0
-    cell: int = -1
-    to: int = -1
-    n: int = 0
-    conn: str = ""
-    occ: str = ""
-    burn: bool = False
-    losses: tuple[int, ...] = ()  # split: by faction
-
-
-END, ALLOW, STOP = Move("end"), Move("allow"), Move("stop")
-SPLIT = re.compile(r"^([WSNP])(\d+)$")
+END, ALLOW, STOP, PASS = Move("end"), Move("allow"), Move("stop"), Move("pass")
+YOUR_TURN_CARDS = ("energy", "jammer", "megaphone", "bicycles", "clothes", "dumpster", "fireworks", "scanner")
+REPRESSION_CARDS = ("medic", "shield", "paint")
+# what keeps an open run of attacks open (play part D2): die boosts, looks, free draws
+KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")
+OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
+PROMPTS = {
+    "keep": "{f}: choose the loot card to discard.",
+    "lookout": "{f}: reaction roll {roll}. Play Lookouts to roll again, or keep it?",
+    "scan": "{f}: Police Scanner: put the cards back on top in the order you choose.",
+    "window": "{f}: the {window} window is open: play a card, or pass.",
+    "place": "{f}: a Medic Kit saved a bloc: place it where one of your occupations stands.",
+    "communique": "{f}: play Communiqué on {where} (its card one level higher), or pass?",
+}
 
 
 def _text(f: int) -> str:
     return FACTIONS[f]
+
+
+def _submultisets(cards: list[str]) -> list[tuple[str, ...]]:
+    """Every sub-multiset of the Molotovs in ``cards`` (sorted tuples), the empty one first."""
+    counts = {c: cards.count(c) for c in MOLOTOVS if c in cards}
+    out: list[tuple[str, ...]] = [()]
+    for card, k in counts.items():
+        out = [prev + (card,) * i for prev in out for i in range(k + 1)]
+    return sorted({tuple(sorted(x)) for x in out}, key=lambda x: (len(x), x))
 
 
 class BlocByBloc(Game[BlocState, Move, BlocView]):
@@ -174,20 +156,39 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if state.pending:
             p = state.pending[0]
             seat = state.controller[p.faction]
+            name = _text(p.faction)
             if p.kind == "start":
-                return (Decision(seat, "start", f"{_text(p.faction)}: choose the district of your Faction Start.",
+                return (Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
                                  clock="decision", default=self.format_move(self._start_default(state, p.faction))),)
             if p.kind == "stop":
                 actor = state.faction_now()
-                return (Decision(seat, "stop", f"{_text(p.faction)}: {_text(actor)} declared `{p.action}` where you "
-                                 "have the most blocs. Allow or stop it?", clock="decision", default="allow"),)
-            return (Decision(seat, "split", f"{_text(p.faction)}: {p.hits} cops attack in {cell_name(p.cell)}; "
-                             "choose which blocs are defeated.", clock="decision",
-                             default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default)))),)
+                return (Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
+                                 "most blocs. Allow or stop it?", clock="decision", default="allow"),)
+            if p.kind == "split":
+                return (Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
+                                 "blocs are defeated.", clock="decision",
+                                 default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default)))),)
+            window = {"repression": "Police Repression", "liberation": "District Liberation"}.get(p.action, "")
+            prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
+                                            where=cell_name(p.cell) if p.cell >= 0 else "")
+            own = p.kind in OWN_TURN
+            return (Decision(seat, p.kind, prompt, private=p.kind in ("keep", "scan"), clock="turn" if own
+                             else "decision", default=self._pending_default(state, p)),)
         f = state.faction_now()
         dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
         return (Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
                          clock="turn", default="end"),)
+
+    def _pending_default(self, state: BlocState, p: Pending) -> str:
+        if p.kind == "keep":
+            return f"discard {p.cards[-1]}"  # an unanswered choice keeps the cards drawn first
+        if p.kind == "lookout":
+            return "accept"
+        if p.kind == "scan":
+            return "order " + " ".join(str(i + 1) for i in range(len(p.cards)))
+        if p.kind == "place":
+            return f"place {cell_name(self._placements(state, p.faction)[0])}"
+        return "pass"
 
     def to_act(self, state: BlocState) -> frozenset[int]:
         owed = self.decisions(state)
@@ -202,19 +203,32 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def legal_moves(self, state: BlocState, seat: int) -> list[Move]:
         if state.outcome or seat not in self.to_act(state):
             return []
-        if state.pending:
-            p = state.pending[0]
-            if p.kind == "start":
-                return [Move("start", cell=c) for c in self._start_cells(state, p.faction)]
-            if p.kind == "stop":
-                return [ALLOW, STOP]
+        if not state.pending:
+            return self._actions(state, state.faction_now())
+        p = state.pending[0]
+        if p.kind == "start":
+            return [Move("start", cell=c) for c in self._start_cells(state, p.faction)]
+        if p.kind == "stop":
+            return [ALLOW, STOP]
+        if p.kind == "split":
             return [Move("split", cell=p.cell, losses=tuple(s)) for s in self._splits(state, p)]
-        return self._actions(state, state.faction_now())
+        if p.kind == "keep":
+            return [Move("discard", extra=(c,)) for c in sorted(set(p.cards))]
+        if p.kind == "lookout":
+            return [Move("reroll"), Move("accept")]
+        if p.kind == "scan":
+            return [Move("order", extra=tuple(str(i + 1) for i in perm))
+                    for perm in permutations(range(len(p.cards)))]
+        if p.kind == "place":
+            return [Move("place", cell=c) for c in self._placements(state, p.faction)]
+        if p.kind == "communique":
+            return [Move("communique"), PASS]
+        return [*self._window_plays(state, p.faction, p.action), PASS]
 
     # --- setup decisions ----------------------------------------------------------------------------------
     def _start_cells(self, state: BlocState, f: int) -> list[int]:
         city = state.city
-        return [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f] and city.tile(c).circle
+        return [c for c in city.districts if city.tile(c).type == FACTIONS[f] and city.tile(c).circle
                 and state.occ_owner[c] < 0]
 
     def _start_default(self, state: BlocState, f: int) -> Move:
@@ -222,55 +236,169 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         best = min(cells, key=lambda c: (state.difficulty(c), TILES[state.tiles[c]].pid))
         return Move("start", cell=best)
 
-    # --- actions of a Sunset turn ------------------------------------------------------------------------
+    # --- what a faction may do in step 2 ----------------------------------------------------------------
+    def _occ(self, state: BlocState, f: int, kind: str) -> tuple[int, int]:
+        """(the cell of f's occupation ``kind`` or -1, its uses per turn: 2 liberated, 1, 0 if not built)."""
+        cell = state.occupation_cell(f, kind)
+        return cell, (0 if cell < 0 else 2 if state.liberated[cell] else 1)
+
+    def _left(self, state: BlocState, f: int, kind: str) -> int:
+        return self._occ(state, f, kind)[1] - state.used.get(kind, 0)
+
+    def _free_moves(self, state: BlocState, f: int) -> int:
+        """Movements without a die: Free Transit, then the Social Center's."""
+        return state.free_moves[f] + max(0, self._left(state, f, "center"))
+
+    def _basic_loot(self, state: BlocState, f: int, burn: bool) -> bool:
+        """Comrade Cafe: the owner's graffiti loots (burn loots too, liberated) are basic actions."""
+        cafe, uses = self._occ(state, f, "cafe")
+        return uses > 0 and (not burn or state.liberated[cafe])
+
+    def _basic_build(self, state: BlocState, f: int, cell: int) -> bool:
+        """Strike Hall: building and swapping in its district and adjacent ones (liberated: every district of its
+        district's type too) are basic actions."""
+        hall, uses = self._occ(state, f, "strike")
+        if not uses:
+            return False
+        city = state.city
+        if cell == hall or cell in city.adjacent[hall]:
+            return True
+        return state.liberated[hall] and city.tile(cell).type == city.tile(hall).type
+
+    def _basic(self, state: BlocState, f: int, move: Move) -> bool:
+        if move.kind == "loot":
+            return self._basic_loot(state, f, move.burn)
+        return move.kind in ("build", "swap") and self._basic_build(state, f, move.cell)
+
+    def _garden_cells(self, state: BlocState, f: int) -> list[int]:
+        garden, uses = self._occ(state, f, "garden")
+        if not uses:
+            return []
+        if not state.liberated[garden]:
+            return [garden]
+        kind = state.city.tile(garden).type
+        return [c for c in state.city.districts if state.city.tile(c).type == kind]
+
     def _actions(self, state: BlocState, f: int) -> list[Move]:
         city = state.city
         dice = sorted(set(state.dice))
+        hand = state.hands[f]
         out: list[Move] = []
-        lockdown = state.lockdown >= 0
-        free = state.free_moves[f] > 0
-        move_dice = ([0] if free else []) + dice
+        metro = state.lockdown < 0
+        move_dice = ([0] if self._free_moves(state, f) > 0 else []) + dice
         pool = BARRICADES - sum(state.barricades.values())
         walls: set[str] = set()  # connections offered already (from their other end)
+        blocked = [state.police(c) for c in range(25)]
+        bikes = "bicycles" in hand
         for cell in city.districts:
             mine = state.blocs[cell][f]
             if not mine:
                 continue
             diff = state.difficulty(cell)
-            strong = [d for d in dice if d >= diff]
             if not state.police(cell):
-                if move_dice:
-                    blocked = [state.police(c) for c in range(25)]
-                    for dest in routes_from(city, cell, blocked, metro=not lockdown):
-                        for n in range(1, mine + 1):
-                            out += [Move("move", d, cell, dest, n) for d in move_dice]
+                routes = routes_from(city, cell, blocked, metro=metro) if move_dice or bikes else []
+                for dest in routes:
+                    for n in range(1, mine + 1):
+                        out += [Move("move", d, cell, dest, n) for d in move_dice]
+                        if bikes:
+                            out.append(Move("bicycles", cell=cell, to=dest, n=n))
                 if pool > 0:
                     for conn in city.touching[cell]:
                         if state.barricades.get(conn.id, 0) < MAX_BARRICADES and conn.id not in walls:
                             walls.add(conn.id)
                             out += [Move("barricade", d, conn=conn.id) for d in dice]
-                if strong and f"loot:{cell}" not in state.stopped and not state.liberated[cell]:
-                    shops = state.shops[cell]
-                    if 0 in shops:
-                        out += [Move("loot", d, cell) for d in strong]
-                    if 1 in shops:
-                        out += [Move("loot", d, cell, burn=True) for d in strong]
-                if strong and state.mats[f] and state.may_build(f, cell):
-                    if state.occ_owner[cell] < 0 and f"build:{cell}" not in state.stopped:
-                        out += [Move("build", d, cell, occ=o) for d in strong for o in state.mats[f]]
-                    if state.occ_owner[cell] >= 0 and f"swap:{cell}" not in state.stopped:
-                        out += [Move("swap", d, cell, occ=o) for d in strong for o in state.mats[f]]
-            elif strong and state.attacked.get(f"{f}:{cell}", 0) < mine:
-                if state.cops[cell] >= 1:
-                    out += [Move("defeat", d, cell) for d in strong]
-                if state.cops[cell] >= 2:
-                    out += [Move("kick", d, cell, conn=c.id) for c in city.touching[cell] for d in strong]
-                if state.vans[cell] >= 0:
-                    out += [Move("van", d, cell) for d in strong]
-        hall = state.occupation_cell(f, "hall")
-        if hall >= 0 and dice and state.on_mat(f) > 0 and state.halls < (2 if state.liberated[hall] else 1):
-            out += [Move("hall", d) for d in dice]
+                out += self._advanced_options(state, f, cell, dice, diff)
+            else:
+                if dice and state.attacked.get(f"{f}:{cell}", 0) < mine:
+                    strong = [d for d in dice if d >= diff]
+                    if state.cops[cell] >= 1:
+                        out += [Move("defeat", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
+                    if state.cops[cell] >= 2:
+                        out += [Move("kick", d, cell, conn=c.id) for c in city.touching[cell] for d in strong]
+                    if state.vans[cell] >= 0:
+                        out += [Move("van", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
+                if "clothes" in hand:
+                    for dest in sorted(city.adjacent[cell]):
+                        out += [Move("clothes", cell=cell, to=dest, n=n) for n in range(1, min(2, mine) + 1)]
+                if "fireworks" in hand and state.cops[cell] >= 1:
+                    for conn in city.touching[cell]:
+                        out += [Move("fireworks", cell=cell, conn=conn.id, n=n)
+                                for n in range(1, min(2, state.cops[cell]) + 1)]
+        out += self._ability_options(state, f, dice, pool)
+        out += self._card_options(state, f, dice, pool)
         out.append(END)
+        return out
+
+    def _advanced_options(self, state: BlocState, f: int, cell: int, dice: list[int], diff: int) -> list[Move]:
+        out: list[Move] = []
+        crowbar = "crowbar" in state.hands[f]
+
+        def dice_for(basic: bool) -> list[tuple[int, tuple[str, ...]]]:
+            if basic:
+                return [(d, ()) for d in dice]
+            return [(d, ()) for d in dice if d >= diff] + ([(d, ("crowbar",)) for d in dice if d < diff]
+                                                            if crowbar else [])
+
+        if f"loot:{cell}" not in state.stopped and not state.liberated[cell]:
+            shops = state.shops[cell]
+            if 0 in shops:
+                out += [Move("loot", d, cell, extra=x) for d, x in dice_for(self._basic_loot(state, f, False))]
+            if 1 in shops:
+                out += [Move("loot", d, cell, burn=True, extra=x)
+                        for d, x in dice_for(self._basic_loot(state, f, True))]
+        if state.mats[f] and state.may_build(f, cell):
+            kind = "build" if state.occ_owner[cell] < 0 else "swap"
+            if f"{kind}:{cell}" not in state.stopped:
+                options = dice_for(self._basic_build(state, f, cell))
+                out += [Move(kind, d, cell, occ=o, extra=x) for d, x in options for o in sorted(set(state.mats[f]))]
+        return out
+
+    def _ability_options(self, state: BlocState, f: int, dice: list[int], pool: int) -> list[Move]:
+        out: list[Move] = []
+        if dice and self._left(state, f, "hall") > 0 and state.on_mat(f) > 0:
+            out += [Move("hall", d) for d in dice]
+        if dice and self._left(state, f, "hacker") > 0:
+            out += [Move("hacker", d) for d in dice]
+        if self._left(state, f, "workshop") > 0:
+            out.append(Move("workshop"))
+        if dice and pool > 0:
+            city = state.city
+            for cell in self._garden_cells(state, f):
+                if not state.blocs[cell][f] or state.police(cell):
+                    continue
+                for combo in self._spread(state, [c.id for c in city.touching[cell]], 3, pool):
+                    out += [Move("garden", d, extra=combo) for d in dice]
+        return out
+
+    def _spread(self, state: BlocState, conns: list[str], k: int, pool: int) -> list[tuple[str, ...]]:
+        """The ways to put up to ``k`` barricades on ``conns`` (as many as room and the pool allow)."""
+        room = {c: MAX_BARRICADES - state.barricades.get(c, 0) for c in conns}
+        total = min(k, pool, sum(room.values()))
+        if total <= 0:
+            return []
+        return [combo for combo in combinations_with_replacement(sorted(c for c in conns if room[c] > 0), total)
+                if all(combo.count(c) <= room[c] for c in set(combo))]
+
+    def _card_options(self, state: BlocState, f: int, dice: list[int], pool: int) -> list[Move]:
+        hand = state.hands[f]
+        out: list[Move] = []
+        if "energy" in hand:
+            out += [Move("energy", d) for d in dice if d < 6]
+        if "jammer" in hand and not state.used.get("jammer"):
+            out.append(Move("jammer"))
+        if "scanner" in hand and state.police_deck:
+            out.append(Move("scanner"))
+        if "megaphone" in hand and state.on_mat(f) > 0:
+            out += [Move("megaphone", cell=c) for c in range(25) if state.occ_owner[c] == f]
+        if "dumpster" in hand and pool > 0:
+            city = state.city
+            seen: set[tuple[str, ...]] = set()
+            for cell in city.districts:
+                if state.blocs[cell][f] and not state.police(cell):
+                    for combo in self._spread(state, [c.id for c in city.touching[cell]], 2, pool):
+                        if len(combo) == 2 and combo not in seen:
+                            seen.add(combo)
+                            out.append(Move("dumpster", extra=combo))
         return out
 
     def is_legal(self, state: BlocState, seat: int, move: Move) -> bool:
@@ -280,15 +408,70 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def perform(self, state: BlocState, seat: int, move: Move, events: list[Event]) -> None:
         rng = Rng(state.rng)
         state.ply += 1
-        if move.kind == "start":
-            self._place_start(state, move, events, rng)
-        elif move.kind in ("allow", "stop"):
-            self._answer_stop(state, move, events, rng)
-        elif move.kind == "split":
-            self._answer_split(state, move, events, rng)
+        if state.pending:
+            self._answer(state, move, events, rng)
         else:
             self._act(state, state.faction_now(), move, events, rng)
         state.rng = rng.state
+
+    def _answer(self, state: BlocState, move: Move, events: list[Event], rng: Rng) -> None:
+        p = state.pending[0]
+        if p.kind == "start":
+            self._place_start(state, move, events, rng)
+        elif p.kind == "stop":
+            self._answer_stop(state, move, events, rng)
+        elif p.kind == "split":
+            self._answer_split(state, move, events, rng)
+        elif p.kind == "keep":
+            state.pending.pop(0)
+            card = move.extra[0]
+            kept = list(p.cards)
+            kept.remove(card)
+            state.hands[p.faction] += kept
+            state.loot_discard.append(card)
+            self._say(events, state, "discard", f"{_text(p.faction)} keep {len(kept)} card"
+                      f"{'s' if len(kept) != 1 else ''} and discard {LOOT_NAMES[card]}.", p.faction)
+            if p.action == "roll":  # the loot's reaction roll, after the choice
+                self._reaction(state, p.faction, p.cell, events, rng)
+        elif p.kind == "lookout":
+            state.pending.pop(0)
+            roll = p.hits
+            if move.kind == "reroll":
+                state.hands[p.faction].remove("lookouts")
+                state.loot_discard.append("lookouts")
+                roll = 1 + rng.below(6)
+                self._say(events, state, "lookouts", f"{_text(p.faction)} play Lookouts: the reaction die is rolled "
+                          f"again: {roll}.", p.faction)
+            gained = self._roll_effect(state, p.faction, p.cell, roll, events, rng)
+            if p.action:
+                self._carry_on(state, p.faction, self.parse_move(p.action), gained, events, rng)
+        elif p.kind == "scan":
+            state.pending.pop(0)
+            order = [p.cards[int(i) - 1] for i in move.extra]  # top first
+            state.police_deck += order[::-1]
+            self._say(events, state, "scanner", f"{_text(p.faction)} put the police ops cards back in an order "
+                      "of their choosing.", p.faction)
+        elif p.kind == "place":
+            state.pending.pop(0)
+            state.blocs[move.cell][p.faction] += 1
+            self._say(events, state, "medic", f"A {_text(p.faction)} bloc saved by a Medic Kit goes to "
+                      f"{cell_name(move.cell)}.", p.faction)
+            if not state.pending:
+                self._liberation_window(state, events, rng)
+        elif p.kind == "communique":
+            state.pending.pop(0)
+            if move.kind == "communique":
+                state.hands[p.faction].remove("communique")
+                state.loot_discard.append("communique")
+                state.pending = []
+                self._say(events, state, "communique", f"{_text(p.faction)} play Communiqué: the card resolves one "
+                          "level higher.", p.faction)
+                self._resolve_liberation(state, p.cell, True, events, rng)
+            elif not state.pending:
+                self._resolve_liberation(state, p.cell, False, events, rng)
+        else:  # a Sunrise window
+            state.pending.pop(0)
+            self._window_answer(state, p, move, events, rng)
 
     def _say(self, events: list[Event], state: BlocState, kind: str, text: str, f: int | None = None) -> None:
         seat = state.controller[f] if f is not None else None
@@ -322,7 +505,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     def _begin_turn(self, state: BlocState, events: list[Event], rng: Rng) -> None:
         f = state.faction_now()
-        state.dice, state.halls, state.stopped, state.run = [], 0, [], -1
+        state.dice, state.used, state.stopped, state.run = [], {}, [], -1
         start = state.occupation_cell(f, "start")
         if start >= 0 and state.on_mat(f) > 0:
             state.blocs[start][f] += 1
@@ -335,26 +518,47 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                   f"{' '.join(str(d) for d in state.dice)}.", f)
 
     def _spend(self, state: BlocState, f: int, die: int) -> None:
-        if die == 0:
+        if die > 0:
+            state.dice.remove(die)
+        elif state.free_moves[f] > 0:
             state.free_moves[f] -= 1
         else:
-            state.dice.remove(die)
+            state.used["center"] = state.used.get("center", 0) + 1
+
+    def _play_card(self, state: BlocState, f: int, card: str) -> None:
+        state.hands[f].remove(card)
+        state.loot_discard.append(card)
 
     def _act(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
-        if state.run >= 0 and not (move.kind in ATTACKS and move.cell == state.run):
-            self._close_run(state, f, events, rng)
-            if state.outcome:
-                return
-            if move.kind != "end" and move not in self._actions(state, f):
-                self._say(events, state, "cancel", f"`{self.format_move(move)}` is no longer possible after the "
-                          "police reaction: nothing spent.", f)
-                return
-            if move.kind == "end" and self._kitchen_gave(events):
-                return  # People's Kitchen dice from that roll: the turn goes on
-        if move.kind == "end":
-            self._end_turn(state, f, events, rng)
+        keeps = move.kind in KEEPS_RUN or (move.kind in ATTACKS and move.cell == state.run)
+        if state.run >= 0 and not keeps:
+            cell, state.run = state.run, -1
+            if self._reaction(state, f, cell, events, rng, then=move):
+                return  # Lookouts asked first; the move carries on after
+            self._carry_on(state, f, move, self._kitchen_gave(events), events, rng)
             return
-        if move.kind in ADVANCED:
+        self._do(state, f, move, events, rng)
+
+    def _carry_on(self, state: BlocState, f: int, move: Move | None, gained: bool, events: list[Event],
+                  rng: Rng) -> None:
+        """After the roll that closed a run: the move that closed it, if it is still possible."""
+        if move is None or state.outcome:
+            return
+        if move.kind == "end":
+            if not gained:  # People's Kitchen dice from that roll: the turn goes on
+                self._end_turn(state, f, events, rng)
+            return
+        if move not in self._actions(state, f):
+            self._say(events, state, "cancel", f"`{self.format_move(move)}` is no longer possible after the police "
+                      "reaction: nothing spent.", f)
+            return
+        self._do(state, f, move, events, rng)
+
+    def _do(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
+        k = move.kind
+        if k == "end":
+            self._end_turn(state, f, events, rng)
+        elif k in ADVANCED:
             stopper = self._stopper(state, f, move.cell)
             if stopper >= 0:
                 state.pending.insert(0, Pending("stop", stopper, cell=move.cell, action=self.format_move(move)))
@@ -362,35 +566,102 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                           f"{_text(stopper)} may stop it.", f)
                 return
             self._advanced(state, f, move, events, rng)
-            return
-        self._spend(state, f, move.die)
-        if move.kind == "move":
+        elif k in ATTACKS:
+            self._spend(state, f, move.die)
+            self._attack(state, f, move, events)
+        elif k in ("move", "bicycles", "clothes"):
+            if k == "move":
+                self._spend(state, f, move.die)
+                how = "a free movement" if move.die == 0 else f"die {move.die}"
+            else:
+                self._play_card(state, f, k)
+                how = LOOT_NAMES[k]
             state.blocs[move.cell][f] -= move.n
             state.blocs[move.to][f] += move.n
             self._cap_attacks(state, f, move.cell)
-            how = "free movement" if move.die == 0 else f"die {move.die}"
-            self._say(events, state, "move", f"{_text(f)} move {self._blocs(move.n)} {cell_name(move.cell)} → "
+            self._say(events, state, "move", f"{_text(f)} move {blocs(move.n)} {cell_name(move.cell)} → "
                       f"{cell_name(move.to)} ({how}).", f)
-        elif move.kind == "barricade":
-            state.barricades[move.conn] = state.barricades.get(move.conn, 0) + 1
-            self._say(events, state, "barricade", f"{_text(f)} barricade {move.conn} "
-                      f"({state.barricades[move.conn]} there).", f)
-        elif move.kind == "hall":
-            state.halls += 1
+        elif k in ("barricade", "dumpster", "garden"):
+            conns = (move.conn,) if k == "barricade" else move.extra
+            if k == "dumpster":
+                self._play_card(state, f, "dumpster")
+            else:
+                self._spend(state, f, move.die)
+            placed = []
+            for conn in conns:
+                if sum(state.barricades.values()) < BARRICADES and state.barricades.get(conn, 0) < MAX_BARRICADES:
+                    state.barricades[conn] = state.barricades.get(conn, 0) + 1
+                    placed.append(conn)
+            how = {"barricade": "", "dumpster": " (Dumpster Barricade)", "garden": " (Guerrilla Garden)"}[k]
+            self._say(events, state, "barricade", f"{_text(f)} barricade {', '.join(placed)}{how}.", f)
+        elif k == "hall":
+            self._spend(state, f, move.die)
+            state.used["hall"] = state.used.get("hall", 0) + 1
             cell = state.occupation_cell(f, "hall")
             state.blocs[cell][f] += 1
             self._say(events, state, "hall", f"{_text(f)} form a bloc at their Assembly Hall ({cell_name(cell)}).", f)
-        elif move.kind in ATTACKS:
-            self._attack(state, f, move, events)
+        elif k == "hacker":
+            self._spend(state, f, move.die)
+            state.used["hacker"] = state.used.get("hacker", 0) + 1
+            self._draw_keep(state, f, 2, 1, "Hacker Space", events, rng)
+        elif k == "workshop":
+            state.used["workshop"] = state.used.get("workshop", 0) + 1
+            got = self._draw_loot(state, f, 1, rng)
+            self._say(events, state, "workshop", f"{_text(f)} draw {len(got)} free loot card (Propaganda "
+                      "Workshop).", f)
+        else:
+            self._card(state, f, move, events, rng)
+
+    def _card(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
+        """A loot card of the 'your turn' window played on its own."""
+        k = move.kind
+        self._play_card(state, f, k)
+        if k == "energy":
+            state.dice.remove(move.die)
+            state.dice = sorted([*state.dice, min(6, move.die + 2)])
+            self._say(events, state, "card", f"{_text(f)} play Energy Drinks: a {move.die} becomes a "
+                      f"{min(6, move.die + 2)}.", f)
+        elif k == "jammer":
+            state.used["jammer"] = 1
+            self._say(events, state, "card", f"{_text(f)} play Radio Jammer: one police ops card fewer this turn.",
+                      f)
+        elif k == "megaphone":
+            state.blocs[move.cell][f] += 1
+            self._say(events, state, "card", f"{_text(f)} play Megaphone: a bloc forms in {cell_name(move.cell)}.",
+                      f)
+        elif k == "scanner":
+            seen = state.police_deck[-3:][::-1]  # top first
+            del state.police_deck[-len(seen):]
+            state.pending.insert(0, Pending("scan", f, cards=seen))
+            self._say(events, state, "card", f"{_text(f)} play Police Scanner and look at the top {len(seen)} police "
+                      "ops cards.", f)
+        elif k == "fireworks":
+            conn = state.city.by_id[move.conn]
+            dest = conn.other(move.cell)
+            state.cops[move.cell] -= move.n
+            state.cops[dest] += move.n
+            gone = state.barricades.pop(move.conn, 0)
+            extra = f", {gone} barricade{'s' if gone > 1 else ''} dismantled" if gone else ""
+            self._say(events, state, "card", f"{_text(f)} play Fireworks: {move.n} cop{'s' if move.n > 1 else ''} "
+                      f"driven from {cell_name(move.cell)} into {cell_name(dest)}{extra}.", f)
+            self._reaction(state, f, move.cell, events, rng)
+
+    def _draw_keep(self, state: BlocState, f: int, draw: int, keep: int, source: str, events: list[Event],
+                   rng: Rng) -> None:
+        got = self._draw_loot(state, f, draw, rng, into_hand=False)
+        self._say(events, state, "draw", f"{_text(f)} draw {len(got)} loot card{'s' if len(got) != 1 else ''} "
+                  f"({source}), keeping {min(keep, len(got))}.", f)
+        if len(got) > keep:
+            state.pending.insert(0, Pending("keep", f, cards=got))
+        else:
+            state.hands[f] += got
 
     @staticmethod
-    def _blocs(n: int) -> str:
-        return f"{n} bloc{'s' if n != 1 else ''}"
-
-    def _where(self, state: BlocState, cell: int) -> str:
+    def _where(state: BlocState, cell: int) -> str:
         return f"{TILES[state.tiles[cell]].name} ({cell_name(cell)})"
 
-    def _kitchen_gave(self, events: list[Event]) -> bool:
+    @staticmethod
+    def _kitchen_gave(events: list[Event]) -> bool:
         return bool(events) and events[-1].kind == "kitchen"
 
     def _cap_attacks(self, state: BlocState, f: int, cell: int) -> None:
@@ -419,7 +690,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         self._advanced(state, f, declared, events, rng)
 
     def _advanced(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
+        basic = self._basic(state, f, move)
         self._spend(state, f, move.die)
+        if move.crowbar:
+            self._play_card(state, f, "crowbar")
         cell = move.cell
         if move.kind == "loot":
             shops = state.shops[cell]
@@ -427,10 +701,15 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             shops[i] += 1
             if shops[i] == 2:
                 state.burned += 1
-            got = self._draw_loot(state, f, 1, rng)
             mark = "burn" if move.burn else "graffiti"
-            self._say(events, state, "loot", f"{_text(f)} loot in {cell_name(cell)} ({mark}) and draw "
-                      f"{len(got)} loot card{'s' if len(got) != 1 else ''}.", f)
+            self._say(events, state, "loot", f"{_text(f)} loot in {cell_name(cell)} ({mark}).", f)
+            hideout, uses = self._occ(state, f, "hideout")
+            if uses:
+                self._draw_keep(state, f, 3, 3 if state.liberated[hideout] else 2, "Scavenger's Hideout", events,
+                                rng)
+            else:
+                got = self._draw_loot(state, f, 1, rng)
+                self._say(events, state, "draw", f"{_text(f)} draw {len(got)} loot card.", f)
         elif move.kind == "build":
             state.mats[f].remove(move.occ)
             state.occ_owner[cell], state.occ_kind[cell] = f, move.occ
@@ -444,6 +723,11 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             whose = "their own" if old_f == f else f"the {_text(old_f)}'"
             self._say(events, state, "swap", f"{_text(f)} swap {whose} {OCCUPATION_NAMES[old]} for "
                       f"{OCCUPATION_NAMES[move.occ]} in {cell_name(cell)}.", f)
+        if basic:
+            return  # made basic by an occupation: no reaction roll
+        if state.pending and state.pending[0].kind == "keep":
+            state.pending[0].cell, state.pending[0].action = cell, "roll"  # the roll follows the choice of cards
+            return
         self._reaction(state, f, cell, events, rng)
 
     def _attack(self, state: BlocState, f: int, move: Move, events: list[Event]) -> None:
@@ -451,9 +735,22 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         key = f"{f}:{cell}"
         state.attacked[key] = state.attacked.get(key, 0) + 1
         state.run = cell
+        strength = 0
+        for card in move.molotovs:
+            self._play_card(state, f, card)
+            strength += STRENGTH[card]
+        if move.molotovs:
+            bonus = max(0, self._left(state, f, "factory"))
+            if bonus:
+                state.used["factory"] = state.used.get("factory", 0) + bonus
+                strength += 2 * bonus
+        hits = 1 + strength
+        with_cards = f" with {' + '.join(LOOT_NAMES[c] for c in move.molotovs)}" if move.molotovs else ""
         if move.kind == "defeat":
-            state.cops[cell] -= 1
-            self._say(events, state, "attack", f"{_text(f)} defeat a cop in {cell_name(cell)}.", f)
+            n = min(hits, state.cops[cell])
+            state.cops[cell] -= n
+            self._say(events, state, "attack", f"{_text(f)} defeat {n} cop{'s' if n > 1 else ''} in "
+                      f"{cell_name(cell)}{with_cards}.", f)
         elif move.kind == "kick":
             conn = city.by_id[move.conn]
             dest = conn.other(cell)
@@ -464,22 +761,33 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             self._say(events, state, "attack", f"{_text(f)} kick 2 cops out of {cell_name(cell)} into "
                       f"{cell_name(dest)} by {move.conn}{extra}.", f)
         else:
-            state.vans[cell] += 1
+            state.vans[cell] += hits
             if state.vans[cell] >= 3:
                 state.vans[cell] = -1
                 state.vans_box += 1
                 state.vans_destroyed += 1
-                self._say(events, state, "attack", f"{_text(f)} destroy the van in {cell_name(cell)}!", f)
+                self._say(events, state, "attack", f"{_text(f)} destroy the van in {cell_name(cell)}{with_cards}!",
+                          f)
             else:
                 word = "on its side" if state.vans[cell] == 1 else "upside down"
-                self._say(events, state, "attack", f"{_text(f)} attack the van in {cell_name(cell)}: {word}.", f)
+                self._say(events, state, "attack", f"{_text(f)} attack the van in {cell_name(cell)}{with_cards}: "
+                          f"{word}.", f)
 
-    def _close_run(self, state: BlocState, f: int, events: list[Event], rng: Rng) -> None:
-        cell, state.run = state.run, -1
-        self._reaction(state, f, cell, events, rng)
-
-    def _reaction(self, state: BlocState, f: int, cell: int, events: list[Event], rng: Rng) -> None:
+    def _reaction(self, state: BlocState, f: int, cell: int, events: list[Event], rng: Rng,
+                  then: Move | None = None) -> bool:
+        """Roll the reaction die for an action in ``cell``. True when the roller holds Lookouts: the roll waits for
+        its answer (and ``then``, the move that closed a run, carries on after it)."""
         roll = 1 + rng.below(6)
+        if "lookouts" in state.hands[f]:
+            state.pending.insert(0, Pending("lookout", f, cell=cell, hits=roll,
+                                            action=self.format_move(then) if then is not None else ""))
+            self._say(events, state, "reaction", f"Reaction roll {roll} in {cell_name(cell)}.", f)
+            return True
+        self._roll_effect(state, f, cell, roll, events, rng)
+        return False
+
+    def _roll_effect(self, state: BlocState, f: int, cell: int, roll: int, events: list[Event], rng: Rng) -> bool:
+        """Apply a reaction roll; True when People's Kitchen dice were gained."""
         if roll == 1:
             if pol.staging_cops(state) > 0:
                 state.cops[cell] += 1
@@ -493,13 +801,17 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             k = state.occupation_cell(f, "kitchen")
             extra = [1 + rng.below(6) for _ in range(2 if state.liberated[k] else 1)]
             state.dice = sorted(state.dice + extra)
-            self._say(events, state, "kitchen", f"Reaction roll 6: People's Kitchen! Extra die "
-                      f"{' '.join(map(str, extra))}.", f)
+            self._say(events, state, "kitchen", f"Reaction roll 6: People's Kitchen! Extra di"
+                      f"{'ce' if len(extra) > 1 else 'e'} {' '.join(map(str, extra))}.", f)
+            return True
         else:
             self._say(events, state, "reaction", f"Reaction roll {roll}: nothing happens.", f)
+        return False
 
     # --- decks --------------------------------------------------------------------------------------------
-    def _draw_loot(self, state: BlocState, f: int, n: int, rng: Rng) -> list[str]:
+    def _draw_loot(self, state: BlocState, f: int, n: int, rng: Rng, into_hand: bool = True) -> list[str]:
+        """Draw ``n`` loot cards (fewer if both piles run out), reshuffling the discard pile as the cards part
+        says; into ``f``'s hand unless ``into_hand`` is false (a keep decision holds them)."""
         got = []
         for _ in range(n):
             if not state.loot_deck:
@@ -511,7 +823,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             if not state.loot_deck and state.loot_discard:
                 state.loot_deck, state.loot_discard = state.loot_discard, []
                 rng.shuffle(state.loot_deck)
-        state.hands[f] += got
+        if into_hand:
+            state.hands[f] += got
         return got
 
     def _draw_police(self, state: BlocState, events: list[Event], rng: Rng) -> None:
@@ -565,11 +878,17 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     # --- end of a turn, the night ---------------------------------------------------------------------
     def _end_turn(self, state: BlocState, f: int, events: list[Event], rng: Rng) -> None:
+        for _ in range(max(0, self._left(state, f, "workshop"))):  # untaken Workshop draws are taken now
+            state.used["workshop"] = state.used.get("workshop", 0) + 1
+            got = self._draw_loot(state, f, 1, rng)
+            self._say(events, state, "workshop", f"{_text(f)} draw {len(got)} free loot card (Propaganda "
+                      "Workshop).", f)
         state.dice = []
         state.last_police = []
-        draws = pol.DRAWS[state.morale - 1]
+        draws = max(0, pol.DRAWS[state.morale - 1] - (1 if state.used.get("jammer") else 0))
+        jammed = " (Radio Jammer: one fewer)" if state.used.get("jammer") else ""
         self._say(events, state, "ops", f"{_text(f)} end their actions: {draws} police ops card"
-                  f"{'s' if draws > 1 else ''} ({pol.MORALE[state.morale - 1]}).", f)
+                  f"{'s' if draws != 1 else ''} ({pol.MORALE[state.morale - 1]}){jammed}.", f)
         for _ in range(draws):
             self._draw_police(state, events, rng)
         state.free_moves[f] = 0  # Free Transit lasts one turn
@@ -586,29 +905,106 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def _sunrise(self, state: BlocState, events: list[Event], rng: Rng) -> None:
         state.phase = "sunrise"
         state.last_police = []
-        city = state.city
-        for cell in city.districts:
+        state.shields, state.paints, state.medics, state.banners = {}, [], [], {}
+        for cell in state.city.districts:
             if state.vans[cell] > 0:
                 state.vans[cell] = 0
-        events.append(Event("sunrise", None, f"☀️ Sunrise of night {state.night}: police repression."))
+        events.append(Event("sunrise", None, f"☀️ Sunrise of night {state.night}: police repression (vans "
+                            "repaired)."))
+        self._open_window(state, "repression", events, rng)
+
+    # --- the Sunrise loot windows (cards part C3) ----------------------------------------------------------
+    def _window_plays(self, state: BlocState, f: int, window: str) -> list[Move]:
+        hand = state.hands[f]
+        city = state.city
+        out: list[Move] = []
+        mine = [c for c in city.districts if state.blocs[c][f]]
+        if window == "repression":
+            if "medic" in hand and any(state.occ_owner[c] == f for c in range(25)):
+                out += [Move("medic", cell=c) for c in mine]
+            if "shield" in hand:
+                out += [Move("shield", cell=c) for c in mine if state.cops[c] > 0]
+            if "paint" in hand:
+                out += [Move("paint", cell=c) for c in city.districts if state.vans[c] >= 0 and c not in
+                        state.paints and (state.blocs[c][f] or state.occ_owner[c] == f)]
+        elif "banner" in hand:
+            out += [Move("banner", cell=c) for c in mine if state.occ_owner[c] >= 0 and not state.liberated[c]
+                    and city.tile(c).liberatable]
+        return out
+
+    def _open_window(self, state: BlocState, window: str, events: list[Event], rng: Rng) -> None:
+        state.window, state.window_turn, state.window_passes = window, 0, 0
+        self._next_in_window(state, events, rng)
+
+    def _next_in_window(self, state: BlocState, events: list[Event], rng: Rng) -> None:
+        """Ask the next faction (this night's order, round after round) with a card to play; close the window
+        once a whole round has passed."""
+        order = state.night_order()
+        while state.window_passes < len(order):
+            f = order[state.window_turn % len(order)]
+            state.window_turn += 1
+            if self._window_plays(state, f, state.window):
+                state.pending.append(Pending("window", f, action=state.window))
+                return
+            state.window_passes += 1
+        window, state.window = state.window, ""
+        if window == "repression":
+            self._vans_attack(state, events, rng)
+        else:
+            self._liberate(state, events, rng)
+
+    def _window_answer(self, state: BlocState, p: Pending, move: Move, events: list[Event], rng: Rng) -> None:
+        f = p.faction
+        if move.kind == "pass":
+            state.window_passes += 1
+        else:
+            state.window_passes = 0
+            self._play_card(state, f, move.kind)
+            key = str(move.cell)
+            if move.kind == "shield":
+                state.shields[key] = state.shields.get(key, 0) + 1
+                text = f"Shield Wall: 2 cops in {cell_name(move.cell)} will not attack"
+            elif move.kind == "paint":
+                state.paints.append(move.cell)
+                text = f"Paint Bombs: the van in {cell_name(move.cell)} will not attack"
+            elif move.kind == "medic":
+                state.medics.append([f, move.cell])
+                text = f"Medic Kit: up to 2 {_text(f)} blocs defeated in {cell_name(move.cell)} will be saved"
+            else:
+                state.banners[key] = state.banners.get(key, 0) + 1
+                text = f"Banner Drop: {cell_name(move.cell)} counts 2 more blocs for liberation"
+            self._say(events, state, "card", f"{_text(f)} play {text}.", f)
+        self._next_in_window(state, events, rng)
+
+    # --- Police Repression ----------------------------------------------------------------------------------
+    def _vans_attack(self, state: BlocState, events: list[Event], rng: Rng) -> None:
+        city = state.city
+        state.defeated = [[0, 0, 0, 0] for _ in range(25)]
         for cell in city.districts:
-            if state.vans[cell] >= 0 and (sum(state.blocs[cell]) > 0 or state.occ_owner[cell] >= 0):
-                lost = sum(state.blocs[cell])
-                state.blocs[cell] = [0, 0, 0, 0]
-                evicted = self._evict(state, cell, "evicts")
-                events.append(Event("repression", None, f"The van in {cell_name(cell)} defeats "
-                                    f"{self._blocs(lost)}{evicted}."))
+            if state.vans[cell] < 0 or (sum(state.blocs[cell]) == 0 and state.occ_owner[cell] < 0):
+                continue
+            if cell in state.paints:
+                events.append(Event("repression", None, f"The van in {cell_name(cell)} does not attack (Paint "
+                                    "Bombs)."))
+                continue
+            lost = sum(state.blocs[cell])
+            state.defeated[cell] = list(state.blocs[cell])
+            state.blocs[cell] = [0, 0, 0, 0]
+            evicted = self._evict(state, cell, "evicts")
+            events.append(Event("repression", None, f"The van in {cell_name(cell)} defeats {blocs(lost)}{evicted}."))
         for cell in sorted(city.districts, key=lambda c: city.tile(c).pid):
-            c, n = state.cops[cell], sum(state.blocs[cell])
+            c, n = self._attackers(state, cell), sum(state.blocs[cell])
             if c <= 0 or (n == 0 and state.occ_owner[cell] < 0):
                 continue
             factions = [g for g in range(4) if state.blocs[cell][g]]
             if c < n and len(factions) > 1:
                 state.pending.append(Pending("split", self._chooser(state, cell), cell=cell, hits=c,
                                              default=self._default_split(state, cell, c)))
-        if state.pending:
-            return
-        self._repress(state, events, rng)
+        if not state.pending:
+            self._repress(state, events, rng)
+
+    def _attackers(self, state: BlocState, cell: int) -> int:
+        return max(0, state.cops[cell] - 2 * state.shields.get(str(cell), 0))
 
     def _chooser(self, state: BlocState, cell: int) -> int:
         counts = state.blocs[cell]
@@ -659,14 +1055,17 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         state.pending = []
         city = state.city
         for cell in sorted(city.districts, key=lambda c: city.tile(c).pid):
-            c, n = state.cops[cell], sum(state.blocs[cell])
+            c, n = self._attackers(state, cell), sum(state.blocs[cell])
             if c <= 0 or (n == 0 and state.occ_owner[cell] < 0):
                 continue
+            shield = " (Shield Wall)" if str(cell) in state.shields else ""
             if c >= n:
+                for f in range(4):
+                    state.defeated[cell][f] += state.blocs[cell][f]
                 state.blocs[cell] = [0, 0, 0, 0]
                 evicted = self._evict(state, cell, "evict" if c > 1 else "evicts") if c > n else ""
-                events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)} "
-                                    f"defeat {self._blocs(n)}{evicted}."))
+                events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}{shield} "
+                                    f"defeat {blocs(n)}{evicted}."))
                 continue
             losses = chosen.get(cell)
             if losses is None:
@@ -675,9 +1074,30 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 losses[f] = c
             for f in range(4):
                 state.blocs[cell][f] -= losses[f]
-            events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)} defeat "
-                                + ", ".join(f"{k} {_text(f)}" for f, k in enumerate(losses) if k) + "."))
-        self._liberate(state, events, rng)
+                state.defeated[cell][f] += losses[f]
+            events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}{shield} "
+                                "defeat " + ", ".join(f"{k} {_text(f)}" for f, k in enumerate(losses) if k) + "."))
+        self._medics(state, events)
+        if not state.pending:
+            self._liberation_window(state, events, rng)
+
+    def _medics(self, state: BlocState, events: list[Event]) -> None:
+        """Medic Kits place the blocs they saved (cards part C2): one decision per bloc, where it goes."""
+        for f, cell in state.medics:
+            saved = min(2, state.defeated[cell][f])
+            state.defeated[cell][f] -= saved
+            if not saved:
+                continue
+            if not self._placements(state, f):
+                events.append(Event("medic", None, f"The Medic Kit finds no {_text(f)} occupation left: the "
+                                    "blocs go back to the mat."))
+                continue
+            state.pending += [Pending("place", f, cell=cell) for _ in range(saved)]
+        state.medics = []
+
+    def _placements(self, state: BlocState, f: int) -> list[int]:
+        city = state.city
+        return sorted((c for c in range(25) if state.occ_owner[c] == f), key=lambda c: city.tile(c).pid)
 
     def _evict(self, state: BlocState, cell: int, verb: str) -> str:
         owner = state.occ_owner[cell]
@@ -688,30 +1108,55 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         state.occ_owner[cell], state.occ_kind[cell] = -1, ""
         return f" and {verb} the {_text(owner)}' {OCCUPATION_NAMES[kind]}"
 
-    # --- liberation and manifestation cards ------------------------------------------------------------
+    # --- District Liberation ----------------------------------------------------------------------------------
+    def _liberation_window(self, state: BlocState, events: list[Event], rng: Rng) -> None:
+        self._open_window(state, "liberation", events, rng)
+
     def _liberate(self, state: BlocState, events: list[Event], rng: Rng) -> None:
+        """One snapshot of the districts that qualify, then each liberated in turn, lowest police ID first."""
         city = state.city
         q = [c for c in city.districts if not state.liberated[c] and city.tile(c).liberatable
-             and state.occ_owner[c] >= 0 and sum(state.blocs[c]) >= 2 * state.difficulty(c)]
-        reveal = [0, 0]
-        for cell in sorted(q, key=lambda c: city.tile(c).pid):
-            liberators = [f for f in state.night_order() if state.blocs[cell][f]]
+             and state.occ_owner[c] >= 0
+             and sum(state.blocs[c]) + 2 * state.banners.get(str(c), 0) >= 2 * state.difficulty(c)]
+        state.liberating = sorted(q, key=lambda c: city.tile(c).pid)
+        state.reveal = [0, 0]
+        self._liberate_next(state, events, rng)
+
+    def _liberate_next(self, state: BlocState, events: list[Event], rng: Rng) -> None:
+        while state.liberating:
+            cell = state.liberating.pop(0)
             state.shops[cell] = []
             state.liberated[cell] = True
-            card, state.under[cell] = state.under[cell], ""
+            card = state.under[cell]
             pol.raise_morale(state, -1)
-            level = state.difficulty(cell)
             events.append(Event("liberation", None, f"✊ {self._where(state, cell)} is liberated! Manifestation: "
-                                f"{MANIFESTATION_NAMES[card]} (level {level}); police morale falls to "
-                                f"{pol.MORALE[state.morale - 1]}.", {"card": card}))
-            for line in self._manifest(state, card, cell, level, liberators, reveal, rng):
-                events.append(Event("manifestation", None, line))
-        if reveal[0]:
-            top = state.police_deck[-reveal[0]:][::-1]
+                                f"{MANIFESTATION_NAMES[card]} (level {state.difficulty(cell)}); police morale falls "
+                                f"to {pol.MORALE[state.morale - 1]}.", {"card": card}))
+            holders = [f for f in state.night_order() if state.blocs[cell][f] and "communique" in state.hands[f]]
+            if holders:
+                state.pending += [Pending("communique", f, cell=cell) for f in holders]
+                return
+            self._resolve_liberation(state, cell, False, events, rng, carry_on=False)
+        self._pooled_reveal(state, events)
+        self._next_night(state, events, rng)
+
+    def _resolve_liberation(self, state: BlocState, cell: int, communique: bool, events: list[Event], rng: Rng,
+                            carry_on: bool = True) -> None:
+        card, state.under[cell] = state.under[cell], ""
+        level = min(5, state.difficulty(cell) + (1 if communique else 0))
+        liberators = [f for f in state.night_order() if state.blocs[cell][f]]
+        for line in self._manifest(state, card, cell, level, liberators, state.reveal, rng):
+            events.append(Event("manifestation", None, line))
+        if carry_on:
+            self._liberate_next(state, events, rng)
+
+    def _pooled_reveal(self, state: BlocState, events: list[Event]) -> None:
+        if state.reveal[0]:
+            top = state.police_deck[-state.reveal[0]:][::-1]
             state.revealed = top
             events.append(Event("reveal", None, "Revealed police ops cards (top first): "
                                 + ", ".join(pol.CARDS[c].name for c in top) + " (nothing discarded, order kept)."))
-        self._next_night(state, events, rng)
+        state.reveal = [0, 0]
 
     def _manifest(self, state: BlocState, card: str, cell: int, level: int, liberators: list[int],
                   reveal: list[int], rng: Rng) -> list[str]:
@@ -732,7 +1177,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             n = (1, 1, 2, 2, 3)[lv]
             for f in liberators:
                 state.blocs[cell][f] += min(n, state.on_mat(f))
-            return [f"{names} each form up to {self._blocs(n)} in {cell_name(cell)}."]
+            return [f"{names} each form up to {blocs(n)} in {cell_name(cell)}."]
         if card == "barricade_fever":
             n = (1, 1, 2, 3, 4)[lv]
             placed = 0
@@ -842,126 +1287,24 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     # --- notation ------------------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        words = text.strip().split()
-        if not words:
-            raise NotationError("Type a move, e.g. `move 3 B3 C4 2` or `end`.")
-        kind = words[0].lower()
-        rest = words[1:]
-        try:
-            if kind in ("end", "allow", "stop") and not rest:
-                return Move(kind)
-            if kind == "start" and len(rest) == 1:
-                return Move("start", cell=self._cell(rest[0]))
-            if kind == "split" and rest:
-                losses = [0, 0, 0, 0]
-                for w in rest[1:]:
-                    m = SPLIT.match(w.upper())
-                    if not m:
-                        raise NotationError(f"`{w}`: write losses as W2 S1 (W S N P).")
-                    losses[LETTERS.index(m.group(1))] += int(m.group(2))
-                return Move("split", cell=self._cell(rest[0]), losses=tuple(losses))
-            die = int(rest[0]) if rest else -1
-            if not 0 <= die <= 6:
-                raise NotationError("A die is 1–6 (0: a free movement).")
-            args = rest[1:]
-            if kind == "hall" and not args:
-                return Move("hall", die)
-            if kind == "move" and len(args) == 3:
-                return Move("move", die, self._cell(args[0]), self._cell(args[1]), int(args[2]))
-            if kind == "barricade" and len(args) == 1:
-                return Move("barricade", die, conn=self._conn(args[0]))
-            if kind == "loot" and len(args) in (1, 2):
-                burn = len(args) == 2
-                if burn and args[1].lower() != "burn":
-                    raise NotationError("`loot <die> <district> [burn]`.")
-                return Move("loot", die, self._cell(args[0]), burn=burn)
-            if kind in ("build", "swap") and len(args) == 2:
-                occ = args[1].lower()
-                if occ not in OCCUPATION_NAMES:
-                    raise NotationError(f"No occupation `{args[1]}`: {', '.join(OCCUPATION_NAMES)}.")
-                return Move(kind, die, self._cell(args[0]), occ=occ)
-            if kind in ("defeat", "van") and len(args) == 1:
-                return Move(kind, die, self._cell(args[0]))
-            if kind == "kick" and len(args) == 2:
-                return Move("kick", die, self._cell(args[0]), conn=self._conn(args[1]))
-        except ValueError:
-            raise NotationError(f"Could not read `{text}`.") from None
-        raise NotationError(f"Could not read `{text}`: try `move 3 B3 C4 2`, `build 5 C2 kitchen`, `end`.")
-
-    @staticmethod
-    def _cell(text: str) -> int:
-        cell = parse_cell(text)
-        if cell is None:
-            raise NotationError(f"`{text}` is not a district (A1–E5).")
-        return cell
-
-    @staticmethod
-    def _conn(text: str) -> str:
-        t = text.strip().upper()
-        if re.fullmatch(r"[A-E][1-5]-[A-E][1-5]", t):
-            a, b = sorted(t.split("-"), key=lambda c: parse_cell(c) or 0)
-            return f"{a}-{b}"
-        if re.fullmatch(r"[A-E][1-5]:(NE|SE|SW|NW)", t):
-            return t
-        raise NotationError(f"`{text}` is not a connection (`B3-C3`, or a highway link `C5:SW`).")
+        return parse(text)
 
     def format_move(self, move: Move) -> str:
-        k = move.kind
-        if k in ("end", "allow", "stop"):
-            return k
-        if k == "start":
-            return f"start {cell_name(move.cell)}"
-        if k == "split":
-            parts = [f"{LETTERS[f]}{n}" for f, n in enumerate(move.losses) if n]
-            return " ".join(["split", cell_name(move.cell), *parts])
-        if k == "hall":
-            return f"hall {move.die}"
-        if k == "move":
-            return f"move {move.die} {cell_name(move.cell)} {cell_name(move.to)} {move.n}"
-        if k == "barricade":
-            return f"barricade {move.die} {move.conn}"
-        if k == "loot":
-            return f"loot {move.die} {cell_name(move.cell)}" + (" burn" if move.burn else "")
-        if k in ("build", "swap"):
-            return f"{k} {move.die} {cell_name(move.cell)} {move.occ}"
-        if k == "kick":
-            return f"kick {move.die} {cell_name(move.cell)} {move.conn}"
-        return f"{k} {move.die} {cell_name(move.cell)}"
+        return format_move(move)
 
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
-        k = move.kind
-        die = "free" if move.die == 0 else f"die {move.die}"
-        if k == "start":
-            return f"Start in {self._where(state, move.cell)}"
-        if k == "end":
-            return "End my actions (police ops follow)"
-        if k == "allow":
-            return "Allow it"
-        if k == "stop":
-            return "Stop it"
-        if k == "split":
-            return "Lose " + ", ".join(f"{n} {_text(f)}" for f, n in enumerate(move.losses) if n)
-        if k == "move":
-            return f"Move {cell_name(move.cell)} → {cell_name(move.to)}: {self._blocs(move.n)}, {die}"
-        if k == "barricade":
-            return f"Barricade {move.conn}, {die}"
-        if k == "loot":
-            return f"Loot {cell_name(move.cell)} ({'burn' if move.burn else 'graffiti'}), {die}"
-        if k in ("build", "swap"):
-            return f"{k.title()} {OCCUPATION_NAMES[move.occ]} in {cell_name(move.cell)}, {die}"
-        if k == "defeat":
-            return f"Defeat a cop in {cell_name(move.cell)}, {die}"
-        if k == "kick":
-            return f"Kick 2 cops out of {cell_name(move.cell)} by {move.conn}, {die}"
-        if k == "van":
-            return f"Attack the van in {cell_name(move.cell)}, {die}"
-        return f"Assembly Hall: form a bloc, {die}"
+        if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
+            seen = state.pending[0].cards
+            return "Top first: " + ", then ".join(pol.CARDS[seen[int(i) - 1]].name for i in move.extra)
+        where = self._where(state, move.cell) if move.cell >= 0 else ""
+        return describe(move, where)
+
+    def previewed(self, state: BlocState, seat: int, move: Move) -> bool:
+        return False
 
     def menu_groups(self, state: BlocState, seat: int, move: Move) -> tuple[str, ...]:
         """Action, then district (and for a move its destination): each level a short list."""
         k = move.kind
-        if k in ("start", "end", "allow", "stop", "split", "hall"):
-            return ()
         if k == "move":
             return ("Move blocs", f"from {self._where(state, move.cell)}", f"to {self._where(state, move.to)}")
         if k == "barricade":
@@ -970,15 +1313,28 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return ("Loot", f"in {self._where(state, move.cell)}")
         if k in ("build", "swap"):
             return (f"{k.title()} an occupation", f"in {self._where(state, move.cell)}")
-        return ("Attack", f"in {self._where(state, move.cell)}")
+        if k in ATTACKS:
+            return ("Attack", f"in {self._where(state, move.cell)}")
+        if k in ("bicycles", "clothes"):
+            return (f"Play {LOOT_NAMES[k]}", f"from {self._where(state, move.cell)}")
+        if k in ("dumpster", "fireworks", "energy", "megaphone"):
+            return (f"Play {LOOT_NAMES[k]}",)
+        if k in ("hall", "hacker", "workshop", "garden"):
+            return ("Occupation abilities",)
+        return ()
 
     def why_illegal(self, state: BlocState, seat: int, move: Move) -> str:
-        if state.pending and move.kind not in ("start", "allow", "stop", "split"):
-            return "First answer the decision that is open."
+        if state.pending:
+            return "First answer the decision that is open (see the menu or `/move` autocomplete)."
         if move.die and move.die not in state.dice:
             return f"You have no die showing {move.die} (dice: {' '.join(map(str, state.dice)) or 'none'})."
-        if move.kind in ADVANCED + ATTACKS and move.die and move.cell >= 0 and move.die < state.difficulty(move.cell):
+        if (move.kind in ADVANCED + ATTACKS and move.die and move.cell >= 0 and not move.crowbar
+                and move.die < state.difficulty(move.cell)):
             return f"That needs a die of at least {state.difficulty(move.cell)} in {cell_name(move.cell)}."
+        card = next((c for c in (move.kind, *move.extra) if c in LOOT_NAMES and c not in state.hands[
+            state.faction_now()]), None)
+        if card:
+            return f"You have no {LOOT_NAMES[card]} card."
         return "That move is not allowed now (see the menu or `/move` autocomplete for legal moves)."
 
     # --- views ---------------------------------------------------------------------------------------------

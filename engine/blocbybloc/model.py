@@ -57,13 +57,14 @@ def occupations_of(faction: int) -> list[str]:
 class Pending:
     """A decision owed outside the acting faction's turn panel, or the step that waits on it."""
 
-    kind: str  # start | stop | split
+    kind: str  # start stop split keep lookout scan window place communique
     faction: int  # the faction that answers
     cell: int = -1
-    action: str = ""  # stop: the declared action, as notation
-    hits: int = 0  # split: the cops attacking
+    action: str = ""  # stop: the declared action; lookout: the move to carry on with after the roll
+    hits: int = 0  # split: the cops attacking; lookout: the roll
     default: list[int] = field(default_factory=list)  # split: the default losses by faction
     answer: list[int] = field(default_factory=list)  # split: the losses chosen (empty: not yet)
+    cards: list[str] = field(default_factory=list)  # keep: the cards drawn; scan: the police cards seen (top first)
 
 
 @dataclass
@@ -100,13 +101,23 @@ class BlocState:
     phase: str = "start"  # start | sunset | sunrise | over
     turn: int = 0  # index into this night's turn order (0 = the first faction)
     dice: list[int] = field(default_factory=list)
-    halls: int = 0  # Assembly Hall uses this turn
+    used: dict[str, int] = field(default_factory=dict)  # this turn's uses: hall workshop hacker social factory jammer
     stopped: list[str] = field(default_factory=list)  # "loot:12": action kinds barred in a district this turn
     attacked: dict[str, int] = field(default_factory=dict)  # "f:cell" → attack actions this night
     run: int = -1  # the district of the open run of attacks (-1: none)
     free_moves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Free Transit, by faction
     momentum: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Momentum dice owed, by faction
     pending: list[Pending] = field(default_factory=list)
+    window: str = ""  # an open Sunrise loot window: "repression" or "liberation"
+    window_turn: int = 0  # index into the night's order of the faction asked next
+    window_passes: int = 0  # factions in a row that passed (or had nothing to play)
+    shields: dict[str, int] = field(default_factory=dict)  # cell → Shield Walls played this Sunrise
+    paints: list[int] = field(default_factory=list)  # cells whose van a Paint Bombs stopped this Sunrise
+    medics: list[list[int]] = field(default_factory=list)  # [faction, cell] per Medic Kit played this Sunrise
+    defeated: list[list[int]] = field(default_factory=list)  # by cell, by faction: blocs defeated this Sunrise
+    banners: dict[str, int] = field(default_factory=dict)  # cell → Banner Drops played this Sunrise
+    liberating: list[int] = field(default_factory=list)  # cells still to liberate this Sunrise, in order
+    reveal: list[int] = field(default_factory=lambda: [0, 0])  # pooled reveal: cards, discards
     vans_destroyed: int = 0
     burned: int = 0
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise

@@ -40,9 +40,11 @@ def check(s: BlocState) -> None:
             assert tile.circle
         if s.police(cell) or sum(s.blocs[cell]) > 0:
             assert not tile.highway, "nobody stands on a highway"
-    loot = Counter(s.loot_deck + s.loot_discard + [c for h in s.hands for c in h])
+    held = [c for p in s.pending if p.kind == "keep" for c in p.cards]  # drawn, a keep decision open
+    seen = [c for p in s.pending if p.kind == "scan" for c in p.cards]  # police cards in a scanner's hand
+    loot = Counter(s.loot_deck + s.loot_discard + [c for h in s.hands for c in h] + held)
     assert loot == Counter(loot_deck()), "60 loot cards"
-    police = Counter(s.police_deck + s.police_discard + (["PO33"] if s.lockdown >= 0 else []))
+    police = Counter(s.police_deck + s.police_discard + (["PO33"] if s.lockdown >= 0 else []) + seen)
     removed = pol.REMOVED_BY_DIFFICULTY["easy" if s.options["beginner"] else s.options["difficulty"]]
     assert police == Counter(c for c in pol.CARDS if c not in removed), "the police ops deck"
     drawn = [c for c in range(25) if not s.under[c] and s.city.tile(c).liberatable]

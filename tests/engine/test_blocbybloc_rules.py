@@ -52,6 +52,8 @@ def position(seats: int = 4, **options: Any) -> BlocState:
 def blank(state: BlocState, faction: int, dice: list[int]) -> BlocState:
     """``faction`` to act with ``dice``; no blocs anywhere (the Starts stay)."""
     state.blocs = [[0, 0, 0, 0] for _ in range(25)]
+    state.loot_deck += [c for hand in state.hands for c in hand]
+    state.hands = [[], [], [], []]  # no cards in hand: a test deals what it needs
     state.first = state.order.index(faction)
     state.turn = 0
     state.dice = sorted(dice)
@@ -566,3 +568,264 @@ def test_pending_kinds_have_their_defaults() -> None:
     state.pending = [Pending("stop", S, cell=c("B3"), action="build 5 B3 kitchen")]
     d = G.decisions(state)[0]
     assert d.kind == "stop" and d.default == "allow" and d.clock == "decision"
+
+
+# --- loot cards of your turn (cards part C2) ----------------------------------------------------------------
+def give(state: BlocState, faction: int, *cards: str) -> None:
+    for card in cards:
+        state.loot_deck.remove(card)
+        state.hands[faction].append(card)
+
+
+def build_here(state: BlocState, faction: int, cell: str, kind: str, liberated: bool = False) -> None:
+    state.occ_owner[c(cell)], state.occ_kind[c(cell)] = faction, kind
+    if kind in state.mats[faction]:
+        state.mats[faction].remove(kind)
+    state.liberated[c(cell)] = liberated
+
+
+@pytest.mark.parametrize(("text", "cops", "van"), [
+    ("defeat 6 A4 molotov2", 0, 0),          # 1 + 2 hits: all 3 cops
+    ("defeat 6 A4 molotov1", 1, 0),
+    ("van 6 A4 molotov2", 3, -1),             # an undamaged van destroyed
+    ("van 6 A4 molotov1", 3, 2),
+])
+def test_molotovs_add_hits_to_an_attack(text: str, cops: int, van: int) -> None:
+    state = blank(position(), W, [6])
+    state.blocs[c("A4")][W] = 1
+    give(state, W, "molotov1", "molotov2")
+    state, _ = play(state, text)
+    assert state.cops[c("A4")] == cops and state.vans[c("A4")] == van
+    assert G.parse_move(text).molotovs[0] in state.loot_discard
+
+
+def test_the_molotov_factory_adds_two_once_a_turn() -> None:
+    state = blank(position(), P, [6, 6])
+    state.blocs[c("A4")][P] = 2
+    state.cops[c("A4")] = 6
+    build_here(state, P, "E4", "factory")
+    give(state, P, "molotov1", "molotov1")
+    state, _ = play(state, "defeat 6 A4 molotov1")  # 1 + 1 + 2 = 4 cops
+    assert state.cops[c("A4")] == 2
+    state, _ = play(state, "defeat 6 A4 molotov1")  # the Factory is spent this turn: 2 hits
+    assert state.cops[c("A4")] == 0
+
+
+def test_a_crowbar_lets_any_die_pay_an_advanced_action_and_comes_back_if_stopped() -> None:
+    state = blank(position(), W, [2])
+    state.blocs[c("C4")][W], state.blocs[c("C4")][S] = 1, 2
+    give(state, W, "crowbar")
+    assert G.parse_move("build 2 C4 kitchen crowbar") in G.legal_moves(state, seat_of(state, W))
+    state, _ = play(state, "build 2 C4 kitchen crowbar")
+    state, _ = play(state, "stop")
+    assert state.hands[W] == ["crowbar"] and state.dice == [2]
+    state = blank(position(), W, [2])
+    state.blocs[c("C4")][W] = 1
+    give(state, W, "crowbar")
+    rig(state, 4)
+    state, _ = play(state, "build 2 C4 kitchen crowbar")
+    assert state.occ_kind[c("C4")] == "kitchen" and "crowbar" in state.loot_discard and not state.hands[W]
+
+
+def test_energy_drinks_jammer_and_megaphone() -> None:
+    state = blank(position(), W, [3, 5])
+    build_here(state, W, "C4", "hall")
+    give(state, W, "energy", "jammer", "megaphone")
+    state, _ = play(state, "energy 5")
+    assert state.dice == [3, 6]
+    state, _ = play(state, "megaphone C4")
+    assert state.blocs[c("C4")][W] == 1
+    state, _ = play(state, "jammer")
+    state.morale = 2  # Alert: 2 cards, one fewer
+    state, said = play(state, "end")
+    assert any("1 police ops card" in t and "Radio Jammer" in t for t in said)
+
+
+def test_bicycles_and_change_of_clothes_move_without_a_die() -> None:
+    state = blank(position(), W, [1])
+    state.blocs[c("B5")][W] = 2
+    state.blocs[c("A4")][W] = 3  # in a clash with Telecom's police
+    give(state, W, "bicycles", "clothes")
+    state, _ = play(state, "bicycles B5 C2 2")
+    assert state.blocs[c("C2")][W] == 2 and state.dice == [1]
+    assert G.parse_move("clothes A4 A5 3") not in G.legal_moves(state, seat_of(state, W)), "up to 2 blocs"
+    state, _ = play(state, "clothes A4 A5 2")
+    assert state.blocs[c("A5")][W] == 2 and state.blocs[c("A4")][W] == 1
+
+
+def test_dumpster_barricade_and_fireworks() -> None:
+    state = blank(position(), W, [1])
+    state.blocs[c("B3")][W] = 1
+    state.blocs[c("A4")][W] = 1
+    give(state, W, "dumpster", "fireworks")
+    state, _ = play(state, "dumpster B3-C3 B3-C3")
+    assert state.barricades == {"B3-C3": 2}
+    state.barricades["A3-A4"] = 1
+    rig(state, 4)
+    state, said = play(state, "fireworks A4 A3-A4 2")
+    assert state.cops[c("A4")] == 1 and state.cops[c("A3")] == 2 and "A3-A4" not in state.barricades
+    assert any("Reaction roll 4" in t for t in said), "Fireworks makes its own reaction roll"
+
+
+def test_police_scanner_reorders_the_top_three_privately() -> None:
+    state = blank(position(), W, [1])
+    give(state, W, "scanner")
+    top3 = state.police_deck[-3:][::-1]
+    state, said = play(state, "scanner")
+    assert not any(pol.CARDS[x].name in " ".join(said) for x in top3), "the look is private"
+    decision = G.decisions(state)[0]
+    assert decision.kind == "scan" and decision.private and decision.seat == seat_of(state, W)
+    assert len(G.legal_moves(state, seat_of(state, W))) == 6
+    state, _ = play(state, "order 3 1 2")
+    assert state.police_deck[-3:][::-1] == [top3[2], top3[0], top3[1]]
+
+
+def test_lookouts_reroll_the_reaction_die_and_the_turn_carries_on() -> None:
+    state = blank(position(), W, [6, 6])
+    state.blocs[c("A4")][W] = 2
+    give(state, W, "lookouts")
+    state.blocs[c("B3")][W] = 1
+    rig(state, 1, 4)  # the run's roll is a 1 (a cop would come), the reroll a 4
+    state, _ = play(state, "defeat 6 A4")
+    state, said = play(state, "barricade 6 B3-C3")  # closes the run: the roll waits for Lookouts
+    assert state.pending[0].kind == "lookout" and state.pending[0].hits == 1 and "B3-C3" not in state.barricades
+    assert G.decision(state, seat_of(state, W)).default == "accept"
+    cops = state.cops[c("A4")]
+    state, said = play(state, "reroll")
+    assert state.cops[c("A4")] == cops, "the new roll (4) stands: no cop"
+    assert state.barricades == {"B3-C3": 1}, "then the barricade that closed the run is built"
+    assert "lookouts" in state.loot_discard
+
+
+# --- occupation abilities (play part D1) -------------------------------------------------------------------------
+def test_propaganda_workshop_draws_free_cards_and_untaken_ones_at_the_end() -> None:
+    state = blank(position(), W, [1])
+    build_here(state, W, "B5", "workshop", liberated=True)  # liberated: 2 a turn
+    state, _ = play(state, "workshop")
+    assert len(state.hands[W]) == 1 and Move_kinds(state) >= {"workshop"}
+    state, _ = play(state, "end")
+    assert len(state.hands[W]) == 2, "the untaken draw is taken when step 2 ends"
+
+
+def test_hacker_space_draws_two_and_keeps_one() -> None:
+    state = blank(position(), S, [1])
+    build_here(state, S, "C2", "hacker")
+    state, _ = play(state, "hacker 1")
+    p = state.pending[0]
+    assert p.kind == "keep" and len(p.cards) == 2 and G.decisions(state)[0].private
+    card = p.cards[0]
+    state, _ = play(state, f"discard {card}")
+    assert len(state.hands[S]) == 1 and card in state.loot_discard and not state.pending
+
+
+def test_scavengers_hideout_draws_three_keeps_two_then_the_reaction_roll() -> None:
+    state = blank(position(), P, [6])
+    state.blocs[c("C3")][P] = 1  # Commercial District 3: shops, difficulty 3
+    build_here(state, P, "E4", "hideout")
+    rig(state, 1)
+    state, said = play(state, "loot 6 C3")
+    assert state.pending[0].kind == "keep" and len(state.pending[0].cards) == 3
+    assert state.cops[c("C3")] == 0, "no roll before the choice"
+    state, said = play(state, f"discard {state.pending[0].cards[0]}")
+    assert len(state.hands[P]) == 2 and state.cops[c("C3")] == 1, "the roll (1) after it: a cop arrives"
+
+
+def test_comrade_cafe_makes_graffiti_loots_basic_but_still_stoppable() -> None:
+    state = blank(position(), N, [1])
+    state.blocs[c("C3")][N] = 1
+    build_here(state, N, "E1", "cafe")
+    moves = G.legal_moves(state, seat_of(state, N))
+    assert G.parse_move("loot 1 C3") in moves
+    state, said = play(state, "loot 1 C3")
+    assert not any("Reaction roll" in t for t in said)
+    state = blank(position(), N, [1])
+    state.blocs[c("C3")][N], state.blocs[c("C3")][W] = 1, 2
+    build_here(state, N, "E1", "cafe")
+    state, _ = play(state, "loot 1 C3")
+    assert state.pending and state.pending[0].kind == "stop"
+
+
+def test_strike_hall_makes_building_around_it_basic() -> None:
+    state = blank(position(), W, [1])
+    build_here(state, W, "B4", "strike")
+    state.blocs[c("C4")][W] = 1  # The Park, adjacent to B4
+    state.blocs[c("B1")][W] = 0
+    state, said = play(state, "build 1 C4 kitchen")
+    assert state.occ_kind[c("C4")] == "kitchen" and not any("Reaction roll" in t for t in said)
+    assert G.parse_move("build 1 B3 hall") not in G.legal_moves(state, seat_of(state, W)), "not adjacent"
+
+
+def test_guerrilla_garden_places_three_barricades_with_one_die() -> None:
+    state = blank(position(), N, [1])
+    build_here(state, N, "E1", "garden")
+    state.blocs[c("E1")][N] = 1
+    state, _ = play(state, "garden 1 D1-E1 D1-E1 E1-E2")
+    assert state.barricades == {"D1-E1": 2, "E1-E2": 1}
+
+
+def test_social_center_gives_a_free_movement() -> None:
+    state = blank(position(), S, [4])
+    build_here(state, S, "C2", "center")
+    state.blocs[c("C2")][S] = 2
+    state, _ = play(state, "move 0 C2 C1 1")
+    assert state.blocs[c("C1")][S] == 1 and state.dice == [4]
+    assert not [m for m in G.legal_moves(state, seat_of(state, S)) if m.kind == "move" and m.die == 0]
+
+
+# --- the Sunrise windows ----------------------------------------------------------------------------------------
+def homes(state: BlocState) -> None:
+    for f, home in ((W, "B5"), (S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] += 1
+
+
+def test_shield_wall_and_paint_bombs_in_the_repression_window() -> None:
+    state = blank(position(), W, [])
+    homes(state)
+    state.blocs[c("C3")][W] = 3
+    state.cops[c("C3")] = 3
+    state.blocs[c("A4")][W] = 2  # Telecom: a van and 3 cops
+    give(state, W, "shield", "paint")
+    state, _ = sunrise(state)
+    assert state.pending[0].kind == "window" and G.decisions(state)[0].default == "pass"
+    state, _ = play(state, "shield C3")
+    state, _ = play(state, "paint A4")
+    while state.pending and state.pending[0].kind == "window":
+        state, _ = play(state, "pass")
+    assert state.blocs[c("C3")][W] == 2, "one cop of three attacks"
+    assert state.blocs[c("A4")][W] == 0, "the van held back, its 3 cops still attack"
+
+
+def test_a_medic_kit_saves_two_defeated_blocs_at_an_occupation() -> None:
+    state = blank(position(), W, [])
+    homes(state)
+    build_here(state, W, "C4", "hall")
+    state.blocs[c("C3")][W] = 3
+    state.cops[c("C3")] = 3
+    give(state, W, "medic")
+    state, _ = sunrise(state)
+    state, _ = play(state, "medic C3")
+    while state.pending and state.pending[0].kind == "window":
+        state, _ = play(state, "pass")
+    assert [p.kind for p in state.pending] == ["place", "place"]
+    assert G.decisions(state)[0].default == "place B5", "unanswered: the occupation with the lowest police ID"
+    state, _ = play(state, "place C4")
+    state, _ = play(state, "place C4")
+    assert state.blocs[c("C4")][W] == 2 and state.blocs[c("C3")][W] == 0
+
+
+def test_banner_drop_counts_two_more_blocs_and_communique_raises_the_level() -> None:
+    state = blank(position(), W, [])
+    homes(state)
+    cell = c("B5")  # difficulty 4: 8 blocs, or 6 and a Banner Drop
+    build_here(state, W, "B5", "kitchen")
+    state.blocs[cell][W] = 6
+    state.under[cell] = "barricade_fever"
+    give(state, W, "banner", "communique")
+    state, _ = sunrise(state)
+    state, _ = play(state, "banner B5")
+    while state.pending and state.pending[0].kind == "window":
+        state, _ = play(state, "pass")
+    assert state.liberated[cell] and state.pending[0].kind == "communique"
+    state, _ = play(state, "communique")
+    assert sum(state.barricades.values()) == 3, "Barricade Fever at level 4 instead of 3: 3 barricades, not 2"
+    assert "communique" in state.loot_discard
