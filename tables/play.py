@@ -33,6 +33,7 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+DECISION_SECONDS = 12 * 3600  # how long an answer owed outside one's own turn waits on a table without a clock
 OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
 
 
@@ -171,10 +172,15 @@ class PlayPipeline(Presenter):
         # The turn clock restarts when a board hands the turn on, and stops when the game ends; a turn that goes
         # on (a second action, a secret pick) keeps its deadline.
         deadline: float | None | bool = False
+        owed = game.decisions(state) if result is None else ()
+        answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
+        # an answer owed outside one's own turn waits the table's time per turn, or 12 hours on a table without a
+        # turn clock, then takes its default: the game never waits forever on one player
+        seconds = table.turn_seconds or (DECISION_SECONDS if answer else None)
         if result is not None:
             deadline = None
-        elif posts_board and table.turn_seconds:
-            deadline = self.clock() + table.turn_seconds
+        elif posts_board:
+            deadline = self.clock() + seconds if seconds else None
         if record or not persisted:
             rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
                     for i, (seat, text, evs) in enumerate(record)]
@@ -403,6 +409,11 @@ class PlayPipeline(Presenter):
         if not late:
             return None
         who = ", ".join(names[p] for p in late)
+        owed = [game.decision(state, p) for p in late]
+        if all(d is not None and d.clock == "decision" and d.default is not None for d in owed):
+            return await self._default_answers(table, game, state, late, who)
+        if not table.turn_seconds:
+            return None  # a turn without a clock waits for its player
         if table.on_timeout == "forfeit":
             result = None
             remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
@@ -435,6 +446,22 @@ class PlayPipeline(Presenter):
                 record.append((seat, game.format_move(move), events))
         verb = "the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn"
         return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
+
+    async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str
+                               ) -> Outcome:
+        """Answers owed outside one's own turn (stop or allow, a split of losses…) that timed out take their
+        defaults, one each; the game goes on."""
+        old = state
+        record: list[tuple[int, str, list[Event]]] = []
+        for seat in late:
+            decision = game.decision(state, seat)
+            if decision is None or decision.default is None or game.is_over(state):
+                continue
+            move = game.parse_move(decision.default)
+            state, events = game.apply(state, seat, move)
+            record.append((seat, game.format_move(move), events))
+        return await self._advance(table, game, state, record, [old],
+                                   intro=f"⏰ {who} did not answer in time: the default was taken.")
 
     async def delivered(self, table_id: int, version: int) -> None:
         """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""

@@ -263,3 +263,25 @@ async def test_the_servers_vacation_limit(db: Database) -> None:
     with pytest.raises(Refusal, match="0 to 3 days"):
         await svc.set_away(ALICE, 4, guild_id=1)
     await svc.set_away(ALICE, 3, guild_id=1)
+
+
+async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours_without_a_clock(db: Database
+                                                                                                   ) -> None:
+    """Bloc by Bloc on a table without a turn clock: the Start placements (answers outside a turn) wait 12 hours
+    each, then take their defaults; the factions' own turns then have no deadline."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "city=beginner", game="blocbybloc")
+    table = await db.get_table(tid)
+    assert table is not None and table.turn_seconds is None
+    assert table.deadline == clock.now + 12 * HOUR
+    game = svc.game("blocbybloc")
+    for _ in range(4):  # each faction's Start, one after another
+        clock.now += 12 * HOUR + 1
+        outs = await svc.expire()
+        assert len(outs) == 1 and "did not answer in time: the default was taken" in outs[0].public[0].description
+    table = await db.get_table(tid)
+    assert table is not None
+    state = game.load(table.state or {})
+    assert state.phase == "sunset" and not state.pending
+    assert table.deadline is None, "a faction's own turn waits for its player"
+    assert [m.notation.split()[0] for m in await db.moves(tid)] == ["start"] * 4
