@@ -6,11 +6,10 @@ the moves and their notation :mod:`engine.blocbybloc.moves`. Every step is one p
 that owes a decision: Start placement; each action of a faction's Sunset turn (the die is part of the move), its
 loot cards and occupation abilities; a stop or allow by the faction with the most blocs where an advanced action
 is declared; the card to discard after a draw-and-keep; a Lookouts reroll; the Police Scanner's order; the split
-of losses in a mixed clash; the Sunrise loot windows; where a Medic Kit puts its blocs. Dice, reaction rolls, the
-police ops step, repression, liberation and the end checks run by themselves.
+of losses in a mixed clash; the Sunrise loot windows; where a Medic Kit puts its blocs; the manifestation cards'
+choices. Dice, reaction rolls, the police ops step, repression, liberation and the end checks run by themselves.
 
-Not yet in: gifts and trades of loot between factions, and the choices on manifestation cards (each takes the
-default the cards part gives). Agendas and scenarios come with their own issue.
+Not yet in: gifts and trades of loot between factions. Agendas and scenarios come with their own issue.
 """
 
 from __future__ import annotations
@@ -56,6 +55,11 @@ REPRESSION_CARDS = ("medic", "shield", "paint")
 KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
 PROMPTS = {
+    "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
+    "squat": "{f}: Squatting Wave: build an occupation next to {where} for free, or pass.",
+    "rout": "{f}: Police Rout: choose a cop to send to staging ({roll} left).",
+    "burn": "{f}: Riot Van Burns: choose the van that burns.",
+    "reveal": "{f}: the revealed police ops cards: discard one ({roll} at most), or keep them.",
     "keep": "{f}: choose the loot card to discard.",
     "lookout": "{f}: reaction roll {roll}. Play Lookouts to roll again, or keep it?",
     "scan": "{f}: Police Scanner: put the cards back on top in the order you choose.",
@@ -172,8 +176,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
                                             where=cell_name(p.cell) if p.cell >= 0 else "")
             own = p.kind in OWN_TURN
-            return (Decision(seat, p.kind, prompt, private=p.kind in ("keep", "scan"), clock="turn" if own
-                             else "decision", default=self._pending_default(state, p)),)
+            private = p.kind == "keep" or (p.kind == "scan" and p.action != "reveal")
+            own = own and p.action != "reveal"
+            return (Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
+                             default=self._pending_default(state, p)),)
         f = state.faction_now()
         dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
         return (Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
@@ -188,6 +194,12 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return "order " + " ".join(str(i + 1) for i in range(len(p.cards)))
         if p.kind == "place":
             return f"place {cell_name(self._placements(state, p.faction)[0])}"
+        if p.kind == "fever":
+            return self._fever_default(state, p)
+        if p.kind == "rout":
+            return "rout " + cell_name(next(c for c in self._near(state, p.cell) if state.cops[c]))
+        if p.kind == "burn":
+            return "burn " + cell_name(self._vans_in_range(state, p.cell, p.hits)[0])
         return "pass"
 
     def to_act(self, state: BlocState) -> frozenset[int]:
@@ -223,6 +235,16 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return [Move("place", cell=c) for c in self._placements(state, p.faction)]
         if p.kind == "communique":
             return [Move("communique"), PASS]
+        if p.kind == "fever":
+            return [*(Move("wall", conn=c) for c in self._walls(state, p.faction)), PASS]
+        if p.kind == "squat":
+            return [*self._squats(state, p.faction, p.cell, p.hits), PASS]
+        if p.kind == "rout":
+            return [Move("rout", cell=c) for c in dict.fromkeys(self._near(state, p.cell)) if state.cops[c]]
+        if p.kind == "burn":
+            return [Move("burn", cell=c) for c in self._vans_in_range(state, p.cell, p.hits)]
+        if p.kind == "reveal":
+            return [*(Move("drop", n=i + 1) for i in range(len(p.cards))), PASS]
         return [*self._window_plays(state, p.faction, p.action), PASS]
 
     # --- setup decisions ----------------------------------------------------------------------------------
@@ -449,6 +471,12 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             state.pending.pop(0)
             order = [p.cards[int(i) - 1] for i in move.extra]  # top first
             state.police_deck += order[::-1]
+            if p.action == "reveal":  # the revealed cards are public: so is their new order
+                self._say(events, state, "reveal", f"{_text(p.faction)} put the revealed cards back: "
+                          + ", ".join(pol.CARDS[c].name for c in order) + " (top first).", p.faction)
+                if not state.pending:
+                    self._next_night(state, events, rng)
+                return
             self._say(events, state, "scanner", f"{_text(p.faction)} put the police ops cards back in an order "
                       "of their choosing.", p.faction)
         elif p.kind == "place":
@@ -469,6 +497,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 self._resolve_liberation(state, p.cell, True, events, rng)
             elif not state.pending:
                 self._resolve_liberation(state, p.cell, False, events, rng)
+        elif p.kind in ("fever", "squat", "rout", "burn", "reveal"):
+            state.pending.pop(0)
+            self._manifest_answer(state, p, move, events, rng)
         else:  # a Sunrise window
             state.pending.pop(0)
             self._window_answer(state, p, move, events, rng)
@@ -1119,7 +1150,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
              and state.occ_owner[c] >= 0
              and sum(state.blocs[c]) + 2 * state.banners.get(str(c), 0) >= 2 * state.difficulty(c)]
         state.liberating = sorted(q, key=lambda c: city.tile(c).pid)
-        state.reveal = [0, 0]
+        state.reveal = [0, 0, -1]
         self._liberate_next(state, events, rng)
 
     def _liberate_next(self, state: BlocState, events: list[Event], rng: Rng) -> None:
@@ -1137,7 +1168,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 state.pending += [Pending("communique", f, cell=cell) for f in holders]
                 return
             self._resolve_liberation(state, cell, False, events, rng, carry_on=False)
-        self._pooled_reveal(state, events)
+            if state.pending:
+                return  # the card's choices first; then the next district
+        if self._pooled_reveal(state, events):
+            return
         self._next_night(state, events, rng)
 
     def _resolve_liberation(self, state: BlocState, cell: int, communique: bool, events: list[Event], rng: Rng,
@@ -1147,16 +1181,29 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         liberators = [f for f in state.night_order() if state.blocs[cell][f]]
         for line in self._manifest(state, card, cell, level, liberators, state.reveal, rng):
             events.append(Event("manifestation", None, line))
-        if carry_on:
+        if carry_on and not state.pending:
             self._liberate_next(state, events, rng)
 
-    def _pooled_reveal(self, state: BlocState, events: list[Event]) -> None:
-        if state.reveal[0]:
-            top = state.police_deck[-state.reveal[0]:][::-1]
-            state.revealed = top
-            events.append(Event("reveal", None, "Revealed police ops cards (top first): "
-                                + ", ".join(pol.CARDS[c].name for c in top) + " (nothing discarded, order kept)."))
-        state.reveal = [0, 0]
+    def _pooled_reveal(self, state: BlocState, events: list[Event]) -> bool:
+        """The one reveal of this Sunrise's pooled cards (cards part C3): shown to all; the chooser may discard up
+        to the pooled number and puts the rest back in an order of its choosing. True while a choice is open."""
+        n, d, chooser = state.reveal
+        state.reveal = [0, 0, -1]
+        if not n:
+            return False
+        top = state.police_deck[-n:][::-1]
+        del state.police_deck[-len(top):]
+        state.revealed = list(top)
+        events.append(Event("reveal", None, "Revealed police ops cards (top first): "
+                            + ", ".join(pol.CARDS[c].name for c in top) + "."))
+        if d and top:
+            state.pending.append(Pending("reveal", chooser, hits=d, cards=top))
+        elif len(top) > 1:
+            state.pending.append(Pending("scan", chooser, action="reveal", cards=top))
+        else:
+            state.police_deck += top
+            return False
+        return True
 
     def _manifest(self, state: BlocState, card: str, cell: int, level: int, liberators: list[int],
                   reveal: list[int], rng: Rng) -> list[str]:
@@ -1180,16 +1227,11 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return [f"{names} each form up to {blocs(n)} in {cell_name(cell)}."]
         if card == "barricade_fever":
             n = (1, 1, 2, 3, 4)[lv]
-            placed = 0
-            for _ in liberators:
-                for _ in range(n):
-                    room = [c for c in city.touching[cell] if state.barricades.get(c.id, 0) < MAX_BARRICADES]
-                    if not room or sum(state.barricades.values()) >= BARRICADES:
-                        break
-                    best = min(room, key=lambda c: (state.barricades.get(c.id, 0), c.id))
-                    state.barricades[best.id] = state.barricades.get(best.id, 0) + 1
-                    placed += 1
-            return [f"{placed} barricade{'s' if placed != 1 else ''} around {cell_name(cell)}."]
+            for f in liberators:
+                if self._walls(state, f):
+                    state.pending.append(Pending("fever", f, cell=cell, hits=n))
+            return [f"{names} each build {n} barricade{'s' if n > 1 else ''} around districts where they have "
+                    "blocs."]
         if card == "free_transit":
             n = (1, 1, 1, 2, 2)[lv]
             for f in liberators:
@@ -1201,15 +1243,15 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 state.momentum[f] += n
             return [f"{names} each roll {n} more action di{'ce' if n > 1 else 'e'} next turn."]
         if card == "squatting_wave":
-            return ["Squatting Wave: no occupation built (the free build is optional)."]
+            for f in liberators:
+                if self._squats(state, f, cell, lv + 1):
+                    state.pending.append(Pending("squat", f, cell=cell, hits=lv + 1))
+            return [f"{names} may each build an occupation next to {cell_name(cell)}, free."]
         if card == "police_rout":
             n = (1, 1, 2, 3, 4)[lv]
-            sent = 0
-            for c in near():
-                k = min(n - sent, state.cops[c])
-                state.cops[c] -= k
-                sent += k
-            return [f"{sent} cop{'s' if sent != 1 else ''} routed to staging."]
+            if any(state.cops[c] for c in near()):
+                state.pending.append(Pending("rout", liberators[0], cell=cell, hits=n))
+            return [f"Police Rout: {n} cop{'s' if n > 1 else ''} from {cell_name(cell)} and around go to staging."]
         if card == "tactical_collapse":
             area = near() if lv < 3 else list(city.districts)
             gone = [c for c in area if state.cops[c] == 1 and state.vans[c] < 0]
@@ -1217,21 +1259,20 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 state.cops[c] = 0
             return [f"{len(gone)} solo cop{'s' if len(gone) != 1 else ''} collapse back to staging."]
         if card == "riot_van_burns":
-            area = near() if lv < 4 else [cell, *sorted(city.districts, key=lambda c: city.tile(c).pid)]
-            van = next((c for c in area if state.vans[c] >= 0), -1)
-            if van < 0:
+            vans = self._vans_in_range(state, cell, lv + 1)
+            if not vans:
                 return ["Riot Van Burns: no van in range."]
-            state.vans[van] = -1
-            if lv >= 3:
-                state.vans_box += 1
-                state.vans_destroyed += 1
-                return [f"The van in {cell_name(van)} burns: destroyed."]
-            return [f"The van in {cell_name(van)} is sent back to staging."]
+            if len(vans) > 1:
+                state.pending.append(Pending("burn", liberators[0], cell=cell, hits=lv + 1))
+                return ["Riot Van Burns: a van in range burns."]
+            return [self._burn_van(state, vans[0], lv + 1)]
         if card in ("leaked_patrol_routes", "whistleblower"):
             n = (1, 1, 2, 3, 4)[lv]
             reveal[0] += n
             if card == "whistleblower":
                 reveal[1] += (1, 1, 1, 1, 2)[lv]
+            if reveal[2] < 0 or state.night_order().index(liberators[0]) < state.night_order().index(reveal[2]):
+                reveal[2] = liberators[0]  # the earliest liberating faction of the pooled cards chooses
             return [f"{n} police ops card{'s' if n > 1 else ''} to reveal after the liberations."]
         if card == "police_demoralized":
             n = (0, 0, 1, 1, 2)[lv]
@@ -1247,6 +1288,87 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         for f in liberators:
             self._draw_loot(state, f, 2, rng)
         return [f"General Strike: {names} each draw 2 loot cards."]
+
+    # --- manifestation choices (cards part C3) -------------------------------------------------------------------
+    def _near(self, state: BlocState, cell: int) -> list[int]:
+        city = state.city
+        return [cell, *sorted(city.adjacent[cell], key=lambda c: city.tile(c).pid)]
+
+    def _walls(self, state: BlocState, f: int) -> list[str]:
+        """Connections with room around districts where ``f`` has blocs (Barricade Fever; clashes allowed)."""
+        if sum(state.barricades.values()) >= BARRICADES:
+            return []
+        city = state.city
+        return sorted({c.id for cell in city.districts if state.blocs[cell][f] for c in city.touching[cell]
+                       if state.barricades.get(c.id, 0) < MAX_BARRICADES})
+
+    def _fever_default(self, state: BlocState, p: Pending) -> str:
+        city = state.city
+        room = [c for c in city.touching[p.cell] if state.barricades.get(c.id, 0) < MAX_BARRICADES]
+        if not room or sum(state.barricades.values()) >= BARRICADES:
+            return "pass"
+        return "wall " + min(room, key=lambda c: (state.barricades.get(c.id, 0), c.id)).id
+
+    def _squats(self, state: BlocState, f: int, cell: int, level: int) -> list[Move]:
+        city = state.city
+        types = {FACTIONS[f]} | ({"Public"} if level >= 4 else set()) | ({STATE} if level >= 5 else set())
+        return [Move("squat", cell=c, occ=o) for c in sorted(city.adjacent[cell])
+                if city.tile(c).circle and state.occ_owner[c] < 0 and not state.police(c)
+                and city.tile(c).type in types for o in sorted(set(state.mats[f]))]
+
+    def _vans_in_range(self, state: BlocState, cell: int, level: int) -> list[int]:
+        city = state.city
+        area = self._near(state, cell) if level < 5 else [cell, *sorted(city.districts, key=lambda c: city.tile(c).pid)]
+        return [c for c in dict.fromkeys(area) if state.vans[c] >= 0]
+
+    def _burn_van(self, state: BlocState, van: int, level: int) -> str:
+        state.vans[van] = -1
+        if level >= 4 or state.options.get("scenario") == "abolish":
+            state.vans_box += 1
+            state.vans_destroyed += 1
+            return f"The van in {cell_name(van)} burns: destroyed."
+        return f"The van in {cell_name(van)} is sent back to staging."
+
+    def _manifest_answer(self, state: BlocState, p: Pending, move: Move, events: list[Event], rng: Rng) -> None:
+        f = p.faction
+        if p.kind == "fever" and move.kind == "wall":
+            state.barricades[move.conn] = state.barricades.get(move.conn, 0) + 1
+            self._say(events, state, "manifestation", f"{_text(f)} barricade {move.conn} (Barricade Fever).", f)
+            p.hits -= 1
+            if p.hits > 0 and self._walls(state, f):
+                state.pending.insert(0, p)
+        elif p.kind == "squat" and move.kind == "squat":
+            state.mats[f].remove(move.occ)
+            state.occ_owner[move.cell], state.occ_kind[move.cell] = f, move.occ
+            self._say(events, state, "manifestation", f"{_text(f)} build {OCCUPATION_NAMES[move.occ]} in "
+                      f"{self._where(state, move.cell)} (Squatting Wave).", f)
+        elif p.kind == "rout":
+            state.cops[move.cell] -= 1
+            self._say(events, state, "manifestation", f"A cop leaves {cell_name(move.cell)} (Police Rout).", f)
+            p.hits -= 1
+            if p.hits > 0 and any(state.cops[c] for c in self._near(state, p.cell)):
+                state.pending.insert(0, p)
+        elif p.kind == "burn":
+            self._say(events, state, "manifestation", self._burn_van(state, move.cell, p.hits), f)
+        elif p.kind == "reveal":
+            if move.kind == "drop":
+                card = p.cards.pop(move.n - 1)
+                state.police_discard.append(card)
+                self._say(events, state, "reveal", f"{_text(f)} discard {pol.CARDS[card].name} unresolved.", f)
+                p.hits -= 1
+            if move.kind == "drop" and p.hits > 0 and p.cards:
+                state.pending.insert(0, p)
+            elif len(p.cards) > 1:
+                state.pending.insert(0, Pending("scan", f, action="reveal", cards=p.cards))
+                return
+            else:
+                state.police_deck += p.cards[::-1]
+        if not state.pending:
+            if p.kind in ("reveal", "scan"):
+                self._next_night(state, events, rng)
+            else:
+                self._liberate_next(state, events, rng)
+
 
     def _next_night(self, state: BlocState, events: list[Event], rng: Rng) -> None:
         city = state.city

@@ -117,7 +117,7 @@ class BlocState:
     defeated: list[list[int]] = field(default_factory=list)  # by cell, by faction: blocs defeated this Sunrise
     banners: dict[str, int] = field(default_factory=dict)  # cell → Banner Drops played this Sunrise
     liberating: list[int] = field(default_factory=list)  # cells still to liberate this Sunrise, in order
-    reveal: list[int] = field(default_factory=lambda: [0, 0])  # pooled reveal: cards, discards
+    reveal: list[int] = field(default_factory=lambda: [0, 0, -1])  # pooled reveal: cards, discards, chooser
     vans_destroyed: int = 0
     burned: int = 0
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise

@@ -20,6 +20,7 @@ movement), factions in losses by letter ``W S N P``::
     split C3 W2 S1                   losses in a mixed clash at Sunrise
     shield C3 | paint D5 | medic C3 | banner C3 | communique | pass     Sunrise windows
     place C3                         a bloc saved by a Medic Kit
+    wall B3-C3 | squat C4 kitchen | rout C3 | burn D5 | drop 2          manifestation cards' choices
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from engine.blocbybloc.model import LETTERS, LOOT_NAMES, OCCUPATION_NAMES
 MOLOTOVS = ("molotov1", "molotov2", "molotov3")
 STRENGTH = {"molotov1": 1, "molotov2": 2, "molotov3": 3}
 BARE = ("end", "allow", "stop", "pass", "reroll", "accept", "jammer", "scanner", "workshop", "communique")
-ON_CELL = ("start", "megaphone", "medic", "shield", "paint", "banner", "place")
+ON_CELL = ("start", "megaphone", "medic", "shield", "paint", "banner", "place", "rout", "burn")
 WITH_DIE = ("hall", "energy", "hacker")
 ADVANCED = ("loot", "build", "swap")
 ATTACKS = ("defeat", "kick", "van")
@@ -149,6 +150,14 @@ def _parse(kind: str, args: list[str]) -> Move | None:
         return Move(kind, _die(args[0]), _cell(args[1]), extra=tuple(sorted(cards)))
     if kind == "kick" and len(args) == 3:
         return Move("kick", _die(args[0]), _cell(args[1]), conn=conn_id(args[2]))
+    if kind == "wall" and len(args) == 1:
+        return Move("wall", conn=conn_id(args[0]))
+    if kind == "squat" and len(args) == 2:
+        if low[1] not in OCCUPATION_NAMES:
+            raise NotationError(f"No occupation `{args[1]}`.")
+        return Move("squat", cell=_cell(args[0]), occ=low[1])
+    if kind == "drop" and len(args) == 1:
+        return Move("drop", n=int(args[0]))
     if kind == "discard" and len(args) == 1:
         if low[0] not in LOOT_NAMES:
             raise NotationError(f"No loot card `{args[0]}`.")
@@ -187,6 +196,12 @@ def format_move(move: Move) -> str:
         return " ".join([k, str(move.die), cell_name(move.cell), move.occ, *move.extra])
     if k == "kick":
         return f"kick {move.die} {cell_name(move.cell)} {move.conn}"
+    if k == "wall":
+        return f"wall {move.conn}"
+    if k == "squat":
+        return f"squat {cell_name(move.cell)} {move.occ}"
+    if k == "drop":
+        return f"drop {move.n}"
     if k in ("defeat", "van"):
         return " ".join([k, str(move.die), cell_name(move.cell), *move.extra])
     if k in ("discard", "order"):
@@ -264,4 +279,14 @@ def describe(move: Move, where: str = "", faction_names: tuple[str, ...] = ()) -
         return f"Banner Drop: {at} counts 2 more blocs for liberation"
     if k == "place":
         return f"Place a saved bloc in {where}"
+    if k == "wall":
+        return f"Barricade Fever: a barricade on {move.conn}"
+    if k == "squat":
+        return f"Squatting Wave: {OCCUPATION_NAMES[move.occ]} in {at}"
+    if k == "rout":
+        return f"Police Rout: a cop from {where}"
+    if k == "burn":
+        return f"Riot Van Burns: the van in {where}"
+    if k == "drop":
+        return f"Discard revealed card {move.n}"
     return format_move(move)

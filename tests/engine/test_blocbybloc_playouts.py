@@ -41,7 +41,7 @@ def check(s: BlocState) -> None:
         if s.police(cell) or sum(s.blocs[cell]) > 0:
             assert not tile.highway, "nobody stands on a highway"
     held = [c for p in s.pending if p.kind == "keep" for c in p.cards]  # drawn, a keep decision open
-    seen = [c for p in s.pending if p.kind == "scan" for c in p.cards]  # police cards in a scanner's hand
+    seen = [c for p in s.pending if p.kind in ("scan", "reveal") for c in p.cards]  # police cards being looked at
     loot = Counter(s.loot_deck + s.loot_discard + [c for h in s.hands for c in h] + held)
     assert loot == Counter(loot_deck()), "60 loot cards"
     police = Counter(s.police_deck + s.police_discard + (["PO33"] if s.lockdown >= 0 else []) + seen)

@@ -371,10 +371,14 @@ def Move_kinds(state: BlocState) -> set[str]:  # noqa: N802 - reads as a phrase 
 
 
 # --- Sunrise -----------------------------------------------------------------------------------------------------
-def sunrise(state: BlocState) -> tuple[BlocState, list[str]]:
-    """Run the last faction's end of turn into Sunrise (police ops drawn from an empty deck do nothing)."""
+def sunrise(state: BlocState, keep_deck: bool = False) -> tuple[BlocState, list[str]]:
+    """Run the last faction's end of turn into Sunrise: its police ops draw nothing (from an empty deck, or with
+    ``keep_deck`` as if it had played a Radio Jammer at Timid)."""
     state.turn = len(state.order) - 1
-    state.police_deck, state.police_discard = [], []
+    if keep_deck:
+        state.morale, state.used = 1, {"jammer": 1}
+    else:
+        state.police_deck, state.police_discard = [], []
     events: list[Any] = []
     G._end_turn(state, state.faction_now(), events, Rng(1))
     return state, [e.text for e in events]
@@ -450,9 +454,8 @@ def test_liberation_flips_the_tile_and_resolves_its_manifestation_card() -> None
     ("crowd_swells", lambda s: s.blocs[c("B5")][W] == 10),
     ("police_rout", lambda s: s.cops[c("A5")] == 0),
     ("momentum", lambda s: s.momentum[W] == 1),
-    ("free_transit", lambda s: s.free_moves[W] == 1 or s.phase == "sunset"),
+    ("free_transit", lambda s: s.free_moves[W] == 1),
     ("police_demoralized", lambda s: s.morale == 1),
-    ("barricade_fever", lambda s: sum(s.barricades.values()) == 2),
     ("tactical_collapse", lambda s: s.cops[c("A5")] == 0),
 ])
 def test_manifestation_cards(card: str, check: Any) -> None:
@@ -467,6 +470,7 @@ def test_manifestation_cards(card: str, check: Any) -> None:
     state.under[cell] = card
     state.morale = 3
     state, _ = sunrise(state)
+    state = defaults(state)
     assert state.liberated[cell]
     assert check(state), card
 
@@ -486,6 +490,86 @@ def test_riot_van_burns_sends_a_van_nearby_to_staging_or_destroys_it(level: int,
     burnt = c("B4") if level == 3 else c("A4")
     assert state.vans[burnt] == -1
     assert state.vans_box == (1 if to_box else 0) and state.vans_destroyed == (1 if to_box else 0)
+
+
+def defaults(state: BlocState) -> BlocState:
+    """Every open answer takes its default (as a silent table's would)."""
+    while state.pending:
+        seat = next(iter(G.to_act(state)))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or "pass"))
+    return state
+
+
+def liberate_with(card: str, cops: dict[str, int] | None = None, vans: tuple[str, ...] = ()) -> BlocState:
+    """Workers liberate the Garment Sweatshop (B5, level 3) and its manifestation card is ``card``."""
+    state = blank(position(), W, [])
+    cell = c("B5")
+    state.occ_owner[cell], state.occ_kind[cell] = W, "hall"
+    state.mats[W].remove("hall")
+    state.blocs[cell][W] = 8
+    for f, home in ((S, "C2"), (N, "E1"), (P, "E4")):
+        state.blocs[c(home)][f] = 1
+    for where, n in (cops or {}).items():
+        state.cops[c(where)] = n
+    for where in vans:
+        state.vans[c(where)] = 0
+    state.under[cell] = card
+    state, _ = sunrise(state)
+    return state
+
+
+def test_barricade_fever_asks_each_liberating_faction_where() -> None:
+    state = liberate_with("barricade_fever")
+    p = state.pending[0]
+    assert p.kind == "fever" and p.faction == W and p.hits == 2
+    assert G.decision(state, seat_of(state, W)).default == "wall A5-B5"
+    options = {G.format_move(m) for m in G.legal_moves(state, seat_of(state, W))}
+    assert {"wall A5-B5", "wall B4-B5", "pass"} <= options
+    state, _ = play(state, "wall B4-B5")
+    state, _ = play(state, "wall B4-B5")
+    assert state.barricades == {"B4-B5": 2} and not state.pending and state.night == 2
+
+
+def test_police_rout_lets_the_earliest_liberator_pick_the_cops() -> None:
+    state = liberate_with("police_rout", cops={"A5": 1, "B4": 3})
+    assert [m.cell for m in G.legal_moves(state, seat_of(state, W))] == [c("A5"), c("B4")]
+    assert G.decision(state, seat_of(state, W)).default == "rout A5", "the district itself, then by police ID"
+    state, _ = play(state, "rout B4")
+    state, _ = play(state, "rout B4")
+    assert state.cops[c("B4")] == 1 and state.cops[c("A5")] == 1
+
+
+def test_riot_van_burns_asks_which_van_when_several_are_in_range() -> None:
+    state = liberate_with("riot_van_burns", vans=("A5", "B4"))
+    assert {G.format_move(m) for m in G.legal_moves(state, seat_of(state, W))} == {"burn A5", "burn B4"}
+    state, _ = play(state, "burn B4")
+    assert state.vans[c("B4")] == -1 and state.vans[c("A5")] == 0 and state.vans_box == 0
+
+
+def test_squatting_wave_builds_a_free_occupation_next_door() -> None:
+    state = liberate_with("squatting_wave")
+    options = {G.format_move(m) for m in G.legal_moves(state, seat_of(state, W))}
+    assert "squat A5 kitchen" in options and "pass" in options, options
+    assert G.decision(state, seat_of(state, W)).default == "pass"
+    state, _ = play(state, "squat A5 kitchen")
+    assert state.occ_kind[c("A5")] == "kitchen" and "kitchen" not in state.mats[W]
+
+
+def test_a_whistleblower_reveal_may_discard_then_order() -> None:
+    state = blank(position(), W, [])
+    homes(state)
+    build_here(state, W, "A5", "kitchen")  # Smartphone Factory, difficulty 5: 10 blocs liberate it (level 4)
+    state.blocs[c("A5")][W], state.blocs[c("A5")][S] = 6, 4
+    state.under[c("A5")] = "whistleblower"
+    top = state.police_deck[-3:][::-1]
+    state, said = sunrise(state, keep_deck=True)
+    p = state.pending[0]
+    assert p.kind == "reveal" and p.cards == top and p.hits == 1 and p.faction == W  # level 4: 3 cards, 1 discard
+    state, _ = play(state, "drop 2")
+    assert top[1] in state.police_discard
+    assert state.pending[0].kind == "scan" and not G.decisions(state)[0].private
+    state, said = play(state, "order 2 1")
+    assert state.police_deck[-2:][::-1] == [top[2], top[0]] and state.night == 2
 
 
 def test_the_game_ends_in_a_loss_when_a_faction_has_no_bloc_left() -> None:
@@ -827,5 +911,5 @@ def test_banner_drop_counts_two_more_blocs_and_communique_raises_the_level() -> 
         state, _ = play(state, "pass")
     assert state.liberated[cell] and state.pending[0].kind == "communique"
     state, _ = play(state, "communique")
-    assert sum(state.barricades.values()) == 3, "Barricade Fever at level 4 instead of 3: 3 barricades, not 2"
+    assert state.pending[0].kind == "fever" and state.pending[0].hits == 3, "level 4 instead of 3: 3 barricades"
     assert "communique" in state.loot_discard
