@@ -9,7 +9,9 @@ is declared; the card to discard after a draw-and-keep; a Lookouts reroll; the P
 of losses in a mixed clash; the Sunrise loot windows; where a Medic Kit puts its blocs; the manifestation cards'
 choices. Dice, reaction rolls, the police ops step, repression, liberation and the end checks run by themselves.
 
-Not yet in: gifts and trades of loot between factions. Agendas and scenarios come with their own issue.
+Loot exchanges: the acting faction may give cards to a faction it shares a district with (the channel hears how
+many, not which). Not yet in: trades that wait on the other side's answer, and gifts started by the other side.
+Agendas and scenarios come with their own issue.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ END, ALLOW, STOP, PASS = Move("end"), Move("allow"), Move("stop"), Move("pass")
 YOUR_TURN_CARDS = ("energy", "jammer", "megaphone", "bicycles", "clothes", "dumpster", "fireworks", "scanner")
 REPRESSION_CARDS = ("medic", "shield", "paint")
 # what keeps an open run of attacks open (play part D2): die boosts, looks, free draws
-KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")
+KEEPS_RUN = ("energy", "scanner", "jammer", "workshop", "give")
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
 PROMPTS = {
     "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
@@ -348,8 +350,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                 for n in range(1, min(2, state.cops[cell]) + 1)]
         out += self._ability_options(state, f, dice, pool)
         out += self._card_options(state, f, dice, pool)
+        for g in self._partners(state, f):
+            out += [Move("give", to=g, n=i + 1) for i in range(len(hand))]
         out.append(END)
         return out
+
+    def _partners(self, state: BlocState, f: int) -> list[int]:
+        """Factions that share a district with ``f`` (clash or not): they may exchange loot cards."""
+        return [g for g in state.order if g != f and any(row[f] and row[g] for row in state.blocs)]
 
     def _advanced_options(self, state: BlocState, f: int, cell: int, dice: list[int], diff: int) -> list[Move]:
         out: list[Move] = []
@@ -635,6 +643,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             self._spend(state, f, move.die)
             state.used["hacker"] = state.used.get("hacker", 0) + 1
             self._draw_keep(state, f, 2, 1, "Hacker Space", events, rng)
+        elif k == "give":
+            card = state.hands[f].pop(move.n - 1)
+            state.hands[move.to].append(card)
+            self._say(events, state, "give", f"{_text(f)} give a loot card to the {_text(move.to)}.", f)
         elif k == "workshop":
             state.used["workshop"] = state.used.get("workshop", 0) + 1
             got = self._draw_loot(state, f, 1, rng)
@@ -1415,6 +1427,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return format_move(move)
 
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
+        if move.kind == "give" and not state.pending and 0 < move.n <= len(state.hands[state.faction_now()]):
+            card = state.hands[state.faction_now()][move.n - 1]
+            return f"Give {LOOT_NAMES[card]} to the {_text(move.to)}"
         if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
             seen = state.pending[0].cards
             return "Top first: " + ", then ".join(pol.CARDS[seen[int(i) - 1]].name for i in move.extra)
@@ -1443,6 +1458,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return (f"Play {LOOT_NAMES[k]}",)
         if k in ("hall", "hacker", "workshop", "garden"):
             return ("Occupation abilities",)
+        if k == "give":
+            return ("Give a loot card", f"to the {_text(move.to)}")
         return ()
 
     def why_illegal(self, state: BlocState, seat: int, move: Move) -> str:

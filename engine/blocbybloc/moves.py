@@ -17,6 +17,7 @@ movement), factions in losses by letter ``W S N P``::
     discard molotov1                 the card not kept (Scavenger's Hideout, Hacker Space)
     reroll | accept                  Lookouts, after a reaction roll
     order 2 1 3                      Police Scanner: the seen cards back on top in this order (top first)
+    give S 2                         the 2nd card of your hand to the Students (who share a district with you)
     split C3 W2 S1                   losses in a mixed clash at Sunrise
     shield C3 | paint D5 | medic C3 | banner C3 | communique | pass     Sunrise windows
     place C3                         a bloc saved by a Medic Kit
@@ -150,6 +151,8 @@ def _parse(kind: str, args: list[str]) -> Move | None:
         return Move(kind, _die(args[0]), _cell(args[1]), extra=tuple(sorted(cards)))
     if kind == "kick" and len(args) == 3:
         return Move("kick", _die(args[0]), _cell(args[1]), conn=conn_id(args[2]))
+    if kind == "give" and len(args) == 2 and args[0].upper() in LETTERS:
+        return Move("give", to=LETTERS.index(args[0].upper()), n=int(args[1]))
     if kind == "wall" and len(args) == 1:
         return Move("wall", conn=conn_id(args[0]))
     if kind == "squat" and len(args) == 2:
@@ -196,6 +199,8 @@ def format_move(move: Move) -> str:
         return " ".join([k, str(move.die), cell_name(move.cell), move.occ, *move.extra])
     if k == "kick":
         return f"kick {move.die} {cell_name(move.cell)} {move.conn}"
+    if k == "give":
+        return f"give {LETTERS[move.to]} {move.n}"
     if k == "wall":
         return f"wall {move.conn}"
     if k == "squat":

@@ -913,3 +913,17 @@ def test_banner_drop_counts_two_more_blocs_and_communique_raises_the_level() -> 
     state, _ = play(state, "communique")
     assert state.pending[0].kind == "fever" and state.pending[0].hits == 3, "level 4 instead of 3: 3 barricades"
     assert "communique" in state.loot_discard
+
+
+def test_a_gift_goes_to_a_faction_sharing_a_district_and_says_only_how_many() -> None:
+    state = blank(position(), W, [1])
+    give(state, W, "molotov1", "energy")
+    state.blocs[c("C3")][W] = 1
+    assert not [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "give"], "nobody shares a district"
+    state.blocs[c("C3")][S] = 1
+    moves = [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "give"]
+    assert {G.format_move(m) for m in moves} == {"give S 1", "give S 2"}
+    assert G.describe_move(state, seat_of(state, W), moves[1]) == "Give Energy Drinks to the Students"
+    state, said = play(state, "give S 2")
+    assert state.hands[S] == ["energy"] and state.hands[W] == ["molotov1"]
+    assert said == ["Workers give a loot card to the Students."], "the card stays secret"
