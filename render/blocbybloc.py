@@ -308,7 +308,8 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
     for f in order:
         fv = view["factions"][f]
         acting = view["acting"] == f
-        box = (x - 4, y - 18, W - 28, y + 48)
+        hand = _wrap([f"{i}. {name}" for i, name in enumerate(fv["hand"], 1)], "Your hand: ", W - x - 80)
+        box = (x - 4, y - 18, W - 28, y + 48 + 22 * len(hand))
         draw.rounded_rectangle(box, radius=8, fill=mix(PANEL, FACTION_COLOURS[f], 0.25),
                                outline=WHITE if acting else PANEL_EDGE, width=3 if acting else 1)
         _chip(f"{LETTERS[f]}", FACTION_COLOURS[f]).paste(img, (x + 4, y))
@@ -319,6 +320,9 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
         mat = ", ".join(SHORT[o] for o in fv["occupations_mat"]) or "none"
         end = _seq(img, (x + 40, y + 26), 15, ["loot cards: ", fv["loot"], " · "], MUTED)
         _put(img, (end, y + 26), fit_text(f"Mat: {mat}", 15, W - end - 40), 15, MUTED)
+        for line in hand:  # the seat's own hands (the view of the seat that plays the faction)
+            _put(img, (x + 40, y + 50), line, 15, YELLOW)
+            y += 22
         y += 76
     if view["dice"] and view["acting"] >= 0:
         _put(img, (x, y), "Dice:", 18, WHITE, "l", True)
@@ -333,6 +337,24 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
          "burned),", 13, MUTED)
     _put(img, (x, H - 26), "W S N P blocs and occupations by faction, VAN 1/3: a van hit once of the 3 hits that "
          "destroy it", 13, MUTED)
+
+
+def _wrap(items: list[str], head: str, width: float, most: int = 3) -> list[str]:
+    """``items`` after ``head``, two spaces apart, in lines that fit ``width`` (at most ``most``, the last cut)."""
+    lines: list[str] = []
+    line = head
+    for item in items:
+        candidate = f"{line}  {item}" if line.strip() and line != head else line + item
+        if fit_text(candidate, 15, width) == candidate:
+            line = candidate
+        else:
+            lines.append(line)
+            line = "   " + item
+    if items:
+        lines.append(line)
+    if len(lines) > most:
+        lines = lines[:most - 1] + [fit_text(" ".join(lines[most - 1:]), 15, width)]
+    return lines
 
 
 def _seq(img: Image.Image, xy: tuple[float, float], size: int, parts: list[str | int],
@@ -350,10 +372,9 @@ def _seq(img: Image.Image, xy: tuple[float, float], size: int, parts: list[str |
 def render(view: BlocView, names: Sequence[str]) -> bytes:
     """The city and panel for one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat.
 
-    The picture shows nothing private (hands are listed in words, beside it), so a seat's view and the public
-    one make the same picture: it is drawn once and reused (a small cache keyed by what is drawn)."""
+    A seat's own view adds its hands to the panel; otherwise the views make the same picture, so it is drawn
+    once and reused (a small cache keyed by what is drawn)."""
     drawn = {k: v for k, v in view.items() if k != "viewer"}
-    drawn["factions"] = [{k: v for k, v in f.items() if k != "hand"} for f in view["factions"]]
     key = json.dumps([drawn, list(names)], sort_keys=True)
     with _drawing:  # a move's pictures render in threads at once: the second waits for the first, then reuses it
         png = _recent.get(key)
