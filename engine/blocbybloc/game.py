@@ -1523,6 +1523,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             "result": r.to_json() if (r := self.result(state)) else None,
         }
 
+    def private_info(self, state: BlocState, seat: int) -> dict[str, Any]:
+        """Only the seat's own loot hands: a DM when they change, not each time the city does."""
+        return {FACTIONS[f]: list(state.hands[f]) for f in state.order if state.controller[f] == seat}
+
     def status_line(self, state: BlocState) -> str:
         if state.outcome:
             return state.reason

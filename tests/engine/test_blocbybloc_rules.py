@@ -927,3 +927,17 @@ def test_a_gift_goes_to_a_faction_sharing_a_district_and_says_only_how_many() ->
     state, said = play(state, "give S 2")
     assert state.hands[S] == ["energy"] and state.hands[W] == ["molotov1"]
     assert said == ["Workers give a loot card to the Students."], "the card stays secret"
+
+
+def test_private_info_is_the_seats_hands_only() -> None:
+    """The platform DMs a player when this changes: their hand, not every move of the city."""
+    state = blank(position(2), W, [1, 2])
+    state.blocs[c("B5")][W] = 2
+    give(state, W, "energy")
+    seat = seat_of(state, W)
+    before = G.private_info(state, seat)
+    assert before["Workers"] == ["energy"] and len(before) == 2  # the seat plays two factions
+    after, _ = G.apply(state, seat, G.parse_move("move 1 B5 A5 1"))
+    assert G.private_info(after, seat) == before
+    after, _ = G.apply(after, seat, G.parse_move("energy 2"))
+    assert G.private_info(after, seat) != before
