@@ -52,3 +52,8 @@ async def test_a_two_player_game_to_the_end(simcord_env: Any) -> None:
     assert "start" in (log.response.content or "").lower()
     hand = await bob.slash(thread, "hand")
     assert hand.ephemeral
+    boards = len(board_messages(thread))
+    for member in (alice, bob):  # a DM when a hand changes, not one per move
+        dm = member.user.dm_channel
+        dms = len(dm.history()) if dm is not None else 0
+        assert dms < boards / 2, (member, dms, boards)
