@@ -103,10 +103,12 @@ class Blockhouse(commands.Bot):
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
         cog = self.get_cog("GameCog")
         if isinstance(cog, GameCog):
-            await cog.redeliver()  # boards owed by moves committed before a crash (storage's outbox)
+            await cog.catch_up()  # boards owed by moves committed before a crash, then bots cut short while thinking
 
     async def close(self) -> None:
         await super().close()
+        if self.service is not None:
+            self.service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -96,7 +96,7 @@ async def new_game(env: Any, guild: Any, alice: Any, n: int) -> tuple[Any, Any]:
     channel = guild.create_text_channel(f"games-{n}")
     await alice.slash(channel, "game new", game="breaks")
     card = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-    await alice.click(card, label="Add bot")
+    await alice.click(card, label="Add bot: easy")
     return channel, card
 
 

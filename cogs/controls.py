@@ -23,11 +23,14 @@ if TYPE_CHECKING:
 LOBBY_ACTIONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
-    "bot": ("Add bot", discord.ButtonStyle.secondary),
-    "unbot": ("Remove bot", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "bot": ("Add bot: easy", discord.ButtonStyle.secondary),
+    "botmedium": ("Add bot: medium", discord.ButtonStyle.secondary),
+    "bothard": ("Add bot: hard", discord.ButtonStyle.secondary),
+    "unbot": ("Remove bot", discord.ButtonStyle.secondary),
 }
+LOBBY_ROWS = {"join": 0, "leave": 0, "start": 0, "cancel": 0, "bot": 1, "botmedium": 1, "bothard": 1, "unbot": 1}
 ACTIONS = "|".join(LOBBY_ACTIONS)
 # Numbers in ids are bounded (a table id, a version or a page fits SQLite's integers with room to spare): an id
 # with a larger or malformed number matches no template and is answered as an unknown control (cogs.game).
@@ -83,7 +86,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
                   template=rf"bh:lobby:(?P<action>{ACTIONS}):(?P<table>{ID})"):
     def __init__(self, table_id: int, action: str) -> None:
         label, style = LOBBY_ACTIONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"bh:lobby:{action}:{table_id}"))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"bh:lobby:{action}:{table_id}",
+                                           row=LOBBY_ROWS[action]))
         self.table_id = table_id
         self.action = action
 

@@ -219,6 +219,15 @@ class GameCog(commands.Cog):
             await self._retire_board(channel, board_of, message.id)
         return True
 
+    async def catch_up(self) -> None:
+        """At start-up: the boards owed, then the bots whose move was cut short."""
+        await self.redeliver()
+        for out in await self._ask_quietly(self.service.resume_bots()) or []:
+            try:
+                await self.deliver(None, out)
+            except Exception:
+                log.exception("could not post the resumed bot move of table %s", out.table_id)
+
     async def redeliver(self, settled: float | None = None) -> None:
         """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
         the process died; on the clock's ticks, those Discord refused (owed for ``settled`` seconds or more)."""
@@ -302,7 +311,9 @@ class GameCog(commands.Cog):
         calls = {
             "join": lambda: self.service.join(table_id, actor),
             "leave": lambda: self.service.leave(table_id, actor),
-            "bot": lambda: self.service.add_bot(table_id, actor),
+            "bot": lambda: self.service.add_bot(table_id, actor, "easy"),
+            "botmedium": lambda: self.service.add_bot(table_id, actor, "medium"),
+            "bothard": lambda: self.service.add_bot(table_id, actor, "hard"),
             "unbot": lambda: self.service.remove_bot(table_id, actor),
             "start": lambda: self.service.start(table_id, actor),
             "cancel": lambda: self.service.cancel(table_id, actor, by_table=True),

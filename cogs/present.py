@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from cogs.controls import (
+    LOBBY_ACTIONS,
     LobbyButton,
     LogButton,
     MoveButton,
@@ -114,12 +115,8 @@ def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
 def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
     view = discord.ui.View(timeout=None)
     if card.open:
-        view.add_item(LobbyButton(card.table_id, "join"))
-        view.add_item(LobbyButton(card.table_id, "leave"))
-        view.add_item(LobbyButton(card.table_id, "bot"))
-        view.add_item(LobbyButton(card.table_id, "unbot"))
-        view.add_item(LobbyButton(card.table_id, "start"))
-        view.add_item(LobbyButton(card.table_id, "cancel"))
+        for action in LOBBY_ACTIONS:  # players and the game on the first row, bots of three strengths on the second
+            view.add_item(LobbyButton(card.table_id, action))
     return {"content": card.post.content or None, "embed": embed_of(card.post), "view": view,
             "allowed_mentions": _mentions(card.post)}
 

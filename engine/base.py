@@ -441,6 +441,10 @@ class Game(ABC, Generic[S, M, V]):
         games with nothing hidden, when the generator is untouched; games that know better say so."""
         return not self.hidden_information and getattr(before, "rng", None) == getattr(after, "rng", None)
 
+    def seat_count(self, state: S) -> int:
+        """How many seats the game has (its ``seats`` field, by default)."""
+        return int(state.seats)  # type: ignore[attr-defined]
+
     def ply(self, state: S) -> int:
         """How many moves have been made (its ``ply`` field, by default)."""
         return int(state.ply)  # type: ignore[attr-defined]

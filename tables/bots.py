@@ -1,21 +1,53 @@
-"""Bot seats. A bot chooses among the engine's legal moves with a seeded RNG, so a bot's
-play is reproducible. Stronger levels plug in here by name."""
+"""Bot seats: the table service's side of :mod:`bots`. Easy bots choose at once; medium and hard ones think in a
+worker process (:mod:`bots.worker`) so that a search never blocks the event loop, with the table's per-move
+budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bots import DEFAULT_BUDGET_MS, LEVELS, choose, level_of
+from bots.worker import think
 from engine.base import Game
 from engine.rng import Rng
 
-BOT_LEVELS = ("random",)
+BOT_LEVELS = LEVELS
 
 
 def choose_move(game: Game, state: Any, seat: int, level: str, rng: Rng) -> Any:
-    """A legal move for ``seat``; raises ``ValueError`` if it has none or the level is unknown."""
-    if level not in BOT_LEVELS:
-        raise ValueError(f"unknown bot level {level!r}")
-    moves = game.legal_moves(state, seat)
-    if not moves:
-        raise ValueError(f"seat {seat} has no legal move")
-    return rng.choice(moves)
+    """A legal move for ``seat`` chosen at once (a timed-out turn, an easy bot); raises ``ValueError`` if it has
+    none or the level is unknown."""
+    return choose(game, state, seat, level, rng, budget_ms=0, iterations=1)
+
+
+class Thinker:
+    """Runs medium and hard bots in one worker process, started on first use and reused."""
+
+    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, iterations: int | None = None) -> None:
+        self.budget_ms = budget_ms
+        self.iterations = iterations  # tests: a fixed search instead of a time budget
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def move(self, game: Game, state: Any, seat: int, level: str, rng: Rng, in_catalog: bool) -> Any:
+        """The bot's move. Games outside the default catalogue (tests' own) think in this process."""
+        level = level_of(level)
+        if level == "easy" or not in_catalog:
+            return choose(game, state, seat, level, rng, budget_ms=self.budget_ms, iterations=self.iterations)
+        seed = rng.next64()
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(self._executor(), think, game.key, game.dump(state), seat, level, seed,
+                                          self.budget_ms, self.iterations)
+        return game.parse_move(text)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

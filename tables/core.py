@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.base import Game, Result, Turns
 from storage import ACTIVE, LOBBY, Database, TableRow
+from tables.bots import Thinker
 from tables.catalog import Catalog
 from tables.outcome import (
     Actor,
@@ -36,6 +37,7 @@ class ServiceCore:
         self.seeds = seeds
         self.render_images = render
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.thinker = Thinker()  # medium and hard bots think in a worker process
 
     def game(self, key: str) -> Game:
         game = self.registry.get(key)

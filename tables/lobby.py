@@ -247,7 +247,7 @@ class Lobby(PlayPipeline):
             return rows, host, "You left the game."
         return await self._lobby_change(table_id, actor, change)
 
-    async def add_bot(self, table_id: int, actor: Actor, level: str = "random") -> Outcome:
+    async def add_bot(self, table_id: int, actor: Actor, level: str = "easy") -> Outcome:
         def change(table: TableRow) -> tuple[list, int, str]:
             game = self.game(table.game)
             if actor.user_id != table.host_id and not table.seat_of(actor.user_id):
@@ -256,7 +256,9 @@ class Lobby(PlayPipeline):
                 raise Refusal(f"Bots come in: {', '.join(BOT_LEVELS)}.")
             self._check_room(game, table)
             taken = {s.name for s in table.seats}
-            name = next(f"Bot {i}" for i in range(1, 10) if f"Bot {i}" not in taken)
+            number = next(i for i in range(1, 10) if not any(t == f"Bot {i}" or t.startswith(f"Bot {i} (")
+                                                             for t in taken))
+            name = f"Bot {number}" if level == "easy" else f"Bot {number} ({level})"
             return self._rows(table) + [(None, name, level)], table.host_id, f"{name} joined."
         return await self._lobby_change(table_id, actor, change)
 

@@ -9,11 +9,13 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from bots import level_of
 from engine.base import Event, Game, GameError, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
 from tables.bots import choose_move
+from tables.catalog import default_catalog
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
@@ -33,6 +35,7 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+CATALOG_KEYS = frozenset(g.key for g in default_catalog().all())  # games a bot worker process can load
 DECISION_SECONDS = 12 * 3600  # how long an answer owed outside one's own turn waits on a table without a clock
 OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
 
@@ -149,7 +152,20 @@ class PlayPipeline(Presenter):
             if not ready:
                 break
             seat = ready[0]
-            move = choose_move(game, state, seat, auto[seat], _bot_rng(table, base + len(record)))
+            if level_of(auto[seat]) != "easy" and record:
+                # what is decided so far is stored before a bot thinks: a crash while it thinks loses nothing,
+                # and the bot simply chooses again at the next start (resume_bots)
+                rows = [(base + i + 1, s, text, [name_seats(e.text, [x.name for x in table.seats]) for e in evs])
+                        for i, (s, text, evs) in enumerate(record)]
+                try:
+                    table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
+                                                       announce=False)
+                except StaleVersion:
+                    raise StaleButton("Someone else's move got there first; look at the newest board.") from None
+                record, persisted = [], True
+                base = await self._ply_base(table)
+            move = await self.thinker.move(game, state, seat, auto[seat], _bot_rng(table, base + len(record)),
+                                           game.key in CATALOG_KEYS)
             state, events = game.apply(state, seat, move)
             record.append((seat, game.format_move(move), events))
             plies += 1
@@ -220,6 +236,25 @@ class PlayPipeline(Presenter):
             log.info("table %s finished: %s", table.id, result)
             await self._schedule_archive(table)
         return out
+
+    async def resume_bots(self) -> list[Outcome]:
+        """At start-up: games where a bot is to move (the process stopped while it thought) go on; its move is
+        simply chosen again."""
+        outs = []
+        for row in await self.db.tables_with_status(ACTIVE):
+            game = self.registry.get(row.game)
+            if game is None or not row.state:
+                continue
+            auto = {s.seat for s in row.seats if s.is_bot or s.resigned}
+            state = game.load(row.state)
+            if game.is_over(state) or not set(game.to_act(state)) & auto:
+                continue
+            async with self._locks[row.id]:
+                table = await self._table(row.id)
+                state = game.load(table.state or {})
+                log.info("table %s: a bot resumes its move", table.id)
+                outs.append(await self._advance(table, game, state, [], [], persisted=True))
+        return outs
 
     async def expire(self) -> list[Outcome]:
         """Play out the turns whose clock ran out (due deadlines, by the index), as the table's setting says: a bot

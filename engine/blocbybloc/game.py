@@ -1523,6 +1523,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             "result": r.to_json() if (r := self.result(state)) else None,
         }
 
+    def seat_count(self, state: BlocState) -> int:
+        return max(state.controller) + 1
+
     def private_info(self, state: BlocState, seat: int) -> dict[str, Any]:
         """Only the seat's own loot hands: a DM when they change, not each time the city does."""
         return {FACTIONS[f]: list(state.hands[f]) for f in state.order if state.controller[f] == seat}
@@ -1559,16 +1562,17 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         redrawn; the seat's own hands and everything public stay."""
         out = state.clone()
         mine = {f for f in range(4) if state.controller[f] == seat}
-        unseen = list(out.loot_deck) + [c for f in range(4) if f not in mine for c in out.hands[f]]
-        rng.shuffle(unseen)
+        unseen = sorted(list(out.loot_deck) + [c for f in range(4) if f not in mine for c in out.hands[f]])
+        rng.shuffle(unseen)  # from a canonical order: the result depends on what the seat sees only
         for f in range(4):
             if f not in mine:
                 k = len(out.hands[f])
                 out.hands[f], unseen = unseen[:k], unseen[k:]
         out.loot_deck = unseen
+        out.police_deck.sort()
         rng.shuffle(out.police_deck)
         hidden = [c for c in range(25) if out.under[c]]
-        cards = [out.under[c] for c in hidden] + list(out.spare)
+        cards = sorted([out.under[c] for c in hidden] + list(out.spare))
         rng.shuffle(cards)
         for i, c in enumerate(hidden):
             out.under[c] = cards[i]

@@ -372,9 +372,10 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         for colour, rack in s.racks.items():
             pile = s.piles[colour]
             if colour in mine or colour in s.finished:
+                pile.sort()  # the order seen is not information: start from a canonical one
                 rng.shuffle(pile)
                 continue
-            unplayed = rack + pile
+            unplayed = sorted(rack + pile)
             rng.shuffle(unplayed)
             s.racks[colour] = sort_faces(unplayed[:len(rack)])
             s.piles[colour] = unplayed[len(rack):]

@@ -836,7 +836,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         other = 1 - seat
         held = [k for k in out.hands[other] if is_module(k)]
         fresh = sum(1 for k in out.fresh[other] if is_module(k))
-        pool = held + out.modules + out.removed
+        pool = sorted(held + out.modules + out.removed)  # canonical before the shuffle: only the seat's view counts
         rng.shuffle(pool)
         hand: list[str] = []
         rest: list[str] = []
@@ -869,6 +869,9 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         if not state.options["blind"]:
             return {}
         return {"hand": sorted(state.hands[seat], key=_order)}
+
+    def seat_count(self, state: BreakerState) -> int:
+        return 2
 
     def status_line(self, state: BreakerState) -> str:
         if state.phase == OVER:

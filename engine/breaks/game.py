@@ -264,6 +264,7 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         """Nothing is hidden but the order of the draw pile (and what the shuffles to come will do): both are
         drawn afresh."""
         s = state.clone()
+        s.draw.sort()  # the pile's order is hidden: start from a canonical one, so only the seat's view matters
         rng.shuffle(s.draw)
         self.reseed(s, rng)
         return s

@@ -39,7 +39,7 @@ async def against_a_bot(env: Any, options: str | None = None) -> tuple[Any, Any]
     """alice against one bot in Breaks, started: (the game's thread, alice)."""
     channel, alice = await lobby_of_one(env, options=options)
     lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Add bot: easy")
     await alice.click(lobby, label="Start")
     return channel.threads[0], alice
 

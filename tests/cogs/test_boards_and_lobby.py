@@ -28,7 +28,7 @@ async def test_the_host_removes_a_bot_from_the_lobby_with_its_button(simcord_env
 
     channel, alice = await lobby_of_one(simcord_env)
     lobby = lobby_message(channel)
-    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Add bot: easy")
     assert "Bot 1" in (lobby_message(channel).embeds[0].fields[0].value or "")
     await alice.click(lobby_message(channel), label="Remove bot")
     assert "Bot 1" not in (lobby_message(channel).embeds[0].fields[0].value or "")

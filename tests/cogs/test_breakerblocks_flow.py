@@ -10,7 +10,7 @@ from tests.cogs.discord_helpers import board_messages, last_board, lobby_of_one,
 async def test_a_whole_game_against_a_bot_through_the_menus(simcord_env: Any) -> None:
     channel, alice = await lobby_of_one(simcord_env, game="breakerblocks", options="max_rounds=20")
     lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Add bot: easy")
     await alice.click(lobby, label="Start")
     thread = channel.threads[0]
     picked: list[list[str]] = []

@@ -98,7 +98,7 @@ async def test_a_late_second_click_on_a_control_already_taken_off_is_answered(si
     lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
     start = next(c.custom_id for row in lobby.components for c in row.children if c.label == "Start")
     join = next(c.custom_id for row in lobby.components for c in row.children if c.label == "Join")
-    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Add bot: easy")
     await alice.click(lobby, label="Start")
     card = [m for m in channel.history() if m.id == lobby.id][-1]
     assert not any(getattr(row, "children", None) for row in card.components), "the card's buttons are gone"

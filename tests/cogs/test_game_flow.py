@@ -46,7 +46,7 @@ async def open_two_player_table(env: Any) -> tuple[Any, Any, Any, Any]:
     assert res.ephemeral
     assert "Your table is open" in res.response.content
     lobby = lobby_message(channel)
-    assert {"Join", "Leave", "Add bot", "Start", "Cancel"} <= {
+    assert {"Join", "Leave", "Add bot: easy", "Add bot: medium", "Add bot: hard", "Start", "Cancel"} <= {
         c.label for row in lobby.components for c in row.children}
     assert len(channel.threads) == 1
     thread = channel.threads[0]
@@ -130,7 +130,7 @@ async def test_one_person_against_a_bot_seat_then_a_rematch(simcord_env: Any) ->
     _, channel, alice, bob = world(simcord_env)
     await alice.slash(channel, "game new", game="breaks", thread=False)
     lobby = lobby_message(channel)
-    await alice.click(lobby, label="Add bot")
+    await alice.click(lobby, label="Add bot: easy")
     await alice.click(lobby_message(channel), label="Start")
     final = await play_to_the_end(channel, {alice.id: alice})
     result = next(f for f in final.embeds[0].fields if f.name == "Result")
@@ -203,7 +203,7 @@ async def test_refusals_are_private_and_change_nothing(simcord_env: Any, monkeyp
     await use_first_control(members[actor_id], board)
     assert await moves_made(simcord_env.bot, thread) == made + 1
     res = await use_first_control(members[actor_id], board)
-    assert res.followups and "earlier turn" in res.followups[0].content
+    assert res.followups and "Already played" in res.followups[0].content  # the same move, tapped again
     assert await moves_made(simcord_env.bot, thread) == made + 1
 
 
@@ -241,7 +241,7 @@ async def test_two_simultaneous_clicks_apply_one_move(simcord_env: Any) -> None:
     await simcord_env.settle()
     assert await moves_made(simcord_env.bot, thread) == made + 1
     refusals = [f.content for r in (first, second) for f in r.followups]
-    assert any("earlier turn" in text or "got there first" in text for text in refusals)
+    assert any("Already played" in text or "got there first" in text for text in refusals)
 
 
 async def test_cancel_by_host_or_manager_only(simcord_env: Any) -> None:

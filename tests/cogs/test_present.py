@@ -90,4 +90,5 @@ def test_closed_lobby_has_no_buttons() -> None:
     assert lobby_kwargs(card)["view"].children == []
     card.open = True
     labels = [getattr(i, "item", i).label for i in lobby_kwargs(card)["view"].children]
-    assert labels == ["Join", "Leave", "Add bot", "Remove bot", "Start", "Cancel"]
+    assert labels == ["Join", "Leave", "Start", "Cancel", "Add bot: easy", "Add bot: medium", "Add bot: hard",
+                      "Remove bot"]

@@ -55,7 +55,7 @@ async def test_lobby_buttons_racing_each_other(simcord_env: Any, together: bool,
     guild, channel, alice, bob = world(simcord_env)
     await alice.slash(channel, "game new", game="breaks")
     card = lobby_card(channel)
-    await alice.click(card, label="Add bot")
+    await alice.click(card, label="Add bot: easy")
     card = lobby_card(channel)
     ids = {label: button_id(card, label) for label in ("Start", "Join", "Cancel")}
     who = {"Start": alice, "Cancel": alice, "Join": bob}

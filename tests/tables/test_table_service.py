@@ -202,11 +202,11 @@ async def test_add_bot_names_bots_in_turn(svc: TableService) -> None:
     assert (await svc.add_bot(tid, ALICE)).reply == "Bot 1 joined."
     assert (await svc.add_bot(tid, BOB)).reply == "Bot 2 joined."  # any player may add one
     table = await read(svc, tid)
-    assert [(s.name, s.user_id, s.bot) for s in table.seats[2:]] == [("Bot 1", None, "random"),
-                                                                      ("Bot 2", None, "random")]
+    assert [(s.name, s.user_id, s.bot) for s in table.seats[2:]] == [("Bot 1", None, "easy"),
+                                                                      ("Bot 2", None, "easy")]
     with pytest.raises(Refusal, match="Only players"):
         await svc.add_bot(tid, STRANGER)
-    with pytest.raises(Refusal, match="Bots come in: random"):
+    with pytest.raises(Refusal, match="Bots come in: easy, medium, hard"):
         await svc.add_bot(tid, ALICE, level="grandmaster")
     assert len((await read(svc, tid)).seats) == 4
 

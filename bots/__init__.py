@@ -1,0 +1,48 @@
+"""Bot players over the game contract (issue 13): pure functions of a game, a state, a seat, a seeded generator and
+a budget. No Discord, no storage; the table service runs them off the event loop.
+
+* ``easy``: a uniformly random legal move;
+* ``medium``: a game-specific heuristic one move ahead (:mod:`bots.heuristics`), on a determinized copy of the
+  state, so it never reads what its seat cannot see;
+* ``hard``: information-set Monte Carlo tree search (:mod:`bots.mcts`): each iteration searches a fresh
+  determinization of what its seat sees, with random playouts cut off and scored by the heuristic.
+
+Every level only ever returns a move from ``legal_moves`` of the real state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.heuristics import greedy
+from bots.mcts import search
+from engine.base import Game
+from engine.rng import Rng
+
+LEVELS = ("easy", "medium", "hard")
+ALIASES = {"random": "easy"}  # seats stored before the levels existed
+DEFAULT_BUDGET_MS = 1500  # a hard bot's thinking time per move (under the issue's 2 s)
+
+
+def level_of(name: str) -> str:
+    level = ALIASES.get(name, name)
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {name!r}")
+    return level
+
+
+def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rng, *,
+           budget_ms: float = DEFAULT_BUDGET_MS, iterations: int | None = None) -> Any:
+    """A legal move for ``seat`` at ``level``. ``iterations`` (tests, benchmarks) replaces the time budget of the
+    hard bot with a fixed amount of search, so that its choice is reproducible."""
+    level = level_of(level)
+    moves = game.legal_moves(state, seat)
+    if not moves:
+        raise ValueError(f"seat {seat} has no legal move")
+    if len(moves) == 1:
+        return moves[0]
+    if level == "easy":
+        return moves[rng.below(len(moves))]
+    if level == "medium":
+        return greedy(game, state, seat, moves, rng)
+    return search(game, state, seat, moves, rng, budget_ms=budget_ms, iterations=iterations)

@@ -1,0 +1,114 @@
+"""How good a position is for a seat, per game, and the medium bot that plays the move with the best value one move
+ahead. Values are in [0, 1]: 1 is a sure win. The hard bot scores the ends of its cut-off playouts with them.
+
+Per game (issue 13's "obvious good move"): Breaks and BLOCK by score lead (stacks completed, combos built);
+Blockers! by penalty lead (fewer captured colours) and tiles left; Breaker Blocks by circuits controlled and power
+fed; Bloc by Bloc (cooperative) by State districts occupied, liberations, blocs kept in the city and police
+pressure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from engine.base import Game
+from engine.rng import Rng
+
+Value = Callable[[Game[Any, Any, Any], Any, int], float]
+GREEDY_SAMPLE = 80  # the medium bot looks at this many of the legal moves at most
+
+
+def _squash(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _lead(scores: list[float], seat: int, scale: float, lower_is_better: bool = False) -> float:
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    if not others:  # solo: the score itself
+        return _squash((mine - scale) / scale)
+    best = min(others) if lower_is_better else max(others)
+    diff = (best - mine) if lower_is_better else (mine - best)
+    return _squash(diff / scale)
+
+
+def _scores(game: Game[Any, Any, Any], state: Any) -> list[float]:
+    return [float(x) for x in game.scores(state)]
+
+
+def breaks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """Score lead, plus progress towards stacks: cards in one's sequences (a longer sequence is closer to a
+    stack of five), and a sequence of four counts most."""
+    def progress(p: int) -> float:
+        return sum(len(slot) ** 1.5 for slot in state.slots[p]) + 25.0 * len(state.stacks[p])
+
+    scores = _scores(game, state)
+    mine = scores[seat] * 3 + progress(seat)
+    best = max((scores[p] * 3 + progress(p) for p in range(len(scores)) if p != seat), default=0.0)
+    return _squash((mine - best) / 20.0)
+
+
+def blockers_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    return _lead(_scores(game, state), seat, 3.0, lower_is_better=True)
+
+
+def block_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    return _lead(_scores(game, state), seat, 15.0)
+
+
+def breakerblocks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    return _lead(_scores(game, state), seat, 1.5)
+
+
+def blocbybloc_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """Cooperative: the same value for every seat."""
+    city = state.city
+    stateds = [c for c in city.districts if city.tile(c).type == "State"]
+    held = sum(1 for c in stateds if state.occ_owner[c] >= 0)
+    weakest = min(state.in_city(f) for f in state.order)
+    pressure = sum(state.cops[c] for c in city.districts if sum(state.blocs[c]))
+    x = (3.0 * held / max(1, len(stateds)) + 0.4 * sum(state.liberated) + 0.25 * min(weakest, 4)
+         + 0.03 * sum(state.in_city(f) for f in state.order) - 0.08 * pressure - 1.5)
+    return _squash(x)
+
+
+VALUES: dict[str, Value] = {"breaks": breaks_value, "blockers": blockers_value, "block": block_value,
+                            "breakerblocks": breakerblocks_value, "blocbybloc": blocbybloc_value}
+
+
+def value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """The seat's value of ``state``: the result once the game is over, else the game's heuristic."""
+    result = game.result(state)
+    if result is not None:
+        if not result.winners:
+            return 0.0
+        return 1.0 / len(result.winners) if seat in result.winners else 0.0
+    fn = VALUES.get(game.key)
+    if fn is None:
+        scores = game.scores(state)
+        return _lead([float(x) for x in scores], seat, 5.0) if scores else 0.5
+    return fn(game, state, seat)
+
+
+def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
+    """The medium bot: on a copy of the state that knows only what the seat sees, try each move (a sample of them
+    when there are many) and keep the one whose position is worth most; ties go to chance."""
+    if len(moves) > GREEDY_SAMPLE:
+        picks = list(range(len(moves)))
+        rng.shuffle(picks)
+        moves = [moves[i] for i in sorted(picks[:GREEDY_SAMPLE])]
+    seen = game.determinize(state, seat, rng)
+    best: list[Any] = []
+    best_value = -1.0
+    for move in moves:
+        after = game.clone(seen)
+        try:
+            game.fast_apply(after, seat, move)
+        except Exception:  # a move the determinized copy does not allow (it cannot happen for one's own moves)
+            continue
+        v = value(game, after, seat) + rng.below(1000) * 1e-9  # ties: chance
+        if v > best_value:
+            best, best_value = [move], v
+    return best[0] if best else moves[rng.below(len(moves))]

@@ -1,0 +1,120 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012) over the game
+contract.
+
+Each iteration draws a determinization of the root state from the searching seat's point of view
+(``Game.determinize``: other hands, deck orders and future dice resampled), walks the tree choosing among the moves
+available in that determinization by UCB1 (availability counts in the exploration term), adds one node, plays a
+random playout (``Game.sample_move`` and ``Game.fast_apply``) for a bounded number of plies, scores the end with
+:func:`bots.heuristics.value` for every seat, and backs the scores up: each node keeps the reward of the seat that
+made its move. Nodes are keyed by move notation, so determinizations share them. The move played is the most
+visited root move that is legal in the real state.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.heuristics import value
+from engine.base import Game
+from engine.rng import Rng
+
+EXPLORE = 0.7
+PLAYOUT_PLIES = 8  # a playout stops here and the position is scored by the heuristic
+MAX_CHILDREN = 60  # moves considered at a node (a random sample of long lists, fixed at the node's creation)
+
+
+@dataclass
+class Node:
+    seat: int = -1  # the seat whose move led here
+    visits: int = 0
+    reward: float = 0.0  # summed reward of ``seat``
+    avail: int = 0  # times this node's move was available when its parent was visited
+    children: dict[str, Node] = field(default_factory=dict)
+    options: list[str] | None = None  # the moves this node considers (a sample of long lists)
+
+
+def _actor(game: Game[Any, Any, Any], state: Any) -> int:
+    return min(game.to_act(state))
+
+
+def _rewards(game: Game[Any, Any, Any], state: Any, seats: int) -> list[float]:
+    return [value(game, state, s) for s in range(seats)]
+
+
+def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, *, budget_ms: float,
+           iterations: int | None = None) -> Any:
+    legal = {game.format_move(m): m for m in moves}
+    seats = game.seat_count(state)
+    root = Node()
+    deadline = time.perf_counter() + budget_ms / 1000.0
+    done = 0
+    while (done < iterations) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
+        done += 1
+        det = game.determinize(state, seat, rng)
+        node, path = root, [root]
+        while not game.is_over(det):
+            actor = _actor(game, det)
+            available = _available(game, det, actor, node, rng, legal if node is root else None)
+            if not available:
+                break
+            untried = [k for k in available if k not in node.children]
+            for key in available:
+                if key in node.children:
+                    node.children[key].avail += 1
+            if untried:
+                key = untried[rng.below(len(untried))]
+                child = node.children[key] = Node(seat=actor, avail=1)
+                game.fast_apply(det, actor, available[key])
+                path.append(child)
+                break
+            key = max(available, key=lambda k: _ucb(node.children[k]))
+            node = node.children[key]
+            game.fast_apply(det, actor, available[key])
+            path.append(node)
+        rewards = _playout(game, det, seats, rng)
+        for visited in path:
+            visited.visits += 1
+            if visited.seat >= 0:
+                visited.reward += rewards[visited.seat]
+    best = max((k for k in root.children if k in legal), key=lambda k: root.children[k].visits, default=None)
+    return legal[best] if best is not None else moves[rng.below(len(moves))]
+
+
+def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rng: Rng,
+               only: dict[str, Any] | None) -> dict[str, Any]:
+    """The moves of this node that the determinization allows, by notation. A long list is sampled once per node
+    (and topped up when a determinization allows none of the sample: after a chance event the moves differ)."""
+    moves = game.legal_moves(state, actor)
+    by_key = {game.format_move(m): m for m in moves}
+    if only is not None:
+        by_key = {k: m for k, m in by_key.items() if k in only}
+    if len(by_key) <= MAX_CHILDREN:
+        return by_key
+    if node.options is None:
+        node.options = []
+    found = {k: by_key[k] for k in node.options if k in by_key}
+    if len(found) < 2:
+        keys = [k for k in by_key if k not in found]
+        rng.shuffle(keys)
+        for k in keys[:MAX_CHILDREN - len(found)]:
+            node.options.append(k)
+            found[k] = by_key[k]
+    return found
+
+
+def _ucb(child: Node) -> float:
+    if child.visits == 0:
+        return math.inf
+    return child.reward / child.visits + EXPLORE * math.sqrt(math.log(max(child.avail, 1)) / child.visits)
+
+
+def _playout(game: Game[Any, Any, Any], state: Any, seats: int, rng: Rng) -> list[float]:
+    for _ in range(PLAYOUT_PLIES):
+        if game.is_over(state):
+            break
+        actor = _actor(game, state)
+        game.fast_apply(state, actor, game.sample_move(state, actor, rng))
+    return _rewards(game, state, seats)

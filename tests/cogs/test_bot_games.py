@@ -1,0 +1,74 @@
+"""Bots through Discord (issue 13): a lobby takes bots of three strengths; a game of bots alone (the host resigns
+at once) is played to its end by the medium and hard bots thinking in their worker process; a bot whose move was
+cut short by a restart simply chooses it again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tables.bots import Thinker
+from tests.cogs.discord_helpers import last_board, lobby_of_one
+from tests.support import make_bot
+
+
+def lobby(channel: Any) -> Any:
+    return [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+
+
+async def test_a_game_of_bots_alone_plays_to_the_end(simcord_env: Any) -> None:
+    simcord_env.bot.service.thinker.iterations = 20  # a fixed, small search: the test is about the plumbing
+    channel, alice = await lobby_of_one(simcord_env, game="breaks")
+    await alice.click(lobby(channel), label="Add bot: medium")
+    await alice.click(lobby(channel), label="Add bot: hard")
+    names = lobby(channel).embeds[0].fields[0].value
+    assert "Bot 1 (medium)" in names and "Bot 2 (hard)" in names
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    res = await alice.slash(thread, "resign")
+    assert res.ephemeral
+    final = last_board(thread)
+    assert "Game over" in (final.content or ""), final.content
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    moves = await simcord_env.bot.db.moves(table.id)
+    assert {m.seat for m in moves} >= {1, 2} and table.status == "finished"
+    simcord_env.bot.service.thinker.close()
+
+
+async def test_a_bot_cut_short_by_a_restart_moves_at_the_next_start(simcord_env: Any, db_path: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's move is stored before the bot thinks; the process dies while it thinks; at the next start the bot
+    chooses again and the board tells the channel of both moves."""
+    channel, alice = await lobby_of_one(simcord_env, game="breaks")
+    await alice.click(lobby(channel), label="Add bot: medium")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    db = simcord_env.bot.db
+    table = await db.latest_table_in(thread.id)
+    bot_seat = next(s.seat for s in table.seats if s.is_bot)
+
+    async def dies(self: Thinker, *args: Any) -> Any:
+        raise RuntimeError("the process is killed while the bot thinks")  # (its state as a kill leaves it)
+
+    monkeypatch.setattr(Thinker, "move", dies)
+    made = len(await db.moves(table.id))
+    for _ in range(3):  # Alice plays until her turn ends and the bot is to move
+        table = await db.latest_table_in(thread.id)
+        if bot_seat in simcord_env.bot.service.game("breaks").to_act(
+                simcord_env.bot.service.game("breaks").load(table.state)):
+            break
+        choices = await alice.autocomplete(thread, "move", "move", "")
+        await alice.slash(thread, "move", move=choices[0]["value"])
+    monkeypatch.undo()
+    table = await db.latest_table_in(thread.id)
+    game = simcord_env.bot.service.game("breaks")
+    assert len(await db.moves(table.id)) > made, "Alice's moves were stored before the bot thought"
+    assert bot_seat in game.to_act(game.load(table.state)), "and the bot was to move when the process died"
+    boards = len([m for m in thread.history() if m.attachments])
+    await db.close()
+    await simcord_env.restart_bot(make_bot(db_path))
+    await simcord_env.settle()
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert bot_seat not in game.to_act(game.load(table.state)), "the bot moved at start-up"
+    assert len([m for m in thread.history() if m.attachments]) > boards, "and the board was posted"
