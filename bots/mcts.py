@@ -22,8 +22,9 @@ from engine.base import Game
 from engine.rng import Rng
 
 EXPLORE = 0.7
-PLAYOUT_PLIES = 8  # a playout stops here and the position is scored by the heuristic
+PLAYOUT_PLIES = 0  # a playout stops here and the position is scored by the heuristic
 MAX_CHILDREN = 60  # moves considered at a node (a random sample of long lists, fixed at the node's creation)
+ROOT_WIDTH = 12  # root moves searched: the heuristic's best
 
 
 @dataclass
@@ -48,7 +49,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
            iterations: int | None = None) -> Any:
     legal = {game.format_move(m): m for m in moves}
     seats = game.seat_count(state)
-    root = Node()
+    root = Node(options=_candidates(game, state, seat, moves, rng))
     deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
     while (done < iterations) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
@@ -89,8 +90,8 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
     (and topped up when a determinization allows none of the sample: after a chance event the moves differ)."""
     moves = game.legal_moves(state, actor)
     by_key = {game.format_move(m): m for m in moves}
-    if only is not None:
-        by_key = {k: m for k, m in by_key.items() if k in only}
+    if only is not None:  # the root: its candidates only
+        return {k: by_key[k] for k in (node.options or only) if k in by_key}
     if len(by_key) <= MAX_CHILDREN:
         return by_key
     if node.options is None:
@@ -103,6 +104,25 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
             node.options.append(k)
             found[k] = by_key[k]
     return found
+
+
+def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> list[str]:
+    """The root's moves worth searching: the heuristic's best ``ROOT_WIDTH`` one move ahead (on a determinized
+    copy; a sample of long lists), so the search spends its budget telling good moves apart."""
+    if len(moves) <= ROOT_WIDTH:
+        return [game.format_move(m) for m in moves]
+    if len(moves) > 4 * MAX_CHILDREN:
+        picks = list(range(len(moves)))
+        rng.shuffle(picks)
+        moves = [moves[i] for i in sorted(picks[:4 * MAX_CHILDREN])]
+    seen = game.determinize(state, seat, rng)
+    scored = []
+    for move in moves:
+        after = game.clone(seen)
+        game.fast_apply(after, seat, move)
+        scored.append((value(game, after, seat), game.format_move(move)))
+    scored.sort(key=lambda x: -x[0])
+    return [key for _, key in scored[:ROOT_WIDTH]]
 
 
 def _ucb(child: Node) -> float:
