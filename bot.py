@@ -107,8 +107,9 @@ class Blockhouse(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
-        if self.service is not None:
-            self.service.thinker.close()
+        service = getattr(self, "service", None)  # made in setup_hook, which a failed login never reaches
+        if service is not None:
+            service.thinker.close()
         if self.db is not None:
             await self.db.close()
             self.db = None
