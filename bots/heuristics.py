@@ -54,8 +54,20 @@ def blockers_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _lead(_scores(game, state), seat, 3.0, lower_is_better=True)
 
 
+def _sheet_worth(sheet: Any) -> float:
+    """A BLOCK sheet: its score, plus a flat stack (rows fill and combos stay reachable), a low one (the Game Over
+    line is far) and a combo ready to circle."""
+    tops = sheet.tops()
+    bumps = sum(abs(a - b) for a, b in zip(tops, tops[1:], strict=False))
+    height = max(tops)
+    holes = sum(1 for c, top in enumerate(tops) for r in range(top) if sheet.grid[r][c] is None)
+    return (sheet.score()["total"] - 0.6 * bumps - 1.5 * holes - 2.0 * max(0, height - 7)
+            + (2.0 if sheet.has_combo() else 0.0))
+
+
 def block_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
-    return _lead(_scores(game, state), seat, 15.0)
+    worth = [_sheet_worth(state.work[p] if state.work else state.sheets[p]) for p in range(state.seats)]
+    return _lead(worth, seat, 10.0)
 
 
 def breakerblocks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
