@@ -52,14 +52,14 @@ async def _guard(interaction: discord.Interaction, work: Awaitable[None]) -> Non
     except discord.HTTPException as err:
         log.warning("Discord refused a call while handling %r of user %s in channel %s: %s", what,
                     interaction.user.id, interaction.channel_id, err)
-        await _answer(interaction, REFUSED)
+        await last_word(interaction, REFUSED)
     except Exception:
         log.exception("error handling %r of user %s in channel %s", what, interaction.user.id,
                       interaction.channel_id)
-        await _answer(interaction, OOPS)
+        await last_word(interaction, OOPS)
 
 
-async def _answer(interaction: discord.Interaction, text: str) -> None:
+async def last_word(interaction: discord.Interaction, text: str) -> None:
     """A last private word after a failure, if Discord still takes one."""
     try:
         if interaction.response.is_done():

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import OOPS, REFUSED, known_control, run_control
+from cogs.controls import OOPS, REFUSED, known_control, last_word, run_control
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -738,14 +738,7 @@ class GameCog(commands.Cog):
         else:
             log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
                       interaction.channel_id, exc_info=error)
-        text = REFUSED if isinstance(original, discord.HTTPException) else OOPS
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as err:
-            log.warning("could not answer command %s of user %s: %s", _what(interaction), interaction.user.id, err)
+        await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
 
 def played_embed(message: discord.Message) -> discord.Embed:

@@ -10,8 +10,9 @@ retries a refused board a minute later)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -74,6 +75,18 @@ def refusing(env: Any, error: tuple[int, int, str], monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(router, "_check_faults", check)
     yield refusal
     monkeypatch.setattr(router, "_check_faults", real)
+
+
+async def attempt(refusal: OneRefusal, nth: int, caplog: pytest.LogCaptureFixture,
+                  action: Callable[[], Awaitable[Any]]) -> Any:
+    """``action`` with its ``nth`` REST call refused (0: none, the calls are only counted), logs captured."""
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        refusal.arm(nth)
+        try:
+            return await action()
+        finally:
+            refusal.disarm()
 
 
 def said(res: Any) -> list[str]:
@@ -209,11 +222,7 @@ async def test_any_call_of_a_lobby_start_refused(simcord_env: Any, db_path: Any,
             card = lobby_card(channel)
             await bob.click(card, label="Join")
             card = lobby_card(channel)
-            caplog.clear()
-            with caplog.at_level(logging.INFO):
-                refusal.arm(nth)
-                res = await alice.click(card, custom_id=button_id(card, "Start"))
-                refusal.disarm()
+            res = await attempt(refusal, nth, caplog, partial(alice.click, card, custom_id=button_id(card, "Start")))
             if nth == 0:
                 calls = len(refusal.calls())
                 assert calls >= 3, refusal.calls()
@@ -244,11 +253,7 @@ async def test_any_call_of_game_new_refused(simcord_env: Any, error: str, monkey
         nth, calls = 0, 1
         while nth < calls:
             channel = guild.create_text_channel(f"games-{nth}")
-            caplog.clear()
-            with caplog.at_level(logging.INFO):
-                refusal.arm(nth)
-                res = await alice.slash(channel, "game new", game="breaks")
-                refusal.disarm()
+            res = await attempt(refusal, nth, caplog, partial(alice.slash, channel, "game new", game="breaks"))
             if nth == 0:
                 calls = len(refusal.calls())
                 assert calls >= 3, refusal.calls()
