@@ -17,12 +17,6 @@ from engine.rng import Rng
 BOT_LEVELS = LEVELS
 
 
-def choose_move(game: Game, state: Any, seat: int, level: str, rng: Rng) -> Any:
-    """A legal move for ``seat`` chosen at once (a timed-out turn, an easy bot); raises ``ValueError`` if it has
-    none or the level is unknown."""
-    return choose(game, state, seat, level, rng, budget_ms=0, iterations=1)
-
-
 class Thinker:
     """Runs medium and hard bots in one worker process, started on first use and reused."""
 

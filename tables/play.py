@@ -14,7 +14,6 @@ from engine.base import Event, Game, GameError, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
-from tables.bots import choose_move
 from tables.catalog import default_catalog
 from tables.menu import MenuStep, build_menu, walk
 from tables.outcome import (
@@ -35,6 +34,7 @@ from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on bot moves in one request
+TIMEOUT_BOT = "medium"  # the bot that plays a late player's turn
 CATALOG_KEYS = frozenset(g.key for g in default_catalog().all())  # games a bot worker process can load
 DECISION_SECONDS = 12 * 3600  # how long an answer owed outside one's own turn waits on a table without a clock
 OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
@@ -246,6 +246,8 @@ class PlayPipeline(Presenter):
             if game is None or not row.state:
                 continue
             auto = {s.seat for s in row.seats if s.is_bot or s.resigned}
+            if not auto:
+                continue  # no bot at the table: nothing to resume (and no state to read)
             state = game.load(row.state)
             if game.is_over(state) or not set(game.to_act(state)) & auto:
                 continue
@@ -475,8 +477,9 @@ class PlayPipeline(Presenter):
                     move = game.parse_move(decision.default)
                     if not game.is_legal(state, seat, game.normalise_move(state, seat, move)):
                         move = None
-                if move is None:
-                    move = choose_move(game, state, seat, "random", _bot_rng(table, base + len(record)))
+                if move is None:  # a late turn is played sensibly: the medium bot, in the worker process
+                    move = await self.thinker.move(game, state, seat, TIMEOUT_BOT, _bot_rng(table, base + len(record)),
+                                                   game.key in CATALOG_KEYS)
                 state, events = game.apply(state, seat, move)
                 record.append((seat, game.format_move(move), events))
         verb = "the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn"
