@@ -25,6 +25,8 @@ EXPLORE = 0.7
 PLAYOUT_PLIES = 0  # a playout stops here and the position is scored by the heuristic
 MAX_CHILDREN = 60  # moves considered at a node (a random sample of long lists, fixed at the node's creation)
 ROOT_WIDTH = 12  # root moves searched: the heuristic's best
+NODE_WIDTH = 4  # moves searched below the root: the acting seat's best by the heuristic
+NODE_SAMPLE = 24  # of a sample this long
 
 
 @dataclass
@@ -86,35 +88,36 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
 
 def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rng: Rng,
                only: dict[str, Any] | None) -> dict[str, Any]:
-    """The moves of this node that the determinization allows, by notation. A long list is sampled once per node
-    (and topped up when a determinization allows none of the sample: after a chance event the moves differ)."""
+    """The moves of this node that the determinization allows, by notation: the root's candidates; elsewhere the
+    actor's best few by the heuristic (each seat is assumed to play well), chosen when the node is first reached
+    and topped up when a determinization allows none of them (after a chance event the moves differ)."""
     moves = game.legal_moves(state, actor)
     by_key = {game.format_move(m): m for m in moves}
     if only is not None:  # the root: its candidates only
         return {k: by_key[k] for k in (node.options or only) if k in by_key}
-    if len(by_key) <= MAX_CHILDREN:
+    if len(by_key) <= NODE_WIDTH:
         return by_key
     if node.options is None:
         node.options = []
     found = {k: by_key[k] for k in node.options if k in by_key}
-    if len(found) < 2:
-        keys = [k for k in by_key if k not in found]
-        rng.shuffle(keys)
-        for k in keys[:MAX_CHILDREN - len(found)]:
+    if not found:
+        for k in _candidates(game, state, actor, moves, rng, NODE_WIDTH, NODE_SAMPLE):
             node.options.append(k)
             found[k] = by_key[k]
     return found
 
 
-def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> list[str]:
-    """The root's moves worth searching: the heuristic's best ``ROOT_WIDTH`` one move ahead (on a determinized
-    copy; a sample of long lists), so the search spends its budget telling good moves apart."""
-    if len(moves) <= ROOT_WIDTH:
+def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
+                width: int = 0, sample: int = 0) -> list[str]:
+    """The moves worth searching: the heuristic's best ``width`` one move ahead (on a determinized copy; a sample
+    of long lists), so the search spends its budget telling good moves apart."""
+    width, sample = width or ROOT_WIDTH, sample or 4 * MAX_CHILDREN
+    if len(moves) <= width:
         return [game.format_move(m) for m in moves]
-    if len(moves) > 4 * MAX_CHILDREN:
+    if len(moves) > sample:
         picks = list(range(len(moves)))
         rng.shuffle(picks)
-        moves = [moves[i] for i in sorted(picks[:4 * MAX_CHILDREN])]
+        moves = [moves[i] for i in sorted(picks[:sample])]
     seen = game.determinize(state, seat, rng)
     scored = []
     for move in moves:
@@ -122,7 +125,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
         game.fast_apply(after, seat, move)
         scored.append((value(game, after, seat), game.format_move(move)))
     scored.sort(key=lambda x: -x[0])
-    return [key for _, key in scored[:ROOT_WIDTH]]
+    return [key for _, key in scored[:width]]
 
 
 def _ucb(child: Node) -> float:
