@@ -3,11 +3,12 @@ contract.
 
 Each iteration draws a determinization of the root state from the searching seat's point of view
 (``Game.determinize``: other hands, deck orders and future dice resampled), walks the tree choosing among the moves
-available in that determinization by UCB1 (availability counts in the exploration term), adds one node, plays a
-random playout (``Game.sample_move`` and ``Game.fast_apply``) for a bounded number of plies, scores the end with
-:func:`bots.heuristics.value` for every seat, and backs the scores up: each node keeps the reward of the seat that
-made its move. Nodes are keyed by move notation, so determinizations share them. The move played is the most
-visited root move that is legal in the real state.
+available in that determinization by UCB1 (availability counts in the exploration term), adds one node, scores it
+with :func:`bots.heuristics.value` for every seat (``PLAYOUT_PLIES`` random plies first, none by default: random
+play blurs these games more than it informs), and backs the scores up: each node keeps the reward of the seat that
+made its move. The root searches the heuristic's best ``ROOT_WIDTH`` moves; below it each node searches its actor's
+best ``NODE_WIDTH`` (every seat is assumed to play well). Nodes are keyed by move notation, so determinizations
+share them. The move played is the most visited root move that is legal in the real state.
 """
 
 from __future__ import annotations
