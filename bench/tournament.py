@@ -13,6 +13,10 @@ Run from the repository root::
 
 ``--iterations`` fixes the hard bot's search per move (reproducible; default 200); ``--budget-ms`` gives it a
 time budget instead.
+
+Last measured (2 cores, 2026-11-25, hard bot at 150 iterations, 60 games per pairing): medium beats easy in 98%
+(Breaks), 100% (Blockers!), 94% (Breaker Blocks) and, over 20 games, 100% (BLOCK for two); hard beats medium in
+52%, 63%, 97% and, at 60 iterations, 50%. BLOCK solo averages (12 games): easy −3.9, medium 15.1, hard 13.8.
 """
 
 from __future__ import annotations
