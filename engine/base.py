@@ -228,6 +228,7 @@ class Game(ABC, Generic[S, M, V]):
     options: tuple[OptionSpec, ...] = ()
     turns: Turns = Turns.SEQUENTIAL  # how turns work (see Turns); the platform derives its behaviour from it
     hidden_information: bool = False  # some seat views differ from the public one (hands, secret picks)
+    cooperative: bool = False  # every seat wins or loses together (its results say so too)
     summary: str = ""
 
     # --- options -------------------------------------------------------------------

@@ -87,14 +87,14 @@ class ServiceCore:
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
         ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]
-        cooperative = bool(res and res.cooperative)
-        if cooperative:  # the seats win or lose together: a cooperative loss has no winner
-            assert res is not None
-            winners = [p for p in sorted(res.winners) if p not in resigned]
+        cooperative = bool(res.cooperative) if res else game.cooperative
+        if cooperative:  # the seats win or lose together: a cooperative loss (or a game given up) has no winner
+            winners = [p for p in sorted(res.winners) if p not in resigned] if res else []
         else:
             winners = [p for p in range(n) if ranks[p] == 1]
         if resigned and len(resigned) >= n - 1:
-            reason = "the other players resigned"
+            reason = "the table gave up: everyone loses" if cooperative and res is None else \
+                "the other players resigned"
         elif res:
             reason = res.reason
         else:

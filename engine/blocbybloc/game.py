@@ -91,6 +91,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     max_players = 4
     turns = Turns.SEQUENTIAL
     hidden_information = True  # loot hands, the decks, the manifestation cards
+    cooperative = True
     summary = ("Cooperative insurrection in a 5×5 city: move blocs, barricade, loot, build occupations and fight "
                "the police deck, then liberate districts before the military arrives.")
     options = (

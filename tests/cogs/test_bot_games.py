@@ -72,3 +72,34 @@ async def test_a_bot_cut_short_by_a_restart_moves_at_the_next_start(simcord_env:
     table = await simcord_env.bot.db.latest_table_in(thread.id)
     assert bot_seat not in game.to_act(game.load(table.state)), "the bot moved at start-up"
     assert len([m for m in thread.history() if m.attachments]) > boards, "and the board was posted"
+
+
+async def test_a_bloc_by_bloc_game_of_bots_plays_to_the_end(simcord_env: Any) -> None:
+    """Three factions, two of them bots'; the host resigns at once (her faction plays on as an easy bot): the game
+    is played to its end, and its result is the table's together."""
+    channel, alice = await lobby_of_one(simcord_env, game="blocbybloc", options="city=beginner")
+    await alice.click(lobby(channel), label="Add bot: medium")
+    await alice.click(lobby(channel), label="Add bot: easy")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    await alice.slash(thread, "resign")
+    final = last_board(thread)
+    assert "Game over" in (final.content or ""), final.content
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert table.status == "finished" and table.result and table.result.get("cooperative")
+    assert "resigned" not in table.result["reason"] and "gave up" not in table.result["reason"], \
+        "played to one of the game's own ends, not abandoned"
+
+
+async def test_giving_up_a_cooperative_game_is_a_loss_for_everyone(simcord_env: Any) -> None:
+    """The last person at a cooperative table resigns: the table loses together; the bot does not win."""
+    channel, alice = await lobby_of_one(simcord_env, game="blocbybloc", options="city=beginner")
+    await alice.click(lobby(channel), label="Add bot: easy")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    await alice.slash(thread, "resign")
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert table.status == "finished" and table.result["winners"] == [] and table.result.get("cooperative")
+    result = next(f.value for f in last_board(thread).embeds[0].fields if f.name == "Result")
+    assert "Lost together" in result and "gave up" in result
+    simcord_env.bot.service.thinker.close()
