@@ -145,8 +145,14 @@ class PlayPipeline(Presenter):
         game of private picks), the outcome's private reply is its view with the next step."""
         old_state = before[0] if before else None
         auto = {s.seat: s.bot or "random" for s in table.seats if s.is_bot or s.resigned}
+        names = [s.name for s in table.seats]
         plies = 0
         base = await self._ply_base(table)
+
+        def rows_of(record: list[tuple[int, str, list[Event]]]) -> list[tuple[int, int, str, list[str]]]:
+            return [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
+                    for i, (seat, text, evs) in enumerate(record)]
+
         while not game.is_over(state):
             ready = sorted(set(game.to_act(state)) & set(auto))
             if not ready:
@@ -155,11 +161,9 @@ class PlayPipeline(Presenter):
             if level_of(auto[seat]) != "easy" and record:
                 # what is decided so far is stored before a bot thinks: a crash while it thinks loses nothing,
                 # and the bot simply chooses again at the next start (resume_bots)
-                rows = [(base + i + 1, s, text, [name_seats(e.text, [x.name for x in table.seats]) for e in evs])
-                        for i, (s, text, evs) in enumerate(record)]
                 try:
-                    table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
-                                                       announce=False)
+                    table = await self.db.record_moves(table.id, table.version, rows_of(record), game.dump(state),
+                                                       self.clock(), announce=False)
                 except StaleVersion:
                     raise StaleButton("Someone else's move got there first; look at the newest board.") from None
                 record, persisted = [], True
@@ -174,7 +178,6 @@ class PlayPipeline(Presenter):
         result = None
         if game.is_over(state):
             result = self._standings(table, game, state)
-        names = [s.name for s in table.seats]
         # The mover's turn goes on with a follow-up (a card just drawn to place): no board until the turn ends.
         follow_up = game.decision(state, mover) if mover is not None and result is None else None
         continuing = follow_up is not None and follow_up.followup
@@ -198,8 +201,7 @@ class PlayPipeline(Presenter):
         elif posts_board:
             deadline = self.clock() + seconds if seconds else None
         if record or not persisted:
-            rows = [(base + i + 1, seat, text, [name_seats(e.text, names) for e in evs])
-                    for i, (seat, text, evs) in enumerate(record)]
+            rows = rows_of(record)
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
