@@ -346,10 +346,7 @@ class GameCog(commands.Cog):
         log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,
                  interaction.channel_id)
         if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(UNKNOWN_CONTROL, ephemeral=True)
-            except discord.HTTPException as err:
-                log.warning("could not answer unknown control of user %s: %s", interaction.user.id, err)
+            await last_word(interaction, UNKNOWN_CONTROL)
 
     async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
                               notation: str) -> None:
