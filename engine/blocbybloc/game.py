@@ -1224,9 +1224,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         city = state.city
         lv = max(1, min(5, level)) - 1
 
-        def near() -> list[int]:
-            return [cell, *sorted(city.adjacent[cell], key=lambda c: city.tile(c).pid)]
-
         names = ", ".join(_text(f) for f in liberators)
         if card == "mass_looting":
             n = (1, 1, 2, 2, 3)[lv]
@@ -1262,11 +1259,11 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return [f"{names} may each build an occupation next to {cell_name(cell)}, free."]
         if card == "police_rout":
             n = (1, 1, 2, 3, 4)[lv]
-            if any(state.cops[c] for c in near()):
+            if any(state.cops[c] for c in self._near(state, cell)):
                 state.pending.append(Pending("rout", liberators[0], cell=cell, hits=n))
             return [f"Police Rout: {n} cop{'s' if n > 1 else ''} from {cell_name(cell)} and around go to staging."]
         if card == "tactical_collapse":
-            area = near() if lv < 3 else list(city.districts)
+            area = self._near(state, cell) if lv < 3 else list(city.districts)
             gone = [c for c in area if state.cops[c] == 1 and state.vans[c] < 0]
             for c in gone:
                 state.cops[c] = 0
