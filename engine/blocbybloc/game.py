@@ -51,8 +51,6 @@ from engine.state import dump_state, load_state
 FORMAT_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
 END, ALLOW, STOP, PASS = Move("end"), Move("allow"), Move("stop"), Move("pass")
-YOUR_TURN_CARDS = ("energy", "jammer", "megaphone", "bicycles", "clothes", "dumpster", "fireworks", "scanner")
-REPRESSION_CARDS = ("medic", "shield", "paint")
 # what keeps an open run of attacks open (play part D2): die boosts, looks, free draws
 KEEPS_RUN = ("energy", "scanner", "jammer", "workshop", "give")
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
@@ -1206,7 +1204,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return False
         top = state.police_deck[-n:][::-1]
         del state.police_deck[-len(top):]
-        state.revealed = list(top)
         events.append(Event("reveal", None, "Revealed police ops cards (top first): "
                             + ", ".join(pol.CARDS[c].name for c in top) + "."))
         if d and top:

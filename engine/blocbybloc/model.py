@@ -121,7 +121,6 @@ class BlocState:
     vans_destroyed: int = 0
     burned: int = 0
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
-    revealed: list[str] = field(default_factory=list)  # police cards shown by the latest pooled reveal
     outcome: str = ""  # "" while playing, then "win" or "loss"
     reason: str = ""
     ply: int = 0
