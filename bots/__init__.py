@@ -36,7 +36,7 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
     """A legal move for ``seat`` at ``level``. ``iterations`` (tests, benchmarks) replaces the time budget of the
     hard bot with a fixed amount of search, so that its choice is reproducible."""
     level = level_of(level)
-    moves = game.legal_moves(state, seat)
+    moves = game.search_moves(state, seat)  # legal moves, less those a game keeps from bots (search_moves)
     if not moves:
         raise ValueError(f"seat {seat} has no legal move")
     if len(moves) == 1:

@@ -169,7 +169,7 @@ class Result:
 class Turns(Enum):
     """How a game's turns work, declared once per game (``Game.turns``)."""
 
-    SEQUENTIAL = "sequential"  # one seat decides at a time; every move is public when made
+    SEQUENTIAL = "sequential"  # one seat decides at a time (besides answers owed alongside); moves are public
     SIMULTANEOUS = "simultaneous"  # the seats owing decisions pick in secret; the picks are revealed together
     ORDERED = "ordered"  # several seats may owe decisions; they are answered in the order given
 
@@ -188,6 +188,12 @@ class Decision:
     The engine has no clock: deadlines are the platform's, computed from ``clock``. ``followup``: the decision
     continues the same seat's turn (Breaks: placing the card just drawn), so the channel gets one board when the
     turn ends, listing the whole turn, and the seat carries on privately.
+
+    Two kinds of decision run beside the game's main line instead of taking their turn in it: ``alongside``, an
+    answer owed while the main line goes on (Bloc by Bloc: a trade offered to a faction while the offering faction
+    plays on; it has its clock and default like any other), and ``optional``, a chance to act that nothing waits
+    for (the other side of an exchange may give or offer cards during someone else's turn): no clock, no default,
+    no mention, and the seat is not "to act" (:meth:`Game.to_act`) but may act (:meth:`Game.may_act`).
     """
 
     seat: int
@@ -198,6 +204,8 @@ class Decision:
     followup: bool = False  # continues the same seat's turn: the channel hears of it with the turn's board
     clock: str = "turn"
     default: str | None = None  # a move in notation
+    alongside: bool = False  # answered while the main line goes on; holds nothing up
+    optional: bool = False  # the seat may act, nothing waits for it (implies alongside; no clock, no default)
 
 
 class _NoEvents(list):  # type: ignore[type-arg]
@@ -255,16 +263,23 @@ class Game(ABC, Generic[S, M, V]):
         """Every decision owed now, in the order they are answered (empty once the game is over).
 
         SEQUENTIAL games owe one at a time; SIMULTANEOUS games one per seat still picking; ORDERED games list
-        every open decision, the first answered first. A seat owes at most one decision at a time."""
+        every open decision, the first answered first. Decisions marked ``alongside`` or ``optional`` come after
+        the main line's and run beside it. A seat owes at most one decision at a time."""
 
     def to_act(self, state: S) -> frozenset[int]:
-        """Seats that may act now: the owers of :meth:`decisions` (ORDERED: the first only).
+        """Seats the game waits on now: the owers of :meth:`decisions` (ORDERED: the first of the main line only),
+        with the answers owed alongside; never the seats that only *may* act (``optional``).
 
         Games may override this with a faster equivalent; the contract tests check that they agree."""
         owed = self.decisions(state)
+        main = [d.seat for d in owed if not d.alongside and not d.optional]
         if self.turns is Turns.ORDERED:
-            return frozenset((owed[0].seat,)) if owed else frozenset()
-        return frozenset(d.seat for d in owed)
+            main = main[:1]
+        return frozenset(main) | frozenset(d.seat for d in owed if d.alongside and not d.optional)
+
+    def may_act(self, state: S) -> frozenset[int]:
+        """Seats that may make a move now: :meth:`to_act` and the seats with an ``optional`` decision."""
+        return self.to_act(state) | frozenset(d.seat for d in self.decisions(state) if d.optional)
 
     def decision(self, state: S, seat: int) -> Decision | None:
         """The decision ``seat`` owes now, if any."""
@@ -283,6 +298,12 @@ class Game(ABC, Generic[S, M, V]):
     def menu_moves(self, state: S, seat: int) -> list[M]:
         """The moves a menu offers: all legal moves, unless a game curates a very long list (every legal move
         can still be typed)."""
+        return self.legal_moves(state, seat)
+
+    def search_moves(self, state: S, seat: int) -> list[M]:
+        """The moves a bot chooses from: every legal move, unless a game leaves out moves that change nothing a
+        search can value and would let a bot stall (Bloc by Bloc: trade offers, which only ask). Never empty when
+        :meth:`legal_moves` is not."""
         return self.legal_moves(state, seat)
 
     def apply(self, state: S, seat: int, move: M) -> tuple[S, list[Event]]:
@@ -395,7 +416,7 @@ class Game(ABC, Generic[S, M, V]):
         """The move in canonical form if ``seat`` may play it now; otherwise the matching typed error."""
         if self.is_over(state):
             raise GameOverError("This game is already over.")
-        if seat not in self.to_act(state):
+        if seat not in self.may_act(state):
             raise NotYourTurnError("It is not your turn.")
         move = self.normalise_move(state, seat, move)
         if not self.is_legal(state, seat, move):

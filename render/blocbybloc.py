@@ -331,6 +331,13 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: l
             draw.rounded_rectangle((dx, y - 20, dx + 40, y + 20), radius=8, fill=WHITE, outline=INK, width=2)
             _put(img, (dx + 20, y), str(d), 22, INK, "m", True)
         y += 40
+    for o in view["offers"][-2:]:  # open trade offers (their cards only in the views of their two sides)
+        what = f": {', '.join(o['names'])}" if o["names"] else ""
+        by, to = view["factions"][o["by"]]["name"], view["factions"][o["to"]]["name"]
+        _put(img, (x, y), fit_text(f"Trade offer #{o['id']}, {by} to the {to}: {o['cards']} card"
+                                   f"{'s' if o['cards'] != 1 else ''} for {o['want']}{what}", 15, W - x - 30), 15,
+             YELLOW)
+        y += 22
     if view["result"] is None:
         _put(img, (x, H - 70), fit_text(view["prompt"], 15, W - x - 30), 15, YELLOW)
     _put(img, (x, H - 44), "Tiles: #police ID, difficulty in the ring, M metro, S/G/X shops (clean/graffiti/"

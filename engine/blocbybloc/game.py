@@ -9,9 +9,11 @@ is declared; the card to discard after a draw-and-keep; a Lookouts reroll; the P
 of losses in a mixed clash; the Sunrise loot windows; where a Medic Kit puts its blocs; the manifestation cards'
 choices. Dice, reaction rolls, the police ops step, repression, liberation and the end checks run by themselves.
 
-Loot exchanges: the acting faction may give cards to a faction it shares a district with (the channel hears how
-many, not which). Not yet in: trades that wait on the other side's answer, and gifts started by the other side.
-Agendas and scenarios come with their own issue.
+Loot exchanges run beside the acting faction's turn (cards part C1): in its step 2, it and any faction it shares a
+district with may give each other cards, or offer a trade (these cards for so many of yours, your pick). An offer
+to another player is an answer owed alongside the turn (``Decision.alongside``: the turn goes on; unanswered it is
+declined); the other side's chance to give or offer is an ``optional`` decision that nothing waits for. The channel
+hears how many cards moved, never which. Agendas and scenarios come with their own issue.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from engine.blocbybloc.model import (
     MAX_BARRICADES,
     OCCUPATION_NAMES,
     BlocState,
+    Offer,
     Pending,
     loot_deck,
     occupations_of,
@@ -52,7 +55,8 @@ FORMAT_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
 END, ALLOW, STOP, PASS = Move("end"), Move("allow"), Move("stop"), Move("pass")
 # what keeps an open run of attacks open (play part D2): die boosts, looks, free draws
-KEEPS_RUN = ("energy", "scanner", "jammer", "workshop", "give")
+KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")  # (exchanges never touch a run: they are no actions)
+EXCHANGES = ("give", "offer", "decline")  # with ``accept N …``: loot exchanges, from either side (cards part C1)
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
 PROMPTS = {
     "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
@@ -80,6 +84,16 @@ def _submultisets(cards: list[str]) -> list[tuple[str, ...]]:
     for card, k in counts.items():
         out = [prev + (card,) * i for prev in out for i in range(k + 1)]
     return sorted({tuple(sorted(x)) for x in out}, key=lambda x: (len(x), x))
+
+
+def _combos(cards: list[str], size: int = 0) -> list[tuple[str, ...]]:
+    """The different sets of cards one may take from ``cards`` (sorted tuples): all non-empty ones, or those of
+    ``size`` cards."""
+    counts = {c: cards.count(c) for c in sorted(set(cards))}
+    out: list[tuple[str, ...]] = [()]
+    for card, k in counts.items():
+        out = [prev + (card,) * i for prev in out for i in range(k + 1)]
+    return sorted((c for c in out if (len(c) == size if size else c)), key=lambda c: (len(c), c))
 
 
 class BlocByBloc(Game[BlocState, Move, BlocView]):
@@ -158,33 +172,59 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def decisions(self, state: BlocState) -> tuple[Decision, ...]:
         if state.outcome:
             return ()
+        main = self._main_decision(state)
+        if not self._exchanging(state):
+            return (main,)
+        out, seats = [main], {main.seat}
+        f = state.faction_now()
+        for o in state.offers:  # offers the acting faction made: their answers run alongside its turn
+            seat = state.controller[o.to]
+            if o.frm == f and seat not in seats:
+                seats.add(seat)
+                out.append(Decision(seat, "trade", self._offer_prompt(o), private=True, clock="decision",
+                                    default=f"decline {o.id}", alongside=True))
+        for g in self._partners(state, f):  # the other side of an exchange may give or offer, nothing waits
+            seat = state.controller[g]
+            if seat not in seats and state.hands[g]:
+                seats.add(seat)
+                out.append(Decision(seat, "exchange", f"You may give the {_text(f)} loot cards or offer them a "
+                                    "trade while they play (or just wait).", private=True, clock="none",
+                                    optional=True))
+        return tuple(out)
+
+    def _offer_prompt(self, o: Offer) -> str:
+        cards = " and ".join(LOOT_NAMES[c] for c in o.cards)
+        return (f"{_text(o.to)}: offer #{o.id}: the {_text(o.frm)} offer you {cards} for {o.want} of your cards "
+                "(you choose which). Accept or decline? Their turn goes on meanwhile.")
+
+    def _main_decision(self, state: BlocState) -> Decision:
         if state.pending:
             p = state.pending[0]
             seat = state.controller[p.faction]
             name = _text(p.faction)
             if p.kind == "start":
-                return (Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
-                                 clock="decision", default=self.format_move(self._start_default(state, p.faction))),)
+                return Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
+                                clock="decision", default=self.format_move(self._start_default(state, p.faction)))
             if p.kind == "stop":
                 actor = state.faction_now()
-                return (Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
-                                 "most blocs. Allow or stop it?", clock="decision", default="allow"),)
+                return Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
+                                "most blocs. Allow or stop it?", clock="decision", default="allow")
             if p.kind == "split":
-                return (Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
-                                 "blocs are defeated.", clock="decision",
-                                 default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default)))),)
+                return Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
+                                "blocs are defeated.", clock="decision",
+                                default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default))))
             window = {"repression": "Police Repression", "liberation": "District Liberation"}.get(p.action, "")
             prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
-                                            where=cell_name(p.cell) if p.cell >= 0 else "")
+                                           where=cell_name(p.cell) if p.cell >= 0 else "")
             own = p.kind in OWN_TURN
             private = p.kind == "keep" or (p.kind == "scan" and p.action != "reveal")
             own = own and p.action != "reveal"
-            return (Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
-                             default=self._pending_default(state, p)),)
+            return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
+                            default=self._pending_default(state, p))
         f = state.faction_now()
         dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
-        return (Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
-                         clock="turn", default="end"),)
+        return Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
+                         clock="turn", default="end")
 
     def _pending_default(self, state: BlocState, p: Pending) -> str:
         if p.kind == "keep":
@@ -204,8 +244,16 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return "pass"
 
     def to_act(self, state: BlocState) -> frozenset[int]:
-        owed = self.decisions(state)
-        return frozenset((owed[0].seat,)) if owed else frozenset()
+        if state.outcome:
+            return frozenset()
+        main = self._main_seat(state)
+        if not self._exchanging(state):
+            return frozenset((main,))
+        f = state.faction_now()
+        return frozenset((main, *(state.controller[o.to] for o in state.offers if o.frm == f)))
+
+    def _main_seat(self, state: BlocState) -> int:
+        return state.controller[state.pending[0].faction if state.pending else state.faction_now()]
 
     def acting_faction(self, state: BlocState) -> int:
         """The faction the seat to act is deciding for."""
@@ -214,8 +262,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return state.faction_now()
 
     def legal_moves(self, state: BlocState, seat: int) -> list[Move]:
-        if state.outcome or seat not in self.to_act(state):
+        if state.outcome:
             return []
+        if seat != self._main_seat(state):
+            return self._side_moves(state, seat) if self._exchanging(state) else []
         if not state.pending:
             return self._actions(state, state.faction_now())
         p = state.pending[0]
@@ -349,10 +399,61 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                 for n in range(1, min(2, state.cops[cell]) + 1)]
         out += self._ability_options(state, f, dice, pool)
         out += self._card_options(state, f, dice, pool)
-        for g in self._partners(state, f):
-            out += [Move("give", to=g, n=i + 1) for i in range(len(hand))]
+        out += self._turn_exchanges(state, f)
         out.append(END)
         return out
+
+    # --- loot exchanges (cards part C1): beside the acting faction's step 2, from either side ---------------
+    def _exchanging(self, state: BlocState) -> bool:
+        """Exchanges are open: step 2 of a faction's turn, with no decision open in it."""
+        return state.phase == "sunset" and not state.pending and not state.outcome
+
+    def _turn_exchanges(self, state: BlocState, f: int) -> list[Move]:
+        """What the acting faction's own panel offers: gifts both ways with the factions of the same player (two
+        players), gifts and trade offers to the others, and the answers to offers made to it."""
+        seat = state.controller[f]
+        out: list[Move] = []
+        for g in self._partners(state, f):
+            out += [Move("give", to=g, extra=(c,)) for c in sorted(set(state.hands[f]))]
+            if state.controller[g] == seat:
+                out += [Move("give", to=f, extra=(c,), frm=g) for c in sorted(set(state.hands[g]))]
+            else:
+                out += self._offers(state, f, g, -1)
+        for o in state.offers:
+            if o.to == f:
+                out += self._answers(state, o)
+        return out
+
+    def search_moves(self, state: BlocState, seat: int) -> list[Move]:
+        """A bot never offers a trade: an offer changes nothing it can value, so it would offer for ever. It gives
+        cards where that helps, and answers the offers people make."""
+        moves = self.legal_moves(state, seat)
+        return [m for m in moves if m.kind != "offer"] or moves
+
+    def _side_moves(self, state: BlocState, seat: int) -> list[Move]:
+        """A seat besides the acting one: the answer to its oldest open offer, else its gifts and offers."""
+        f = state.faction_now()
+        offer = next((o for o in state.offers if o.frm == f and state.controller[o.to] == seat), None)
+        if offer is not None:
+            return self._answers(state, offer)
+        out: list[Move] = []
+        for g in self._partners(state, f):
+            if state.controller[g] == seat:
+                out += [Move("give", to=f, extra=(c,), frm=g) for c in sorted(set(state.hands[g]))]
+                out += self._offers(state, g, f, g)
+        return out
+
+    def _offers(self, state: BlocState, g: int, to: int, frm: int) -> list[Move]:
+        """Trade offers of ``g`` to ``to``: any of its cards for 1… (as many as ``to`` holds) of ``to``'s."""
+        wants = range(1, len(state.hands[to]) + 1)
+        return [Move("offer", to=to, n=n, extra=cards, frm=frm) for cards in _combos(state.hands[g]) for n in wants]
+
+    def _answers(self, state: BlocState, o: Offer) -> list[Move]:
+        """Accepting gives ``o.want`` cards of the asked faction's choice; only while the two share a district."""
+        out = []
+        if o.to in self._partners(state, o.frm):
+            out = [Move("accept", n=o.id, extra=c) for c in _combos(state.hands[o.to], o.want)]
+        return [*out, Move("decline", n=o.id)]
 
     def _partners(self, state: BlocState, f: int) -> list[int]:
         """Factions that share a district with ``f`` (clash or not): they may exchange loot cards."""
@@ -437,10 +538,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def perform(self, state: BlocState, seat: int, move: Move, events: list[Event]) -> None:
         rng = Rng(state.rng)
         state.ply += 1
-        if state.pending:
+        if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
+            self._exchange(state, move, events)
+        elif state.pending:
             self._answer(state, move, events, rng)
         else:
             self._act(state, state.faction_now(), move, events, rng)
+        if state.offers:
+            self._lapse(state, events)
         state.rng = rng.state
 
     def _answer(self, state: BlocState, move: Move, events: list[Event], rng: Rng) -> None:
@@ -567,6 +672,49 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         state.hands[f].remove(card)
         state.loot_discard.append(card)
 
+    def _exchange(self, state: BlocState, move: Move, events: list[Event]) -> None:
+        """A gift, a trade offer or its answer (cards part C1). The channel hears how many cards, never which."""
+        k, acting = move.kind, state.faction_now()
+        giver = move.frm if move.frm >= 0 else acting
+        if k == "give":
+            state.hands[giver].remove(move.extra[0])
+            state.hands[move.to].append(move.extra[0])
+            self._say(events, state, "give", f"{_text(giver)} give a loot card to the {_text(move.to)}.", giver)
+        elif k == "offer":
+            old = [o.id for o in state.offers if o.frm == giver]
+            state.offers = [o for o in state.offers if o.frm != giver]
+            state.offers_made += 1
+            state.offers.append(Offer(state.offers_made, giver, move.to, list(move.extra), move.n))
+            n = len(move.extra)
+            self._say(events, state, "offer", f"{_text(giver)} offer the {_text(move.to)} a trade (#{state.offers_made}"
+                      f"): {n} card{'s' if n != 1 else ''} for {move.n}"
+                      + (f"; it replaces their offer #{old[0]}." if old else "."), giver)
+        else:
+            o = next(o for o in state.offers if o.id == move.n)
+            state.offers.remove(o)
+            if k == "decline":
+                self._say(events, state, "decline", f"{_text(o.to)} decline trade #{o.id}.", o.to)
+                return
+            for card in o.cards:
+                state.hands[o.frm].remove(card)
+                state.hands[o.to].append(card)
+            for card in move.extra:
+                state.hands[o.to].remove(card)
+                state.hands[o.frm].append(card)
+            self._say(events, state, "trade", f"{_text(o.to)} accept trade #{o.id}: {len(o.cards)} card"
+                      f"{'s' if len(o.cards) != 1 else ''} to the {_text(o.to)}, {len(move.extra)} to the "
+                      f"{_text(o.frm)}.", o.to)
+
+    def _lapse(self, state: BlocState, events: list[Event], *, all_of_them: bool = False) -> None:
+        """Offers lapse when step 2 ends, or when one of their cards leaves the offering hand."""
+        for o in list(state.offers):
+            hand = list(state.hands[o.frm])
+            held = all(hand.count(c) >= o.cards.count(c) for c in set(o.cards))
+            if all_of_them or not held:
+                state.offers.remove(o)
+                why = "the turn's actions ended" if all_of_them else "its cards are no longer all in hand"
+                events.append(Event("lapse", None, f"Trade offer #{o.id} lapses: {why}."))
+
     def _act(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
         keeps = move.kind in KEEPS_RUN or (move.kind in ATTACKS and move.cell == state.run)
         if state.run >= 0 and not keeps:
@@ -642,10 +790,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             self._spend(state, f, move.die)
             state.used["hacker"] = state.used.get("hacker", 0) + 1
             self._draw_keep(state, f, 2, 1, "Hacker Space", events, rng)
-        elif k == "give":
-            card = state.hands[f].pop(move.n - 1)
-            state.hands[move.to].append(card)
-            self._say(events, state, "give", f"{_text(f)} give a loot card to the {_text(move.to)}.", f)
         elif k == "workshop":
             state.used["workshop"] = state.used.get("workshop", 0) + 1
             got = self._draw_loot(state, f, 1, rng)
@@ -920,6 +1064,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     # --- end of a turn, the night ---------------------------------------------------------------------
     def _end_turn(self, state: BlocState, f: int, events: list[Event], rng: Rng) -> None:
+        self._lapse(state, events, all_of_them=True)  # step 2 is over
         for _ in range(max(0, self._left(state, f, "workshop"))):  # untaken Workshop draws are taken now
             state.used["workshop"] = state.used.get("workshop", 0) + 1
             got = self._draw_loot(state, f, 1, rng)
@@ -1422,9 +1567,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return format_move(move)
 
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
-        if move.kind == "give" and not state.pending and 0 < move.n <= len(state.hands[state.faction_now()]):
-            card = state.hands[state.faction_now()][move.n - 1]
-            return f"Give {LOOT_NAMES[card]} to the {_text(move.to)}"
         if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
             seen = state.pending[0].cards
             return "Top first: " + ", then ".join(pol.CARDS[seen[int(i) - 1]].name for i in move.extra)
@@ -1453,11 +1595,20 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return (f"Play {LOOT_NAMES[k]}",)
         if k in ("hall", "hacker", "workshop", "garden"):
             return ("Occupation abilities",)
-        if k == "give":
-            return ("Give a loot card", f"to the {_text(move.to)}")
+        if k in ("give", "offer"):
+            giver = move.frm if move.frm >= 0 else state.faction_now()
+            what = "Give a loot card" if k == "give" else "Offer a trade"
+            pair = f"{_text(giver)} → {_text(move.to)}"
+            if k == "give":
+                return (what, pair)
+            return (what, pair, "give " + " and ".join(LOOT_NAMES[c] for c in move.extra))
+        if (k == "decline" or (k == "accept" and move.n)) and seat == self._main_seat(state):
+            return (f"Answer trade offer #{move.n}",)  # in the turn's menu; alone, the answers are buttons
         return ()
 
     def why_illegal(self, state: BlocState, seat: int, move: Move) -> str:
+        if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
+            return self._why_no_exchange(state, seat, move)
         if state.pending:
             return "First answer the decision that is open (see the menu or `/move` autocomplete)."
         if move.die and move.die not in state.dice:
@@ -1470,6 +1621,38 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if card:
             return f"You have no {LOOT_NAMES[card]} card."
         return "That move is not allowed now (see the menu or `/move` autocomplete for legal moves)."
+
+    def _why_no_exchange(self, state: BlocState, seat: int, move: Move) -> str:
+        if not self._exchanging(state):
+            return ("Loot cards change hands only during a faction's actions (its step 2), while no other decision "
+                    "is open.")
+        f = state.faction_now()
+        if move.kind in ("accept", "decline"):
+            o = next((o for o in state.offers if o.id == move.n), None)
+            if o is None:
+                return f"There is no open trade offer #{move.n}."
+            if state.controller[o.to] != seat:
+                return f"Offer #{o.id} was made to the {_text(o.to)}, not to you."
+            if o.to not in self._partners(state, o.frm):
+                return f"The {_text(o.frm)} and the {_text(o.to)} no longer share a district: decline offer #{o.id}."
+            if len(move.extra) != o.want:
+                return f"Offer #{o.id} asks for {o.want} card{'s' if o.want != 1 else ''}: name that many of yours."
+            return f"The {_text(o.to)} do not hold {' and '.join(LOOT_NAMES[c] for c in move.extra)}."
+        giver = move.frm if move.frm >= 0 else f
+        if f not in (giver, move.to) or giver == move.to:
+            return f"Exchanges are made with the {_text(f)}, whose turn it is."
+        if state.controller[giver] != seat:
+            return f"You do not play the {_text(giver)}."
+        if move.to not in self._partners(state, giver):
+            return f"The {_text(giver)} and the {_text(move.to)} share no district."
+        if move.kind == "offer" and state.controller[move.to] == seat:
+            return "Both factions are yours: give the cards instead."
+        hand = state.hands[giver]
+        if any(hand.count(c) < move.extra.count(c) for c in move.extra):
+            return f"The {_text(giver)} do not hold {' and '.join(LOOT_NAMES[c] for c in move.extra)}."
+        if move.kind == "offer" and not 1 <= move.n <= len(state.hands[move.to]):
+            return f"The {_text(move.to)} hold {len(state.hands[move.to])} cards: ask for 1 to that many."
+        return "That exchange is not allowed now."
 
     # --- views ---------------------------------------------------------------------------------------------
     def view(self, state: BlocState, seat: int | None) -> BlocView:
@@ -1514,6 +1697,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                                                        state.police_discard[-3:]],
             "last_police": [pol.CARDS[c].name for c in state.last_police],
             "lockdown": state.lockdown, "loot_deck": len(state.loot_deck),
+            "offers": [{"id": o.id, "by": o.frm, "to": o.to, "cards": len(o.cards), "want": o.want,
+                        "names": [LOOT_NAMES[c] for c in o.cards] if mine & {o.frm, o.to} else []}
+                       for o in state.offers],
             "difficulty": state.options["difficulty"] if not state.options["beginner"] else "easy",
             "result": r.to_json() if (r := self.result(state)) else None,
         }
@@ -1522,8 +1708,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return max(state.controller) + 1
 
     def private_info(self, state: BlocState, seat: int) -> dict[str, Any]:
-        """Only the seat's own loot hands: a DM when they change, not each time the city does."""
-        return {FACTIONS[f]: list(state.hands[f]) for f in state.order if state.controller[f] == seat}
+        """Only the seat's own loot hands and the trade offers it takes part in: a DM when they change, not each
+        time the city does."""
+        mine = {f for f in state.order if state.controller[f] == seat}
+        out: dict[str, Any] = {FACTIONS[f]: list(state.hands[f]) for f in sorted(mine)}
+        offers = [[o.id, o.frm, o.to, o.cards, o.want] for o in state.offers if mine & {o.frm, o.to}]
+        if offers:
+            out["offers"] = offers
+        return out
 
     def status_line(self, state: BlocState) -> str:
         if state.outcome:
@@ -1552,18 +1744,53 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def clone(self, state: BlocState) -> BlocState:
         return state.clone()
 
+    @staticmethod
+    def _known_cards(state: BlocState, mine: set[int]) -> list[list[str]]:
+        """By faction, the cards in other factions' hands that the seat playing ``mine`` knows of: those offered to
+        it in a trade, a crowbar declared with an advanced action that waits on a stop, a Communiqué or Lookouts
+        its holder is being asked to play."""
+        known: list[list[str]] = [[], [], [], []]
+        for o in state.offers:
+            if o.to in mine and o.frm not in mine:
+                known[o.frm] += o.cards
+        for p in state.pending:
+            if p.kind == "stop" and "crowbar" in p.action.split():
+                known[state.faction_now()].append("crowbar")
+            elif p.kind in ("communique", "lookout"):
+                known[p.faction].append("communique" if p.kind == "communique" else "lookouts")
+        for f in mine:
+            known[f] = []
+        for f in range(4):  # never more than the hand holds (several asks may name the same card)
+            hand = list(state.hands[f])
+            kept = []
+            for card in known[f]:
+                if card in hand:
+                    hand.remove(card)
+                    kept.append(card)
+            known[f] = kept
+        return known
+
     def determinize(self, state: BlocState, seat: int, rng: Rng) -> BlocState:
         """Other factions' hands, the loot and police decks' order and the unseen manifestation cards are
         redrawn; the seat's own hands and everything public stay."""
         out = state.clone()
         mine = {f for f in range(4) if state.controller[f] == seat}
         unseen = sorted(list(out.loot_deck) + [c for f in range(4) if f not in mine for c in out.hands[f]])
+        known = self._known_cards(out, mine)
+        for f in range(4):
+            for card in known[f]:
+                unseen.remove(card)
         rng.shuffle(unseen)  # from a canonical order: the result depends on what the seat sees only
         for f in range(4):
             if f not in mine:
-                k = len(out.hands[f])
-                out.hands[f], unseen = unseen[:k], unseen[k:]
+                k = len(out.hands[f]) - len(known[f])
+                out.hands[f], unseen = known[f] + unseen[:k], unseen[k:]
         out.loot_deck = unseen
+        for o in out.offers:  # offers between others: their cards are drawn from the offering hand as dealt
+            if not mine & {o.frm, o.to}:
+                hand = sorted(out.hands[o.frm])
+                rng.shuffle(hand)
+                o.cards = sorted(hand[:len(o.cards)])
         out.police_deck.sort()
         rng.shuffle(out.police_deck)
         hidden = [c for c in range(25) if out.under[c]]

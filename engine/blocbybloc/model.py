@@ -68,6 +68,18 @@ class Pending:
 
 
 @dataclass
+class Offer:
+    """An open trade offer (cards part C1): the offering faction's cards for ``want`` cards of the other side's,
+    its pick when it accepts. Open until answered, or until step 2 ends or one of its cards leaves the hand."""
+
+    id: int
+    frm: int  # the offering faction
+    to: int  # the faction asked
+    cards: list[str]  # the offered cards (sorted)
+    want: int  # how many cards the other side gives, of its choice
+
+
+@dataclass
 class BlocState:
     options: dict[str, Any] = field(metadata={"shared": True})
     rng: int
@@ -108,6 +120,8 @@ class BlocState:
     free_moves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Free Transit, by faction
     momentum: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # Momentum dice owed, by faction
     pending: list[Pending] = field(default_factory=list)
+    offers: list[Offer] = field(default_factory=list)  # open trade offers, oldest first
+    offers_made: int = 0  # trade offers made this game (their numbers)
     window: str = ""  # an open Sunrise loot window: "repression" or "liberation"
     window_turn: int = 0  # index into the night's order of the faction asked next
     window_passes: int = 0  # factions in a row that passed (or had nothing to play)

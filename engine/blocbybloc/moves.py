@@ -17,7 +17,10 @@ movement), factions in losses by letter ``W S N P``::
     discard molotov1                 the card not kept (Scavenger's Hideout, Hacker Space)
     reroll | accept                  Lookouts, after a reaction roll
     order 2 1 3                      Police Scanner: the seen cards back on top in this order (top first)
-    give S 2                         the 2nd card of your hand to the Students (who share a district with you)
+    give S medic [from N]            a loot card to the Students, who share a district with you; ``from N``: the
+                                     Neighbors give it (the other side of an exchange, in someone else's turn)
+    offer S molotov1 medic for 1 [from N]   a trade: these cards for 1 card of the Students', their pick
+    accept 3 banner | decline 3      answer trade offer #3 (accepting names the cards you give)
     split C3 W2 S1                   losses in a mixed clash at Sunrise
     shield C3 | paint D5 | medic C3 | banner C3 | communique | pass     Sunrise windows
     place C3                         a bloc saved by a Medic Kit
@@ -55,7 +58,8 @@ class Move:
     burn: bool = False
     losses: tuple[int, ...] = ()  # split: by faction
     extra: tuple[str, ...] = ()  # Molotovs played with an attack, "crowbar", connections (dumpster, garden),
-    # the scanner's order, the card discarded
+    # the scanner's order, the card discarded, the cards given (give, offer, accept; sorted)
+    frm: int = -1  # give, offer: the faction giving when it is not the one whose turn it is
 
     @property
     def crowbar(self) -> bool:
@@ -106,6 +110,8 @@ def parse(text: str) -> Move:
 
 def _parse(kind: str, args: list[str]) -> Move | None:
     low = [a.lower() for a in args]
+    if kind == "accept" and args:
+        return Move("accept", n=int(args[0]), extra=_cards(low[1:]))
     if kind in BARE:
         return Move(kind) if not args else None
     if kind in ON_CELL:
@@ -151,8 +157,10 @@ def _parse(kind: str, args: list[str]) -> Move | None:
         return Move(kind, _die(args[0]), _cell(args[1]), extra=tuple(sorted(cards)))
     if kind == "kick" and len(args) == 3:
         return Move("kick", _die(args[0]), _cell(args[1]), conn=conn_id(args[2]))
-    if kind == "give" and len(args) == 2 and args[0].upper() in LETTERS:
-        return Move("give", to=LETTERS.index(args[0].upper()), n=int(args[1]))
+    if kind in ("give", "offer"):
+        return _exchange(kind, low)
+    if kind == "decline" and len(args) == 1:
+        return Move("decline", n=int(args[0]))
     if kind == "wall" and len(args) == 1:
         return Move("wall", conn=conn_id(args[0]))
     if kind == "squat" and len(args) == 2:
@@ -171,9 +179,35 @@ def _parse(kind: str, args: list[str]) -> Move | None:
     return None
 
 
+def _cards(words: list[str]) -> tuple[str, ...]:
+    for w in words:
+        if w not in LOOT_NAMES:
+            raise NotationError(f"No loot card `{w}`: {', '.join(LOOT_NAMES)}.")
+    if not words:
+        raise NotationError("Name the cards, e.g. `medic` or `molotov1`.")
+    return tuple(sorted(words))
+
+
+def _exchange(kind: str, low: list[str]) -> Move | None:
+    """``give S medic [from N]`` and ``offer S molotov1 medic for 1 [from N]``."""
+    frm = -1
+    if len(low) >= 2 and low[-2] == "from":
+        if low[-1].upper() not in LETTERS:
+            return None
+        frm, low = LETTERS.index(low[-1].upper()), low[:-2]
+    if not low or low[0].upper() not in LETTERS:
+        return None
+    to = LETTERS.index(low[0].upper())
+    if kind == "give":
+        return Move("give", to=to, extra=_cards(low[1:]), frm=frm) if len(low) == 2 else None
+    if len(low) < 4 or low[-2] != "for":
+        return None
+    return Move("offer", to=to, n=int(low[-1]), extra=_cards(low[1:-2]), frm=frm)
+
+
 def format_move(move: Move) -> str:
     k = move.kind
-    if k in BARE:
+    if k in BARE and not move.n:
         return k
     if k in ON_CELL:
         return f"{k} {cell_name(move.cell)}"
@@ -199,8 +233,13 @@ def format_move(move: Move) -> str:
         return " ".join([k, str(move.die), cell_name(move.cell), move.occ, *move.extra])
     if k == "kick":
         return f"kick {move.die} {cell_name(move.cell)} {move.conn}"
-    if k == "give":
-        return f"give {LETTERS[move.to]} {move.n}"
+    if k in ("give", "offer"):
+        words = [k, LETTERS[move.to], *move.extra, *(["for", str(move.n)] if k == "offer" else [])]
+        return " ".join(words + ([f"from {LETTERS[move.frm]}"] if move.frm >= 0 else []))
+    if k == "accept" and move.n:
+        return " ".join(["accept", str(move.n), *move.extra])
+    if k == "decline":
+        return f"decline {move.n}"
     if k == "wall":
         return f"wall {move.conn}"
     if k == "squat":
@@ -231,7 +270,7 @@ def describe(move: Move, where: str = "", faction_names: tuple[str, ...] = ()) -
         "scanner": "Police Scanner: look at the top 3 police ops cards", "workshop": "Propaganda Workshop: draw a "
         "free loot card", "communique": "Communiqué: resolve this card one level higher",
     }
-    if k in labels:
+    if k in labels and not move.n:
         return labels[k]
     if k == "start":
         return f"Start in {where}"
@@ -294,4 +333,15 @@ def describe(move: Move, where: str = "", faction_names: tuple[str, ...] = ()) -
         return f"Riot Van Burns: the van in {where}"
     if k == "drop":
         return f"Discard revealed card {move.n}"
+    names = faction_names or ("Workers", "Students", "Neighbors", "Prisoners")
+    given = " and ".join(LOOT_NAMES[c] for c in move.extra)
+    by = f"{names[move.frm]}: " if move.frm >= 0 else ""
+    if k == "give":
+        return f"{by}Give {given} to the {names[move.to]}"
+    if k == "offer":
+        return f"{by}Offer {given} for {move.n} of the {names[move.to]}' cards (their pick)"
+    if k == "accept":
+        return f"Accept offer #{move.n}: give {given}"
+    if k == "decline":
+        return f"Decline offer #{move.n}"
     return format_move(move)

@@ -55,6 +55,15 @@ class FactionView(TypedDict):
     hand: list[str]  # card names: only in the view of the seat that plays this faction
 
 
+class OfferView(TypedDict):
+    id: int
+    by: int  # the offering faction
+    to: int  # the faction asked
+    cards: int  # how many cards are offered
+    want: int  # how many are asked for
+    names: list[str]  # the offered cards: only for the seats of the two factions
+
+
 class BlocView(TypedDict):
     game: str
     viewer: int | None
@@ -83,5 +92,6 @@ class BlocView(TypedDict):
     last_police: list[str]  # the police ops cards of the current turn
     lockdown: int  # the faction a Metro Lockdown lies in front of (-1: none)
     loot_deck: int
+    offers: list[OfferView]  # open trade offers, oldest first
     difficulty: str
     result: ResultView | None

@@ -23,7 +23,7 @@ from engine.blocbybloc.city import (
     random_layout,
     routes_from,
 )
-from engine.blocbybloc.model import BlocState, Pending
+from engine.blocbybloc.model import FACTIONS, BlocState, Pending
 from engine.rng import Rng
 from tests.engine.rule_helpers import expect_illegal
 
@@ -62,8 +62,10 @@ def seat_of(state: BlocState, faction: int) -> int:
     return state.controller[faction]
 
 
-def play(state: BlocState, text: str) -> tuple[BlocState, list[str]]:
-    seat = next(iter(G.to_act(state)))
+def play(state: BlocState, text: str, seat: int | None = None) -> tuple[BlocState, list[str]]:
+    """``text`` played by ``seat``, by default the seat deciding for the acting faction (the main line)."""
+    if seat is None:
+        seat = state.controller[G.acting_faction(state)]
     state, events = G.apply(state, seat, G.parse_move(text))
     return state, [e.text for e in events]
 
@@ -923,11 +925,144 @@ def test_a_gift_goes_to_a_faction_sharing_a_district_and_says_only_how_many() ->
     assert not [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "give"], "nobody shares a district"
     state.blocs[c("C3")][S] = 1
     moves = [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "give"]
-    assert {G.format_move(m) for m in moves} == {"give S 1", "give S 2"}
-    assert G.describe_move(state, seat_of(state, W), moves[1]) == "Give Energy Drinks to the Students"
-    state, said = play(state, "give S 2")
+    assert {G.format_move(m) for m in moves} == {"give S molotov1", "give S energy"}
+    assert G.describe_move(state, seat_of(state, W), moves[0]) == "Give Energy Drinks to the Students"
+    state, said = play(state, "give S energy")
     assert state.hands[S] == ["energy"] and state.hands[W] == ["molotov1"]
     assert said == ["Workers give a loot card to the Students."], "the card stays secret"
+
+
+def sharing(seats: int = 4) -> BlocState:
+    """The Workers act with a 1; the Students share C3 with them; both hold cards."""
+    state = blank(position(seats), W, [1])
+    give(state, W, "molotov1", "energy")
+    give(state, S, "medic", "banner")
+    state.blocs[c("C3")][W] = state.blocs[c("C3")][S] = 1
+    state.blocs[c("B5")][W] = 2
+    return state
+
+
+def test_the_other_side_may_give_during_the_turn_and_nothing_waits_for_it() -> None:
+    state = sharing()
+    w, s = seat_of(state, W), seat_of(state, S)
+    owed = {d.seat: d for d in G.decisions(state)}
+    assert owed[s].kind == "exchange" and owed[s].optional and owed[s].default is None
+    assert G.to_act(state) == {w} and G.may_act(state) == {w, s}, "the turn does not wait for the Students"
+    assert {G.format_move(m) for m in G.legal_moves(state, s) if m.kind == "give"} == {
+        "give W banner from S", "give W medic from S"}
+    state, said = play(state, "give W medic from S", seat=s)
+    assert state.hands[W] == ["molotov1", "energy", "medic"] and state.hands[S] == ["banner"]
+    assert said == ["Students give a loot card to the Workers."]
+    assert state.dice == [1] and G.acting_faction(state) == W, "the Workers' turn goes on untouched"
+    for seat in (seat_of(state, N), seat_of(state, P)):  # no share, no exchange
+        assert G.decision(state, seat) is None and not G.legal_moves(state, seat)
+        with pytest.raises(IllegalMoveError):
+            G.apply(state, seat, G.parse_move("give W medic from S"))
+
+
+def test_a_trade_offer_is_answered_alongside_the_turn() -> None:
+    state = sharing()
+    w, s = seat_of(state, W), seat_of(state, S)
+    offers = {G.format_move(m) for m in G.legal_moves(state, w) if m.kind == "offer"}
+    assert {"offer S molotov1 for 1", "offer S energy molotov1 for 2", "offer S energy for 1"} <= offers
+    assert len(offers) == 3 * 2, "each set of my cards, for 1 or 2 of theirs"
+    state, said = play(state, "offer S molotov1 for 1")
+    assert said == ["Workers offer the Students a trade (#1): 1 card for 1."], "what is offered stays private"
+    answer = G.decision(state, s)
+    assert answer is not None and answer.kind == "trade" and answer.alongside and answer.private
+    assert answer.default == "decline 1" and answer.clock == "decision" and "Molotovs +1" in answer.prompt
+    assert G.to_act(state) == {w, s}
+    assert {G.format_move(m) for m in G.legal_moves(state, s)} == {"accept 1 banner", "accept 1 medic", "decline 1"}
+    state, _ = play(state, "move 1 B5 A5 1")  # the Workers play on meanwhile
+    state, said = play(state, "accept 1 medic", seat=s)
+    assert sorted(state.hands[W]) == ["energy", "medic"] and sorted(state.hands[S]) == ["banner", "molotov1"]
+    assert said == ["Students accept trade #1: 1 card to the Students, 1 to the Workers."]
+    assert not state.offers and G.to_act(state) == {w}
+
+
+def test_an_offer_is_declined_replaced_or_lapses() -> None:
+    state = sharing()
+    s = seat_of(state, S)
+    state, _ = play(state, "offer S molotov1 for 1")
+    state, said = play(state, "offer S energy for 2")
+    assert [o.id for o in state.offers] == [2] and "replaces their offer #1" in said[0]
+    state, said = play(state, "decline 2", seat=s)
+    assert not state.offers and said == ["Students decline trade #2."]
+    with pytest.raises(IllegalMoveError, match="no open trade offer #2"):
+        G.apply(state, s, G.parse_move("accept 2 medic"))
+    # the offered card leaves the hand: the offer lapses
+    state.blocs[c("A4")][W] = 1
+    state.dice = [6]
+    state, _ = play(state, "offer S molotov1 for 1")
+    state, said = play(state, "defeat 6 A4 molotov1")
+    assert not state.offers and "Trade offer #3 lapses: its cards are no longer all in hand." in said
+    # the turn ends: the open offers lapse
+    state, _ = play(state, "offer S energy for 1")
+    state, said = play(state, "end")
+    assert not state.offers and "Trade offer #4 lapses: the turn's actions ended." in said
+
+
+def test_a_trade_needs_the_shared_district_when_accepted() -> None:
+    state = sharing()
+    s = seat_of(state, S)
+    state, _ = play(state, "offer S molotov1 for 1")
+    state, _ = play(state, "move 1 C3 B3 1")  # the Workers leave the district they shared
+    assert [G.format_move(m) for m in G.legal_moves(state, s)] == ["decline 1"]
+    with pytest.raises(IllegalMoveError, match="no longer share a district"):
+        G.apply(state, s, G.parse_move("accept 1 medic"))
+
+
+def test_the_other_side_may_offer_and_the_acting_faction_answers_in_its_turn() -> None:
+    state = sharing()
+    w, s = seat_of(state, W), seat_of(state, S)
+    state, said = play(state, "offer W banner medic for 1 from S", seat=s)
+    assert said == ["Students offer the Workers a trade (#1): 2 cards for 1."]
+    assert G.to_act(state) == {w}, "the acting faction answers in its own turn"
+    assert {"accept 1 energy", "accept 1 molotov1", "decline 1"} <= {G.format_move(m) for m in G.legal_moves(state, w)}
+    state, _ = play(state, "accept 1 energy")
+    assert sorted(state.hands[W]) == ["banner", "medic", "molotov1"] and state.hands[S] == ["energy"]
+
+
+def test_two_players_give_between_their_own_factions_and_trade_only_with_the_other_player() -> None:
+    state = sharing(2)
+    w = seat_of(state, W)
+    mine = next(f for f in (S, N, P) if state.controller[f] == w)
+    other = next(f for f in (S, N, P) if state.controller[f] != w)
+    give(state, mine, "scanner")
+    state.blocs[c("C3")][mine] = 1
+    moves = {G.format_move(m) for m in G.legal_moves(state, w)}
+    letter = "WSNP"[mine]
+    assert f"give W scanner from {letter}" in moves, "the player's other faction gives in the same panel"
+    assert not any(m.startswith(f"offer {letter}") for m in moves), "no trade with oneself"
+    if other == S:
+        assert any(m.startswith("offer S") for m in moves)
+    state, said = play(state, f"give W scanner from {letter}")
+    assert "scanner" in state.hands[W] and said == [f"{FACTIONS[mine]} give a loot card to the Workers."]
+
+
+def test_offers_are_seen_only_by_their_two_sides() -> None:
+    state = sharing()
+    w, s, n = seat_of(state, W), seat_of(state, S), seat_of(state, N)
+    state, _ = play(state, "offer S molotov1 for 1")
+    public = G.view(state, None)["offers"]
+    assert public == [{"id": 1, "by": W, "to": S, "cards": 1, "want": 1, "names": []}]
+    assert G.view(state, s)["offers"][0]["names"] == ["Molotovs +1"]
+    assert G.view(state, w)["offers"][0]["names"] == ["Molotovs +1"]
+    assert G.view(state, n)["offers"][0]["names"] == []
+    assert "offers" in G.private_info(state, s) and "offers" not in G.private_info(state, n), "the Students hear of it"
+    for seed in range(20):  # a search from the Students' view knows where the offered card is
+        det = G.determinize(state, s, Rng(seed))
+        assert "molotov1" in det.hands[W] and det.hands[S] == state.hands[S]
+        other = G.determinize(state, n, Rng(seed))
+        assert all(other.hands[W].count(x) >= other.offers[0].cards.count(x) for x in other.offers[0].cards)
+
+
+def test_exchanges_wait_while_a_decision_is_open_and_say_why() -> None:
+    state = sharing()
+    s = seat_of(state, S)
+    state.pending = [Pending("stop", N, cell=c("B3"), action="build 5 B3 kitchen")]
+    assert G.decision(state, s) is None and G.may_act(state) == {seat_of(state, N)}
+    assert "only during a faction's actions" in G.why_illegal(state, s, G.parse_move("give W medic from S"))
 
 
 def test_private_info_is_the_seats_hands_only() -> None:
@@ -942,3 +1077,17 @@ def test_private_info_is_the_seats_hands_only() -> None:
     assert G.private_info(after, seat) == before
     after, _ = G.apply(after, seat, G.parse_move("energy 2"))
     assert G.private_info(after, seat) != before
+
+
+def test_a_search_keeps_the_cards_an_open_question_shows() -> None:
+    """A crowbar declared with a build that waits on a stop, and a Communiqué its holder is asked to play, stay in
+    their hands in every determinization: a search must be able to play on from there."""
+    state = blank(position(), W, [2])
+    give(state, W, "crowbar")
+    give(state, N, "communique")
+    state.pending = [Pending("stop", S, cell=c("B3"), action="build 2 B3 kitchen crowbar"),
+                     Pending("communique", N, cell=c("B3"))]
+    s = seat_of(state, S)
+    for seed in range(20):
+        det = G.determinize(state, s, Rng(seed))
+        assert "crowbar" in det.hands[W] and "communique" in det.hands[N]

@@ -50,11 +50,11 @@ def detach(game: Game, state: Any) -> Any:
 def check_position(game: Game, state: Any, seats: int, names: list[str]) -> None:
     to_act = game.to_act(state)
     over = game.is_over(state)
-    assert to_act <= set(range(seats))
+    assert to_act <= game.may_act(state) <= set(range(seats))
     assert bool(to_act) is not over, "seats act exactly until the game is over"
     for seat in range(seats):
         legal = game.legal_moves(state, seat)
-        assert bool(legal) is (seat in to_act)
+        assert bool(legal) is (seat in game.may_act(state)), "moves exactly for the seats that may act"
         assert len(set(legal)) == len(legal)
         for move in legal:
             text = game.format_move(move)
@@ -82,7 +82,7 @@ def random_playout(game: Game, seats: int, options: dict[str, Any], seed: int) -
     for _ in range(MAX_PLIES):
         if game.is_over(state):
             break
-        seat = chooser.choice(sorted(game.to_act(state)))
+        seat = chooser.choice(sorted(game.may_act(state)))  # the seats that only may act move too
         move = chooser.choice(game.legal_moves(state, seat))
         before = detach(game, state)
         new, events = game.apply(state, seat, move)

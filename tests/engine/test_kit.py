@@ -63,17 +63,30 @@ def test_decisions_say_who_acts_and_what_they_decide(game: Game) -> None:
             assert all(isinstance(d, Decision) for d in owed)
             owers = [d.seat for d in owed]
             assert len(set(owers)) == len(owers), "a seat owes one decision at a time"
-            expected = set(owers[:1]) if game.turns is Turns.ORDERED else set(owers)
+            main = [d.seat for d in owed if not (d.alongside or d.optional)]
+            beside = [d for d in owed if d.alongside or d.optional]
+            assert owed[:len(main)] == tuple(d for d in owed if d.seat in main), "the main line comes first"
+            expected = set(main[:1]) if game.turns is Turns.ORDERED else set(main)
+            expected |= {d.seat for d in beside if not d.optional}
             assert game.to_act(state) == expected
+            assert game.may_act(state) == expected | {d.seat for d in beside}
             if game.turns is Turns.SEQUENTIAL:
-                assert len(owed) <= 1
+                assert len(main) <= 1
             assert bool(owed) is not game.is_over(state)
             for d in owed:
-                assert d.kind and d.prompt and d.clock in ("turn", "decision")
+                assert d.kind and d.prompt
+                assert d.clock in (("none",) if d.optional else ("turn", "decision"))
+                assert not (d.optional and d.default is not None), "nothing waits for an optional decision"
                 assert game.decision(state, d.seat) == d
-                assert game.legal_moves(state, d.seat), "a decision has choices"
+                legal = game.legal_moves(state, d.seat)
+                assert legal, "a decision has choices"
                 if d.default is not None:
-                    assert game.parse_move(d.default) in game.legal_moves(state, d.seat)
+                    assert game.parse_move(d.default) in legal
+                searched = game.search_moves(state, d.seat)
+                assert searched and set(searched) <= set(legal)
+            for seat in range(game.seat_count(state)):
+                if seat not in owers:
+                    assert not game.legal_moves(state, seat), "a seat with nothing to decide has no moves"
             assert 0 <= game.revealed_ply(state) <= game.ply(state)
 
 
