@@ -353,8 +353,9 @@ class GameCog(commands.Cog):
         out = await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
                                                                version=version), component=True)
         message = interaction.message
-        if out is not None and message is not None and message.flags.ephemeral:
-            # The spent private menu (or preview) goes, and its card says what is true now; its picture stays.
+        if out is not None and message is not None and (message.flags.ephemeral or interaction.guild_id is None):
+            # The spent private menu (or preview, or the DM it came in) goes, and its card says what is true now;
+            # its picture stays.
             await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None,
                                                      embed=played_embed(message))
 

@@ -112,12 +112,18 @@ class ServiceCore:
         return table.game if table else None
 
     @staticmethod
-    def _current(table: TableRow, game: Game, seat: int, version: int) -> bool:
-        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed since, or (in a game of
-        simultaneous picks) only other seats picked."""
+    def _current(table: TableRow, game: Game, seat: int, version: int, state: Any = None) -> bool:
+        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed since, or only other
+        seats moved and either this is a game of simultaneous picks or the seat's decision runs beside the main line
+        (a trade offer answered while the offering player plays on). Its move is checked again when it is played."""
         if version == table.version:
             return True
-        return game.turns is Turns.SIMULTANEOUS and version >= table.seats[seat].acted_version
+        if version < table.seats[seat].acted_version:
+            return False
+        if game.turns is Turns.SIMULTANEOUS:
+            return True
+        decision = game.decision(state, seat) if state is not None else None
+        return decision is not None and (decision.alongside or decision.optional)
 
     async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
         """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""

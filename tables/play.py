@@ -53,12 +53,14 @@ class PlayPipeline(Presenter):
             table = await self._table(table_id)
             game = self._playing(table)
             seat = self._seat_for(table, actor)
-            if version is not None and not self._current(table, game, seat, version):
+            state = game.load(table.state or {})
+            # a button names its move, which is checked again below: one beside the main line stays good while
+            # others move (a menu's numbered steps do not: see _control_context)
+            if version is not None and not self._current(table, game, seat, version, state):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (your first tap played it).")
                 raise StaleButton("That button is from an earlier turn.")
-            state = game.load(table.state or {})
-            if seat not in game.to_act(state):
+            if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
             try:
                 move = game.parse_move(text)
@@ -80,7 +82,7 @@ class PlayPipeline(Presenter):
     async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
         """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
         table, game, seat, state = await self._control_context(table_id, actor, version)
-        if seat not in game.to_act(state):
+        if seat not in game.may_act(state):
             raise Refusal(self._not_your_turn(table, game, state))
         choices = self._controls(table, game, state, seat).choices
         root = build_menu(choices)
@@ -469,11 +471,14 @@ class PlayPipeline(Presenter):
         old = state
         base = await self._ply_base(table)
         record: list[tuple[int, str, list[Event]]] = []
+        beside = {p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside}
         for seat in late:
             for _ in range(MAX_BOT_PLIES):
                 if game.is_over(state) or seat not in game.to_act(state):
                     break
                 decision = game.decision(state, seat)
+                if seat in beside and (decision is None or not decision.alongside):
+                    break  # late with an answer owed alongside: that answer only, never the seat's own turn next
                 move = None
                 if table.on_timeout == "skip" and decision is not None and decision.default is not None:
                     move = game.parse_move(decision.default)

@@ -92,7 +92,9 @@ class Presenter(ServiceCore):
         rematch = None
         if not over:
             acting = sorted(game.to_act(state))
-            fields.insert(0, ("To play", ", ".join(_who(table, p) for p in acting)))
+            owed = {d.seat: d for d in game.decisions(state)}
+            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer, alongside)" if owed[p].alongside
+                                                                     else "") for p in acting)))
             status = name_seats(game.status_line(state), names)
             if status:
                 fields.append(("Now", status))
@@ -105,7 +107,8 @@ class Presenter(ServiceCore):
                                                                        else " — your move.")
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
-            decision = game.decision(state, acting[0]) if len(acting) == 1 else None
+            main = [d for d in owed.values() if not (d.alongside or d.optional)]
+            decision = main[0] if len(main) == 1 else None
             if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
                 controls = self._controls(table, game, state, decision.seat)
             colour = COLOUR_PLAY
@@ -171,7 +174,7 @@ class Presenter(ServiceCore):
                             names: list[str]) -> Post:
         board = await self._render(game, view, names)
         decision = game.decision(state, seat) if table.status == ACTIVE else None
-        to_act = decision is not None and seat in game.to_act(state)
+        to_act = decision is not None and seat in game.may_act(state)
         if to_act and decision is not None:
             desc = name_seats(decision.prompt, names)
         elif game.is_over(state) or table.status != ACTIVE:

@@ -285,3 +285,40 @@ async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours
     assert state.phase == "sunset" and not state.pending
     assert table.deadline is None, "a faction's own turn waits for its player"
     assert [m.notation.split()[0] for m in await db.moves(tid)] == ["start"] * 4
+
+
+async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_seats_turn(db: Database) -> None:
+    """Bloc by Bloc, 3 players, `timeout=skip`: the Workers offer the Students a trade and both are late. The
+    Workers' turn is ended (its default), which lapses the offer; the Students' own turn, next, is theirs to play."""
+    from tests.cogs.test_blocbybloc_trades import seed_with_workers_and_students, sharing
+
+    carol = Actor(3, "Carol")
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
+                               options_text="city=beginner clock=1h timeout=skip")
+    assert out.table_id is not None
+    tid = out.table_id
+    await svc.join(tid, BOB)
+    await svc.join(tid, carol)
+    await svc.start(tid, ALICE)
+    game = svc.game("blocbybloc")
+    table = await db.get_table(tid)
+    assert table is not None
+    state = sharing(game.load(table.state or {}))
+    w, s = state.order.index(0), state.order.index(1)
+    state.order[(w + 1) % 3], state.order[s] = state.order[s], state.order[(w + 1) % 3]  # the Students come next
+    await db.record_moves(tid, table.version, [], game.dump(state), clock.now, deadline=clock.now + HOUR)
+    people = {p.user_id: p for p in (ALICE, BOB, carol)}
+    workers = people[table.seats[state.controller[0]].user_id or 0]
+    await svc.submit(workers, "offer S molotov1 for 1", table_id=tid)
+    clock.now += HOUR + 1
+    outs = await svc.expire()
+    assert len(outs) == 1 and "ran out of time: the turn was skipped" in outs[0].public[0].description
+    moves = [m.notation for m in await db.moves(tid)]
+    late = moves[moves.index("offer S molotov1 for 1") + 1:]
+    assert late in (["end"], ["decline 1", "end"]), "the answer's default, the turn's default, nothing more"
+    table = await db.get_table(tid)
+    assert table is not None
+    after = game.load(table.state or {})
+    assert not after.offers and after.faction_now() == 1 and after.dice, "the Students' turn waits for them"

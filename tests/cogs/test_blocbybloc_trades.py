@@ -1,0 +1,115 @@
+"""Bloc by Bloc loot exchanges through Discord, offline (simcord): a trade offered while the offering player plays
+on, answered from the buttons of the DM it arrives in (still good after the offering player's next action); the
+other side giving a card during someone else's turn from its own panel; the channel told only how many cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.blocbybloc import BlocByBloc
+from engine.blocbybloc.city import parse_cell
+from engine.blocbybloc.model import BlocState
+from tests.cogs.discord_helpers import board_messages, last_board, move_buttons
+
+G = BlocByBloc()
+SEED = 7  # a deal (lobby order) whose three factions include the Workers (0) and Students (1)
+W, S = 0, 1
+
+
+def _cell(name: str) -> int:
+    cell = parse_cell(name)
+    assert cell is not None
+    return cell
+
+
+def sharing(state: BlocState) -> BlocState:
+    """Every Start placed by its default; the Workers act with a 1 and share C3 with the Students; both hold two
+    cards."""
+    while state.pending:
+        seat = next(iter(G.to_act(state)))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
+    state.blocs = [[0, 0, 0, 0] for _ in range(25)]
+    state.loot_deck += [c for hand in state.hands for c in hand]
+    state.hands = [[], [], [], []]
+    for f, cards in ((W, ("molotov1", "energy")), (S, ("medic", "banner"))):
+        for card in cards:
+            state.loot_deck.remove(card)
+            state.hands[f].append(card)
+    state.first, state.turn, state.dice = state.order.index(W), 0, [1]
+    state.blocs[_cell("C3")][W] = state.blocs[_cell("C3")][S] = 1
+    state.blocs[_cell("B5")][W] = 2
+    return state
+
+
+def seed_with_workers_and_students() -> int:
+    """A 3-player game leaves one faction out: a seed whose deal keeps the Workers and the Students."""
+    return next(seed for seed in range(SEED, SEED + 100)
+                if {W, S} <= set(G.new_game(3, {"city": "beginner"}, seed).order))
+
+
+async def three_at_a_table(env: Any) -> tuple[Any, dict[int, Any], Any]:
+    """alice, bob and carol in a 3-player game on the beginner city, set up by :func:`sharing`: (thread, players by
+    faction, bot)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")]
+    env.bot.service.seeds = seed_with_workers_and_students
+    await people[0].slash(channel, "game new", game="blocbybloc", options="city=beginner")
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    for member in people[1:]:
+        await member.click(lobby, label="Join")
+    await people[0].click(lobby, label="Start")
+    thread = channel.threads[0]
+    db = env.bot.db
+    table = await db.latest_table_in(thread.id)
+    state = sharing(G.load(table.state))
+    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    by_faction = {f: people[state.controller[f]] for f in state.order}
+    await by_faction[W].slash(thread, "board")
+    return thread, by_faction, env.bot
+
+
+async def test_a_trade_is_answered_from_its_dm_while_the_offering_player_plays_on(simcord_env: Any) -> None:
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers, students = players[W], players[S]
+    res = await workers.slash(thread, "move", move="offer S molotov1 for 1")
+    assert res.ephemeral and "Played `offer S molotov1 for 1`" in (res.response.content or "")
+    public = " ".join((m.embeds[0].description or "") for m in board_messages(thread) if m.embeds)
+    assert "Workers offer the Students a trade (#1): 1 card for 1." in public
+    assert "Molotov" not in public, "the channel hears how many cards, not which"
+    assert f"<@{students.id}>" in (last_board(thread).content or ""), "the Students are asked"
+    dm = students.user.dm_channel.history()[-1]
+    assert "offer #1" in (dm.embeds[0].description or "") and "Molotovs +1" in (dm.embeds[0].description or "")
+    labels = [b.label for b in move_buttons(dm)]
+    assert labels == ["Accept offer #1: give Banner Drop", "Accept offer #1: give Medic Kit", "Decline offer #1"]
+    # the Workers play on; the Students' buttons are still good
+    res = await workers.slash(thread, "move", move="move 1 B5 A5 1")
+    assert "Played" in (res.response.content or "")
+    res = await students.user.click(dm, label="Accept offer #1: give Medic Kit")
+    assert res.response is not None and "Played `accept 1 medic`" in (res.response.content or ""), res.response
+    assert not move_buttons(students.user.dm_channel.history()[-2]), "the spent buttons go"
+    state = G.load((await bot.db.latest_table_in(thread.id)).state)
+    assert sorted(state.hands[W]) == ["energy", "medic"] and sorted(state.hands[S]) == ["banner", "molotov1"]
+    board = last_board(thread)
+    assert "Students accept trade #1: 1 card to the Students, 1 to the Workers." in (board.embeds[0].description or "")
+    assert "Medic" not in (board.embeds[0].description or "")
+    res = await students.slash(thread, "move", move="decline 1")
+    assert res.ephemeral and "no open trade offer #1" in (res.response.content or "")
+
+
+async def test_the_other_side_gives_from_its_own_panel_during_the_turn(simcord_env: Any) -> None:
+    thread, players, bot = await three_at_a_table(simcord_env)
+    students = players[S]
+    board = last_board(thread)
+    assert f"<@{students.id}>" not in (board.content or ""), "nobody waits for the Students"
+    panel = (await students.click(board, label="My view")).response
+    assert panel is not None and panel.ephemeral
+    assert "You may give the Workers loot cards" in (panel.message.embeds[0].description or "")
+    res = await students.slash(thread, "move", move="give W banner from S")
+    assert "Played" in (res.response.content or "")
+    state = G.load((await bot.db.latest_table_in(thread.id)).state)
+    assert "banner" in state.hands[W] and state.dice == [1], "the Workers' turn goes on"
+    assert "Students give a loot card to the Workers." in (last_board(thread).embeds[0].description or "")
+    outsider = next(p for f, p in players.items() if f not in (W, S))
+    res = await outsider.slash(thread, "move", move="give W banner from S")
+    assert res.ephemeral and "not your turn" in (res.response.content or "").lower()
