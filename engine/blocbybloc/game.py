@@ -58,6 +58,7 @@ END, ALLOW, STOP, PASS = Move("end"), Move("allow"), Move("stop"), Move("pass")
 KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")  # (exchanges never touch a run: they are no actions)
 EXCHANGES = ("give", "offer", "decline")  # with ``accept N …``: loot exchanges, from either side (cards part C1)
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
+TOGETHER = ("start", "split")  # pending decisions open at once, answered in any order (play part D2)
 PROMPTS = {
     "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
     "squat": "{f}: Squatting Wave: build an occupation next to {where} for free, or pass.",
@@ -172,7 +173,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def decisions(self, state: BlocState) -> tuple[Decision, ...]:
         if state.outcome:
             return ()
-        main = self._main_decision(state)
+        if state.pending:  # the first open; Start placements and repression splits all at once (alongside)
+            return tuple(self._pending_decision(state, p, alongside=i > 0)
+                         for i, p in enumerate(self._open_now(state)))
+        main = self._turn_decision(state)
         if not self._exchanging(state):
             return (main,)
         out, seats = [main], {main.seat}
@@ -197,34 +201,53 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return (f"{_text(o.to)}: offer #{o.id}: the {_text(o.frm)} offer you {cards} for {o.want} of your cards "
                 "(you choose which). Accept or decline? Their turn goes on meanwhile.")
 
-    def _main_decision(self, state: BlocState) -> Decision:
-        if state.pending:
-            p = state.pending[0]
+    def _open_now(self, state: BlocState) -> list[Pending]:
+        """The pending decisions asked now: the first one; or, for Start placements and repression splits, every
+        unanswered one, at most one per seat (with two players a seat's second comes after its first)."""
+        first = state.pending[0]
+        if first.kind not in TOGETHER:
+            return [first]
+        out, seats = [], set()
+        for p in state.pending:
             seat = state.controller[p.faction]
-            name = _text(p.faction)
-            if p.kind == "start":
-                return Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
-                                clock="decision", default=self.format_move(self._start_default(state, p.faction)))
-            if p.kind == "stop":
-                actor = state.faction_now()
-                return Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
-                                "most blocs. Allow or stop it?", clock="decision", default="allow")
-            if p.kind == "split":
-                return Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
-                                "blocs are defeated.", clock="decision",
-                                default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default))))
-            window = {"repression": "Police Repression", "liberation": "District Liberation"}.get(p.action, "")
-            prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
-                                           where=cell_name(p.cell) if p.cell >= 0 else "")
-            own = p.kind in OWN_TURN
-            private = p.kind == "keep" or (p.kind == "scan" and p.action != "reveal")
-            own = own and p.action != "reveal"
-            return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
-                            default=self._pending_default(state, p))
+            if p.kind == first.kind and not p.answer and seat not in seats:
+                seats.add(seat)
+                out.append(p)
+        return out
+
+    def _pending_of(self, state: BlocState, seat: int) -> Pending | None:
+        return next((p for p in self._open_now(state) if state.controller[p.faction] == seat), None)
+
+    def _pending_decision(self, state: BlocState, p: Pending, alongside: bool = False) -> Decision:
+        seat = state.controller[p.faction]
+        name = _text(p.faction)
+        if p.kind == "start":
+            return Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
+                            clock="decision", default=self.format_move(self._start_default(state, p.faction)),
+                            alongside=alongside)
+        if p.kind == "stop":
+            actor = state.faction_now()
+            return Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
+                            "most blocs. Allow or stop it?", clock="decision", default="allow")
+        if p.kind == "split":
+            return Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
+                            "blocs are defeated.", clock="decision",
+                            default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default))),
+                            alongside=alongside)
+        window = {"repression": "Police Repression", "liberation": "District Liberation"}.get(p.action, "")
+        prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
+                                        where=cell_name(p.cell) if p.cell >= 0 else "")
+        own = p.kind in OWN_TURN
+        private = p.kind == "keep" or (p.kind == "scan" and p.action != "reveal")
+        own = own and p.action != "reveal"
+        return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
+                        default=self._pending_default(state, p))
+
+    def _turn_decision(self, state: BlocState) -> Decision:
         f = state.faction_now()
         dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
         return Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
-                         clock="turn", default="end")
+                        clock="turn", default="end")
 
     def _pending_default(self, state: BlocState, p: Pending) -> str:
         if p.kind == "keep":
@@ -246,14 +269,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def to_act(self, state: BlocState) -> frozenset[int]:
         if state.outcome:
             return frozenset()
-        main = self._main_seat(state)
-        if not self._exchanging(state):
-            return frozenset((main,))
+        if state.pending:
+            return frozenset(state.controller[p.faction] for p in self._open_now(state))
         f = state.faction_now()
-        return frozenset((main, *(state.controller[o.to] for o in state.offers if o.frm == f)))
-
-    def _main_seat(self, state: BlocState) -> int:
-        return state.controller[state.pending[0].faction if state.pending else state.faction_now()]
+        return frozenset((state.controller[f], *(state.controller[o.to] for o in state.offers if o.frm == f)))
 
     def acting_faction(self, state: BlocState) -> int:
         """The faction the seat to act is deciding for."""
@@ -264,11 +283,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def legal_moves(self, state: BlocState, seat: int) -> list[Move]:
         if state.outcome:
             return []
-        if seat != self._main_seat(state):
-            return self._side_moves(state, seat) if self._exchanging(state) else []
-        if not state.pending:
-            return self._actions(state, state.faction_now())
-        p = state.pending[0]
+        if state.pending:
+            p = self._pending_of(state, seat)
+            return self._pending_moves(state, p) if p is not None else []
+        if seat != state.controller[state.faction_now()]:
+            return self._side_moves(state, seat)
+        return self._actions(state, state.faction_now())
+
+    def _pending_moves(self, state: BlocState, p: Pending) -> list[Move]:
         if p.kind == "start":
             return [Move("start", cell=c) for c in self._start_cells(state, p.faction)]
         if p.kind == "stop":
@@ -541,21 +563,21 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
             self._exchange(state, move, events)
         elif state.pending:
-            self._answer(state, move, events, rng)
+            self._answer(state, seat, move, events, rng)
         else:
             self._act(state, state.faction_now(), move, events, rng)
         if state.offers:
             self._lapse(state, events)
         state.rng = rng.state
 
-    def _answer(self, state: BlocState, move: Move, events: list[Event], rng: Rng) -> None:
-        p = state.pending[0]
+    def _answer(self, state: BlocState, seat: int, move: Move, events: list[Event], rng: Rng) -> None:
+        p = self._pending_of(state, seat) or state.pending[0]
         if p.kind == "start":
-            self._place_start(state, move, events, rng)
+            self._place_start(state, p, move, events, rng)
         elif p.kind == "stop":
             self._answer_stop(state, move, events, rng)
         elif p.kind == "split":
-            self._answer_split(state, move, events, rng)
+            self._answer_split(state, p, move, events, rng)
         elif p.kind == "keep":
             state.pending.pop(0)
             card = move.extra[0]
@@ -620,8 +642,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         seat = state.controller[f] if f is not None else None
         events.append(Event(kind, seat, text))
 
-    def _place_start(self, state: BlocState, move: Move, events: list[Event], rng: Rng) -> None:
-        p = state.pending.pop(0)
+    def _place_start(self, state: BlocState, p: Pending, move: Move, events: list[Event], rng: Rng) -> None:
+        state.pending = [q for q in state.pending if q is not p]
         f = p.faction
         state.occ_owner[move.cell], state.occ_kind[move.cell] = f, "start"
         state.mats[f].remove("start")
@@ -1228,8 +1250,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         fill(0, p.hits, [])
         return out
 
-    def _answer_split(self, state: BlocState, move: Move, events: list[Event], rng: Rng) -> None:
-        p = state.pending.pop(0)
+    def _answer_split(self, state: BlocState, p: Pending, move: Move, events: list[Event], rng: Rng) -> None:
+        state.pending = [q for q in state.pending if q is not p]
         p.answer = list(move.losses)
         self._say(events, state, "split", f"{_text(p.faction)} choose the losses in {cell_name(p.cell)}: "
                   + ", ".join(f"{_text(f)} {k}" for f, k in enumerate(move.losses) if k) + ".", p.faction)
@@ -1602,7 +1624,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             if k == "give":
                 return (what, pair)
             return (what, pair, "give " + " and ".join(LOOT_NAMES[c] for c in move.extra))
-        if (k == "decline" or (k == "accept" and move.n)) and seat == self._main_seat(state):
+        if (k == "decline" or (k == "accept" and move.n)) and seat == state.controller[state.faction_now()]:
             return (f"Answer trade offer #{move.n}",)  # in the turn's menu; alone, the answers are buttons
         return ()
 

@@ -427,6 +427,44 @@ def test_a_mixed_clash_is_split_by_the_faction_with_the_most_blocs() -> None:
     assert state.blocs[c("C3")][W] == 1 and state.blocs[c("C3")][S] == 2
 
 
+def test_splits_in_two_districts_are_asked_at_once_and_answered_in_any_order() -> None:
+    """play part D2: several repression splits open at once are independent."""
+    state = blank(position(), W, [])
+    for f in range(4):
+        state.blocs[c("E4") if f == P else c("B5") if f == W else c("C2") if f == S else c("E1")][f] = 3
+    state.cops[c("C3")] = 2
+    state.blocs[c("C3")][W], state.blocs[c("C3")][S] = 2, 3  # the Students choose here
+    state.cops[c("D4")] = 1
+    state.blocs[c("D4")][N], state.blocs[c("D4")][P] = 3, 1  # the Neighbors choose here
+    state, _ = sunrise(state)
+    owed = G.decisions(state)
+    assert [(d.kind, d.seat, d.alongside) for d in owed] == [
+        ("split", seat_of(state, S), False), ("split", seat_of(state, N), True)]
+    assert G.to_act(state) == {seat_of(state, S), seat_of(state, N)}
+    state, said = play(state, "split D4 P1", seat=seat_of(state, N))  # the second one first
+    assert said == ["Neighbors choose the losses in D4: Prisoners 1."] and state.blocs[c("D4")][P] == 1
+    assert G.to_act(state) == {seat_of(state, S)}, "nothing is defeated before every split is chosen"
+    state, _ = play(state, "split C3 W2", seat=seat_of(state, S))
+    assert state.blocs[c("D4")][P] == 0 and state.blocs[c("C3")][W] == 0 and state.blocs[c("C3")][S] == 3
+
+
+def test_every_faction_places_its_start_at_once() -> None:
+    state = G.new_game(4, {"city": "beginner"}, 3)
+    owed = G.decisions(state)
+    assert [d.kind for d in owed] == ["start"] * 4 and [d.alongside for d in owed] == [False, True, True, True]
+    assert G.to_act(state) == {0, 1, 2, 3}
+    last = state.order[-1]
+    state, _ = G.apply(state, state.controller[last],
+                       G.parse_move(G.decision(state, state.controller[last]).default or ""))
+    assert len(G.decisions(state)) == 3 and state.phase == "start"
+    two = G.new_game(2, {"city": "beginner"}, 3)
+    assert G.to_act(two) == {0, 1} and len(G.decisions(two)) == 2, "a player's second Start comes after the first"
+    for _ in range(4):
+        seat = min(G.to_act(two))
+        two, _ = G.apply(two, seat, G.parse_move(G.decision(two, seat).default or ""))
+    assert two.phase == "sunset" and not two.pending
+
+
 def test_the_default_split_takes_from_the_faction_with_the_most_blocs_in_the_city() -> None:
     state = blank(position(), W, [])
     state.blocs[c("B5")][W] = 6  # Workers have many blocs elsewhere

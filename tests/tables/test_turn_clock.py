@@ -267,15 +267,16 @@ async def test_the_servers_vacation_limit(db: Database) -> None:
 
 async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours_without_a_clock(db: Database
                                                                                                    ) -> None:
-    """Bloc by Bloc on a table without a turn clock: the Start placements (answers outside a turn) wait 12 hours
-    each, then take their defaults; the factions' own turns then have no deadline."""
+    """Bloc by Bloc on a table without a turn clock: the Start placements (answers outside a turn, asked of both
+    players at once: a player's second faction after the first) wait 12 hours, then take their defaults; the
+    factions' own turns then have no deadline."""
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "city=beginner", game="blocbybloc")
     table = await db.get_table(tid)
     assert table is not None and table.turn_seconds is None
     assert table.deadline == clock.now + 12 * HOUR
     game = svc.game("blocbybloc")
-    for _ in range(4):  # each faction's Start, one after another
+    for _ in range(2):  # both players' first faction's Start, then their second's
         clock.now += 12 * HOUR + 1
         outs = await svc.expire()
         assert len(outs) == 1 and "did not answer in time: the default was taken" in outs[0].public[0].description
