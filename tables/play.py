@@ -146,7 +146,8 @@ class PlayPipeline(Presenter):
         ``mover`` is the seat whose move this was: if it has more to pick before the position moves on (a
         game of private picks), the outcome's private reply is its view with the next step."""
         old_state = before[0] if before else None
-        auto = {s.seat: s.bot or "random" for s in table.seats if s.is_bot or s.resigned}
+        # a seat its player left (resigned, removed, forfeited) is played sensibly, like a late turn
+        auto = {s.seat: s.bot or TIMEOUT_BOT for s in table.seats if s.is_bot or s.resigned}
         names = [s.name for s in table.seats]
         plies = 0
         base = await self._ply_base(table)
@@ -339,7 +340,7 @@ class PlayPipeline(Presenter):
             try:
                 table = await self.db.replace_seat(table.id, table.version, seat.seat,
                                                    new.user_id if new is not None else None, name,
-                                                   None if new is not None else "random", self.clock())
+                                                   None if new is not None else TIMEOUT_BOT, self.clock())
             except StaleVersion:
                 raise StaleButton("The game moved on while you asked; try again.") from None
             game = self._playing(table)

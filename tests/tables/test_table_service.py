@@ -466,8 +466,17 @@ async def test_resign_needs_a_started_game_and_a_player(svc: TableService) -> No
         await svc.resign(CH, STRANGER)
 
 
-async def test_resign_in_a_three_player_game_plays_the_seat_automatically(svc: TableService) -> None:
+async def test_resign_in_a_three_player_game_plays_the_seat_automatically(svc: TableService,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     tid, _ = await started(svc, ALICE, BOB, CARL)
+    levels: list[tuple[int, str]] = []
+    think = svc.thinker.move
+
+    async def spy(game: Any, state: Any, seat: int, level: str, rng: Any, in_catalog: bool) -> Any:
+        levels.append((seat, level))
+        return await think(game, state, seat, level, rng, in_catalog)
+
+    monkeypatch.setattr(svc.thinker, "move", spy)
     out = await svc.resign(CH, BOB)
     table = await read(svc, tid)
     bob = table.seat_of(BOB.user_id)
@@ -486,6 +495,8 @@ async def test_resign_in_a_three_player_game_plays_the_seat_automatically(svc: T
     assert table.status == FINISHED and table.result is not None
     later = (await svc.db.moves(tid))[resigned_at:]
     assert any(m.seat == bob.seat for m in later)  # the seat kept playing
+    assert {level for seat, level in levels if seat == bob.seat} == {"medium"}, "sensibly, as a late turn is"
+    svc.thinker.close()
     assert table.result["ranks"][bob.seat] == 3 and table.result["resigned"] == [bob.seat]
     assert bob.seat not in table.result["winners"]
     await assert_replays(svc, tid)
