@@ -92,9 +92,12 @@ class Presenter(ServiceCore):
         rematch = None
         if not over:
             acting = sorted(game.to_act(state))
-            owed = {d.seat: d for d in game.decisions(state)}
-            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer, alongside)" if owed[p].alongside
-                                                                     else "") for p in acting)))
+            decisions = game.decisions(state)
+            owed = {d.seat: d for d in decisions}
+            # an answer owed beside someone's turn (a trade offer) says so; Starts asked of all at once need not
+            beside = {p for p, d in owed.items() if d.alongside and decisions and d.kind != decisions[0].kind}
+            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in beside else "")
+                                                   for p in acting)))
             status = name_seats(game.status_line(state), names)
             if status:
                 fields.append(("Now", status))

@@ -78,6 +78,9 @@ async def test_a_trade_is_answered_from_its_dm_while_the_offering_player_plays_o
     assert "Workers offer the Students a trade (#1): 1 card for 1." in public
     assert "Molotov" not in public, "the channel hears how many cards, not which"
     assert f"<@{students.id}>" in (last_board(thread).content or ""), "the Students are asked"
+    fields = {f.name: f.value for f in last_board(thread).embeds[0].fields}
+    assert fields["To play"] == f"<@{workers.id}>, <@{students.id}> (an answer)" or \
+        fields["To play"] == f"<@{students.id}> (an answer), <@{workers.id}>"
     dm = students.user.dm_channel.history()[-1]
     assert "offer #1" in (dm.embeds[0].description or "") and "Molotovs +1" in (dm.embeds[0].description or "")
     labels = [b.label for b in move_buttons(dm)]
