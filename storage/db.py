@@ -75,6 +75,7 @@ class TableRow:
     deadline: float | None = None  # when the seats to act run out of time
     remind_at: float | None = None  # when the next reminder of the turn clock is due
     paused_left: float | None = None  # a paused clock: the time the turn had left when it was paused
+    answer_seconds: int | None = None  # how long an answer outside one's turn waits (None: the turn clock, or 12 h)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -257,6 +258,7 @@ class Database:
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
             deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
+            answer_seconds=row["answer_seconds"],
         )
 
     # --- writes -----------------------------------------------------------------------
@@ -401,6 +403,11 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
                        (turn_seconds, on_timeout, table_id))
+
+    async def set_answer_clock(self, table_id: int, seconds: int | None) -> None:
+        """How long a lobby's answers owed outside one's turn wait (not versioned: it changes no game state)."""
+        async with self.transaction() as conn:
+            await _run(conn, "UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))
 
     async def reminders_due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose next turn-clock reminder is due (an indexed query)."""

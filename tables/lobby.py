@@ -43,9 +43,22 @@ def clock_text(seconds: int | None) -> str:
     return next((k for k, v in CLOCKS.items() if v == seconds), f"{seconds}s")
 
 
+def split_answers(options: dict[str, str]) -> tuple[dict[str, str], int | None]:
+    """``answers=6h`` out of the options: how long an answer owed outside one's turn waits (a stop, a split of
+    losses, a trade offer); raises :class:`Refusal`."""
+    rest = {k: v for k, v in options.items() if k != "answers"}
+    if "answers" not in options:
+        return rest, None
+    value = options["answers"].lower()
+    if CLOCKS.get(value) is None:
+        raise Refusal(f"`answers` is one of {', '.join(k for k, v in CLOCKS.items() if v)} (how long an answer "
+                      "owed outside one's turn waits before its default is taken; by default the turn clock, or 12h).")
+    return rest, CLOCKS[value]
+
+
 def split_clock(options: dict[str, str]) -> tuple[dict[str, str], tuple[int | None, str] | None]:
     """The table's own settings (``clock=24h timeout=bot``) out of the game's options; raises :class:`Refusal`."""
-    rest = {k: v for k, v in options.items() if k not in ("clock", "timeout")}
+    rest = {k: v for k, v in split_answers(options)[0].items() if k not in ("clock", "timeout")}
     if "clock" not in options and "timeout" not in options:
         return rest, None
     clock = options.get("clock", "off").lower()
@@ -80,6 +93,10 @@ class Lobby(PlayPipeline):
         out = await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
                                        lobby_message_id)
         clock = split_clock(parse_options(options_text))[1]
+        answers = split_answers(parse_options(options_text))[1]
+        if answers is not None and out.table_id is not None:
+            await self.db.set_answer_clock(out.table_id, answers)
+            out.lobby = self._lobby_card(await self._table(out.table_id))
         if clock is None:  # the server's default clock, if it set one (/settings)
             seconds, policy, _ = await self.db.guild_settings(guild_id)
             clock = (seconds, policy) if seconds else None
@@ -130,6 +147,7 @@ class Lobby(PlayPipeline):
             assert out.table_id is not None
             await self.db.set_rematch_of(out.table_id, old.id)
         await self.db.set_clock(out.table_id, old.turn_seconds, old.on_timeout)
+        await self.db.set_answer_clock(out.table_id, old.answer_seconds)
         table = await self._table(out.table_id)
         bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
         if bots:
@@ -297,12 +315,15 @@ class Lobby(PlayPipeline):
                 raise Refusal("Only the host can change the options.")
             game = self.game(table.game)
             given, clock = split_clock(parse_options(options_text))
+            answers = split_answers(parse_options(options_text))[1]
             try:
                 options = game.resolve_options({**table.options, **given}, len(table.seats))
             except GameError as err:
                 raise Refusal(str(err)) from None
             if clock is not None:
                 await self.db.set_clock(table.id, *clock)
+            if answers is not None:
+                await self.db.set_answer_clock(table.id, answers)
             try:
                 table = await self.db.set_options(table.id, table.version, options, self.clock())
             except StaleVersion:
@@ -310,6 +331,8 @@ class Lobby(PlayPipeline):
             changed = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in options.items()) or "none"
             if table.turn_seconds:
                 changed += f", clock={clock_text(table.turn_seconds)} timeout={table.on_timeout}"
+            if table.answer_seconds:
+                changed += f", answers={clock_text(table.answer_seconds)}"
             return Outcome(lobby=self._lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
                            table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.")
 

@@ -196,9 +196,9 @@ class PlayPipeline(Presenter):
         deadline: float | None | bool = False
         owed = game.decisions(state) if result is None else ()
         answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
-        # an answer owed outside one's own turn waits the table's time per turn, or 12 hours on a table without a
-        # turn clock, then takes its default: the game never waits forever on one player
-        seconds = table.turn_seconds or (DECISION_SECONDS if answer else None)
+        # an answer owed outside one's own turn waits the table's `answers=` time, else its time per turn, else 12
+        # hours, then takes its default: the game never waits forever on one player
+        seconds = (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
         if result is not None:
             deadline = None
         elif posts_board:

@@ -47,6 +47,8 @@ class Presenter(ServiceCore):
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
         if table.turn_seconds:
             opts += f" · turn clock {duration_text(table.turn_seconds)}, then {TIMEOUT_WORDS[table.on_timeout]}"
+        if table.answer_seconds:
+            opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
         desc = f"{game.summary}\n\n**{status}.**"

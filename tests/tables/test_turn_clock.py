@@ -323,3 +323,24 @@ async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_sea
     assert table is not None
     after = game.load(table.state or {})
     assert not after.offers and after.faction_now() == 1 and after.dice, "the Students' turn waits for them"
+
+
+async def test_answers_wait_the_tables_own_time(db: Database) -> None:
+    """`answers=1h`: the Start placements (answers outside a turn) wait an hour, not the 12-hour default; the
+    setting shows on the lobby and is refused with a clear message when it is not a duration."""
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    with pytest.raises(Refusal, match="`answers` is one of 30m, 1h"):
+        await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc", options_text="answers=2d")
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
+                               options_text="city=beginner answers=1h")
+    assert out.table_id is not None and out.lobby is not None
+    assert "answers wait 1h" in (out.lobby.post.description or "") + " ".join(v for _, v in out.lobby.post.fields)
+    await svc.join(out.table_id, BOB)
+    await svc.start(out.table_id, ALICE)
+    table = await db.get_table(out.table_id)
+    assert table is not None and table.answer_seconds == HOUR and table.turn_seconds is None
+    assert table.deadline == clock.now + HOUR
+    clock.now += HOUR + 1
+    outs = await svc.expire()
+    assert len(outs) == 1 and "did not answer in time: the default was taken" in outs[0].public[0].description
