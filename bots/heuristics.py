@@ -50,8 +50,78 @@ def breaks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _squash((mine - best) / 20.0)
 
 
+def breaks_risk_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """The hard bot's Breaks leaf: :func:`breaks_value`'s sequences weighed by their future. The draw pile's cards
+    are public knowledge (every card drawn was shown), only their order is not: a sequence whose top matches many
+    of them grows, one whose top matches court cards an opponent may draw (and fit) is likely to be broken."""
+    from engine.breaks.cards import is_court
+
+    pile = state.draw or (state.discard if state.recycles_left else [])
+    n = len(pile)
+    seats = len(state.slots)
+    worth = [0.0] * seats
+    for p in range(seats):
+        worth[p] += 28.0 * len(state.stacks[p])
+    for p in range(seats):
+        for seq in state.slots[p]:
+            if not seq:
+                continue
+            w = len(seq) ** 1.5
+            if n:
+                top = seq[-1]
+                grow = sum(1 for c in pile if c[0] == top[0] or c[1] == top[1]) / n
+                w *= 0.75 + 0.5 * min(1.0, 3.0 * grow)
+                bottom = seq[0]
+                for q in range(seats):
+                    if q == p or not any(not s or s[-1][0] == bottom[0] or s[-1][1] == bottom[1]
+                                         for s in state.slots[q]):
+                        continue
+                    steal = sum(1 for c in pile if is_court(c) and (c[0] == top[0] or c[1] == top[1])) / n
+                    lost = w * min(1.0, 2.0 * steal)
+                    worth[p] -= lost
+                    worth[q] += 0.8 * lost
+            worth[p] += w
+    mine = worth[seat]
+    best = max((worth[p] for p in range(seats) if p != seat), default=0.0)
+    return _squash((mine - best) / 20.0)
+
+
 def blockers_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _lead(_scores(game, state), seat, 3.0, lower_is_better=True)
+
+
+def blockers_reach_value(game: Game[Any, Any, Any], state: Any, seat: int, bridge: float = 0.4,
+                         room: float = 0.0) -> float:
+    """The hard bot's Blockers! leaf: the score lead, with each empty square that touches two or more of a colour's
+    groups and fits one of its unplayed tiles counted as a likely merge (``bridge`` of a group each). Which tiles
+    a colour has not played is public (28 of each, minus those on the board or captured)."""
+    from engine.blockers.board import FACES, FITS, NEIGHBOURS, group_squares
+
+    board = state.board
+    scores = [float(x) for x in game.scores(state)]
+    for p in range(len(scores)):
+        for colour in state.colours(p):
+            if colour in state.finished:
+                continue
+            gone = {t.split(":", 1)[1] for t in board if t is not None and t.startswith(colour + ":")}
+            gone |= {t.split(":", 1)[1] for caps in state.captured for t in caps if t.startswith(colour + ":")}
+            left = [f for f in FACES if f not in gone]
+            fit: set[int] = set()
+            for f in left:
+                fit.update(FITS[f])
+            group_of: dict[int, int] = {}
+            for i, g in enumerate(group_squares(board, colour)):
+                for sq in g:
+                    group_of[sq] = i
+            merges = 0
+            for sq in fit:
+                if board[sq] is not None:
+                    continue
+                touching = {group_of[n] for n in NEIGHBOURS[sq] if n in group_of}
+                if len(touching) >= 2:
+                    merges += len(touching) - 1
+            scores[p] -= bridge * min(merges, 6)
+    return _lead(scores, seat, 3.0, lower_is_better=True)
 
 
 def _sheet_worth(sheet: Any) -> float:
@@ -103,14 +173,19 @@ VALUES: dict[str, Value] = {"breaks": breaks_value, "blockers": blockers_value, 
                             "breakerblocks": breakerblocks_value, "blocbybloc": blocbybloc_value}
 
 
-def value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
-    """The seat's value of ``state``: the result once the game is over, else the game's heuristic."""
+# the hard bot's own leaves, by name (bots.mcts.Profile.leaf)
+LEAVES: dict[str, Value] = {"breaks_risk": breaks_risk_value, "blockers_reach": blockers_reach_value}
+
+
+def value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> float:
+    """The seat's value of ``state``: the result once the game is over, else the game's heuristic (or the named
+    leaf heuristic of :data:`LEAVES`)."""
     result = game.result(state)
     if result is not None:
         if not result.winners:
             return 0.0
         return 1.0 / len(result.winners) if seat in result.winners else 0.0
-    fn = VALUES.get(game.key)
+    fn = LEAVES[leaf] if leaf else VALUES.get(game.key)
     if fn is None:
         scores = game.scores(state)
         return _lead([float(x) for x in scores], seat, 5.0) if scores else 0.5

@@ -28,6 +28,31 @@ MAX_CHILDREN = 60  # moves considered at a node (a random sample of long lists, 
 ROOT_WIDTH = 12  # root moves searched: the heuristic's best
 NODE_WIDTH = 4  # moves searched below the root: the acting seat's best by the heuristic
 NODE_SAMPLE = 24  # of a sample this long
+PLAYOUT_EPS = 0.1  # a playout ply is random this often, else the actor's best move by the heuristic
+PLAYOUT_SAMPLE = 12  # of a sample this long
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one game is searched (measured with bench.tournament; the defaults above unless a game says)."""
+
+    explore: float = EXPLORE
+    playout_plies: int = PLAYOUT_PLIES
+    playout_eps: float = PLAYOUT_EPS
+    playout_sample: int = PLAYOUT_SAMPLE
+    root_width: int = ROOT_WIDTH
+    node_width: int = NODE_WIDTH
+    leaf: str = ""  # the heuristic (bots.heuristics.LEAVES) that scores leaves, if not the medium bot's
+    pick_mean: bool = False  # play the root move with the best average reward (else the most visited)
+    flat: bool = False  # search the root moves only, each iteration playing the determinization out by the policy
+    fresh_nodes: bool = False  # below the root, pick the actor's best moves anew in every determinization
+
+
+PROFILES: dict[str, Profile] = {}
+
+
+def profile(game: Game[Any, Any, Any]) -> Profile:
+    return PROFILES.get(game.key, Profile())
 
 
 @dataclass
@@ -44,15 +69,16 @@ def _actor(game: Game[Any, Any, Any], state: Any) -> int:
     return min(game.to_act(state))
 
 
-def _rewards(game: Game[Any, Any, Any], state: Any, seats: int) -> list[float]:
-    return [value(game, state, s) for s in range(seats)]
+def _rewards(game: Game[Any, Any, Any], state: Any, seats: int, leaf: str = "") -> list[float]:
+    return [value(game, state, s, leaf) for s in range(seats)]
 
 
 def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, *, budget_ms: float,
            iterations: int | None = None) -> Any:
     legal = {game.format_move(m): m for m in moves}
     seats = game.seat_count(state)
-    root = Node(options=_candidates(game, state, seat, moves, rng))
+    prof = profile(game)
+    root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width))
     deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
     while (done < iterations) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
@@ -61,7 +87,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
         node, path = root, [root]
         while not game.is_over(det):
             actor = _actor(game, det)
-            available = _available(game, det, actor, node, rng, legal if node is root else None)
+            available = _available(game, det, actor, node, rng, prof, legal if node is root else None)
             if not available:
                 break
             untried = [k for k in available if k not in node.children]
@@ -74,20 +100,29 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
                 game.fast_apply(det, actor, available[key])
                 path.append(child)
                 break
-            key = max(available, key=lambda k: _ucb(node.children[k]))
+            key = max(available, key=lambda k: _ucb(node.children[k], prof.explore))
             node = node.children[key]
             game.fast_apply(det, actor, available[key])
             path.append(node)
-        rewards = _playout(game, det, seats, rng)
+            if prof.flat:  # no tree below the root: each determinization is played out by the policy
+                break
+        rewards = _playout(game, det, seats, rng, prof)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
                 visited.reward += rewards[visited.seat]
-    best = max((k for k in root.children if k in legal), key=lambda k: root.children[k].visits, default=None)
+    played = [k for k in root.children if k in legal]
+    best: str | None
+    if prof.pick_mean and played:  # the best average among the well-tried moves
+        most = max(root.children[k].visits for k in played)
+        played = [k for k in played if root.children[k].visits * 4 >= most]
+        best = max(played, key=lambda k: root.children[k].reward / max(1, root.children[k].visits))
+    else:
+        best = max(played, key=lambda k: root.children[k].visits, default=None)
     return legal[best] if best is not None else moves[rng.below(len(moves))]
 
 
-def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rng: Rng,
+def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rng: Rng, prof: Profile,
                only: dict[str, Any] | None) -> dict[str, Any]:
     """The moves of this node that the determinization allows, by notation: the root's candidates; elsewhere the
     actor's best few by the heuristic (each seat is assumed to play well), chosen when the node is first reached
@@ -96,20 +131,23 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
     by_key = {game.format_move(m): m for m in moves}
     if only is not None:  # the root: its candidates only
         return {k: by_key[k] for k in (node.options or only) if k in by_key}
-    if len(by_key) <= NODE_WIDTH:
+    if len(by_key) <= prof.node_width:
         return by_key
+    if prof.fresh_nodes:  # the actor's best moves in this determinization (a chance event may change them all)
+        return {k: by_key[k] for k in _candidates(game, state, actor, moves, rng, prof.node_width, NODE_SAMPLE,
+                                                 fresh=True)}
     if node.options is None:
         node.options = []
     found = {k: by_key[k] for k in node.options if k in by_key}
     if not found:
-        for k in _candidates(game, state, actor, moves, rng, NODE_WIDTH, NODE_SAMPLE):
+        for k in _candidates(game, state, actor, moves, rng, prof.node_width, NODE_SAMPLE):
             node.options.append(k)
             found[k] = by_key[k]
     return found
 
 
 def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-                width: int = 0, sample: int = 0) -> list[str]:
+                width: int = 0, sample: int = 0, fresh: bool = False) -> list[str]:
     """The moves worth searching: the heuristic's best ``width`` one move ahead (on a determinized copy; a sample
     of long lists), so the search spends its budget telling good moves apart."""
     width, sample = width or ROOT_WIDTH, sample or 4 * MAX_CHILDREN
@@ -119,7 +157,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
         picks = list(range(len(moves)))
         rng.shuffle(picks)
         moves = [moves[i] for i in sorted(picks[:sample])]
-    seen = game.determinize(state, seat, rng)
+    seen = state if fresh else game.determinize(state, seat, rng)  # fresh: already a determinization
     scored = []
     for move in moves:
         after = game.clone(seen)
@@ -129,16 +167,38 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
     return [key for _, key in scored[:width]]
 
 
-def _ucb(child: Node) -> float:
+def _ucb(child: Node, explore: float) -> float:
     if child.visits == 0:
         return math.inf
-    return child.reward / child.visits + EXPLORE * math.sqrt(math.log(max(child.avail, 1)) / child.visits)
+    return child.reward / child.visits + explore * math.sqrt(math.log(max(child.avail, 1)) / child.visits)
 
 
-def _playout(game: Game[Any, Any, Any], state: Any, seats: int, rng: Rng) -> list[float]:
-    for _ in range(PLAYOUT_PLIES):
+def _playout(game: Game[Any, Any, Any], state: Any, seats: int, rng: Rng, prof: Profile) -> list[float]:
+    """A few plies of play by the cheap policy (each seat its heuristic's best move, sometimes a random one),
+    then every seat's value of the position."""
+    for _ in range(prof.playout_plies):
         if game.is_over(state):
             break
         actor = _actor(game, state)
-        game.fast_apply(state, actor, game.sample_move(state, actor, rng))
-    return _rewards(game, state, seats)
+        game.fast_apply(state, actor, _policy(game, state, actor, rng, prof))
+    return _rewards(game, state, seats, prof.leaf)
+
+
+def _policy(game: Game[Any, Any, Any], state: Any, actor: int, rng: Rng, prof: Profile) -> Any:
+    """The playout policy: epsilon-greedy on the heuristic, one move ahead on the playout's own state (already a
+    determinization of the searching seat's view, so nothing hidden is read)."""
+    if rng.below(1000) < 1000 * prof.playout_eps:
+        return game.sample_move(state, actor, rng)
+    moves = game.legal_moves(state, actor)
+    if len(moves) == 1:
+        return moves[0]
+    if len(moves) > prof.playout_sample:
+        moves = [moves[rng.below(len(moves))] for _ in range(prof.playout_sample)]
+    best, best_value = moves[0], -1.0
+    for move in moves:
+        after = game.clone(state)
+        game.fast_apply(after, actor, move)
+        v = value(game, after, actor)
+        if v > best_value:
+            best, best_value = move, v
+    return best
