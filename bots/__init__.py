@@ -12,12 +12,17 @@ Every level only ever returns a move from ``legal_moves`` of the real state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from bots.blockplan import plan
 from bots.heuristics import greedy
 from bots.mcts import search
 from engine.base import Game
 from engine.rng import Rng
+
+PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"block": plan}
+"""Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
 
 LEVELS = ("easy", "medium", "hard")
 ALIASES = {"random": "easy"}  # seats stored before the levels existed
@@ -45,4 +50,9 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
         return moves[rng.below(len(moves))]
     if level == "medium":
         return greedy(game, state, seat, moves, rng)
+    planner = PLANNERS.get(game.key)
+    if planner is not None:
+        move = planner(game, state, seat, moves, rng)
+        if move is not None:
+            return move
     return search(game, state, seat, moves, rng, budget_ms=budget_ms, iterations=iterations)

@@ -66,3 +66,72 @@ def test_the_hard_bot_keeps_to_its_time_budget() -> None:
     move = choose(game, state, seat, "hard", Rng(1), budget_ms=150)
     assert time.perf_counter() - start < 1.5, "one iteration past the budget at most, not a runaway search"
     assert move in game.legal_moves(state, seat)
+
+
+# --- the BLOCK turn planner (the hard bot's BLOCK) ------------------------------------------------------------
+
+def _block_two_players(rows: dict[int, str], dice: list[Any]) -> Any:
+    """A two-player BLOCK game after setup, seat 0's sheet holding ``rows`` (row index → seven characters, a digit,
+    ``X`` or ``.`` for empty), the turn rolled as ``dice``."""
+    game: Any = default_catalog().get("block")
+    assert game is not None
+    state = game.new_game(2, {}, 7)
+    for seat in (0, 1):
+        state, _ = game.apply(state, seat, game.parse_move("write g1" if seat == 0 else "write a1"))
+    sheet = state.sheets[0]
+    sheet.grid = [[None] * 7 for _ in range(14)]
+    for r, text in rows.items():
+        sheet.grid[r] = [None if ch == "." else ("X" if ch == "X" else int(ch)) for ch in text]
+    return game, game.with_dice(state, dice)
+
+
+@pytest.mark.parametrize(("rows", "biggest"), [
+    ({0: "55..123", 1: "55....."}, 4),  # a patch of four 5s beats the run 1-2-3
+    ({0: "12345.."}, 5),  # a run of five
+    ({0: "333.777", 1: "3......"}, 4),
+])
+def test_the_block_planner_makes_the_biggest_combo(rows: dict[int, str], biggest: int) -> None:
+    game, state = _block_two_players(rows, [1, 2, 1, 1, "I"])
+    while game.step(state, 0) != "combo":
+        state, _ = game.apply(state, 0, choose(game, state, 0, "hard", Rng(1)))
+    best = max(len(m.cells) for m in game.legal_moves(state, 0) if m.kind == "combo")
+    move = choose(game, state, 0, "hard", Rng(1))
+    assert move.kind == "combo" and len(move.cells) == best >= biggest
+
+
+def test_the_block_planner_chooses_a_star_value_that_makes_a_combo() -> None:
+    """Three 6s on the floor and a ★: the planner's value lets the drop make a combo of four or more (the medium
+    bot's one-move look cannot tell ★ values apart: a value alone changes no sheet)."""
+    game, state = _block_two_players({0: "666...."}, [1, 3, 1, "*", "I"])
+    assert game.step(state, 0) == "star"
+    for _ in range(3):
+        state, _ = game.apply(state, 0, choose(game, state, 0, "hard", Rng(2)))
+        if game.step(state, 0) == "combo":
+            break
+    assert game.step(state, 0) == "combo"
+    move = choose(game, state, 0, "hard", Rng(2))
+    assert move.kind == "combo" and len(move.cells) >= 4
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_block_planner_stays_below_the_line_when_it_can(seed: int) -> None:
+    """Along a game of planned drops, a drop never crosses the Game Over line while another drop would not."""
+    game = default_catalog().get("block")
+    assert game is not None
+    state = game.new_game(2, {}, seed)
+    rng = Rng(seed)
+    while not game.is_over(state):
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        move = choose(game, state, seat, "hard" if seat == 0 else "medium", rng, iterations=5)
+        if seat == 0 and move.kind == "drop" and any(_highest(game, state.work[0], m) < 11 for m in moves):
+            assert _highest(game, state.work[0], move) < 11
+        state, _ = game.apply(state, seat, move)
+
+
+def _highest(game: Any, sheet: Any, move: Any) -> int:
+    from engine.block.shapes import oriented
+
+    cells = sheet.landing(oriented(move.shape, move.orientation), move.column)
+    assert cells is not None
+    return max(r for r, _ in cells)

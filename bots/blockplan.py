@@ -1,0 +1,230 @@
+"""The hard bot's BLOCK turn planner (issue 13).
+
+BLOCK is a race of score sheets: the seats' picks are simultaneous and never touch each other's sheets (but for
+the penalty shapes), so a turn's picks are planned on the seat's own working sheet. The planner looks at every
+drop (each placement of the shape with each arrangement of the values) and scores the sheet it leaves: the best
+combo it makes possible at once (the combo step comes next), plus the shape of the stack (flat, few holes, low,
+far from the Game Over line) and pairs of free numbers that a later combo may grow from. ★ values are chosen for
+the drop they allow (the medium bot cannot tell them apart: a ★ value alone changes no sheet), penalty shapes
+where they harm least, and combos by points (a completed score column and a circled letter count extra).
+
+Only the seat's own sheet is read, from a determinization of its view (``Game.determinize``), so nothing hidden
+is used; ties go to the seeded generator, so a choice is reproducible.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from engine.base import Game
+from engine.rng import Rng
+
+Grid = list[list[Any]]
+Cell = tuple[int, int]
+
+WIDTH, HEIGHT, LINE = 7, 14, 11
+SIZES = (3, 4, 5, 6, 7)
+BONUS = 8
+SAFE_HEIGHT = 8  # rows above this many start to cost
+STAR_SHORTLIST = 12  # ★ values: the drop is searched over this many best placements (by the shape alone)
+STAR_VALUES_MULTI = 6  # with two or more ★ dice, the candidate values of each
+
+
+def _neighbours(r: int, c: int) -> list[Cell]:
+    return [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= r + dr < HEIGHT and 0 <= c + dc < WIDTH]
+
+
+NEIGHBOURS = {(r, c): _neighbours(r, c) for r in range(HEIGHT) for c in range(WIDTH)}
+
+
+class Planner:
+    """The seat's sheet at the start of its decision, with what stays fixed while its drops are compared."""
+
+    def __init__(self, sheet: Any) -> None:
+        self.grid: Grid = [row[:] for row in sheet.grid]
+        self.used: set[Cell] = {cell for combo in sheet.combos for cell in combo.cells}
+        self.open = {kind: {n for n in SIZES if not sheet.has(kind, n)} for kind in ("identical", "consecutive")}
+        self.bonus_open = not sheet.bonus_used
+        self.letters = set(sheet.letters)
+        self.tops = sheet.tops()
+
+    # --- features of a grid -----------------------------------------------------------------------------------
+    def _free(self, grid: Grid, cell: Cell) -> int | None:
+        v = grid[cell[0]][cell[1]]
+        return v if isinstance(v, int) and cell not in self.used else None
+
+    def best_combo(self, grid: Grid, cells: Sequence[Cell]) -> float:
+        """Points of the best combo through one of ``cells`` (the cells just filled), with what it completes."""
+        best = 0.0
+        for kind in ("identical", "consecutive"):
+            longest = 0
+            for cell in cells:
+                if self._free(grid, cell) is None:
+                    continue
+                n = self._patch(grid, cell) if kind == "identical" else self._run(grid, cell)
+                longest = max(longest, n)
+            best = max(best, self._points(kind, longest))
+        return best
+
+    def _points(self, kind: str, longest: int) -> float:
+        """The best combo of ``kind`` that a run (or patch) of ``longest`` cells allows."""
+        if longest >= BONUS and self.bonus_open:
+            return float(BONUS)
+        sizes = [n for n in self.open[kind] if n <= longest]
+        return self.combo_points(kind, max(sizes)) if sizes else 0.0
+
+    def combo_points(self, kind: str, n: int) -> float:
+        """A combo of ``kind`` and size ``n`` (open), with what it completes."""
+        if n == BONUS:
+            return float(BONUS)
+        points = float(n)
+        if len(self.open[kind]) == 1:  # the score column is complete
+            points += 10.0
+        other = "consecutive" if kind == "identical" else "identical"
+        if n not in self.open[other]:  # both combos of this size: its letter (a penalty for the others)
+            points += 2.0
+        return points
+
+    def _patch(self, grid: Grid, start: Cell) -> int:
+        value = self._free(grid, start)
+        seen, todo = {start}, [start]
+        while todo:
+            for n in NEIGHBOURS[todo.pop()]:
+                if n not in seen and self._free(grid, n) == value:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen)
+
+    def _run(self, grid: Grid, start: Cell) -> int:
+        return self._reach(grid, start, 1) + self._reach(grid, start, -1) - 1
+
+    def _reach(self, grid: Grid, cell: Cell, step: int) -> int:
+        value = self._free(grid, cell)
+        assert value is not None
+        best = 1
+        for n in NEIGHBOURS[cell]:
+            if self._free(grid, n) == value + step:
+                best = max(best, 1 + self._reach(grid, n, step))
+        return best
+
+    def shape(self, grid: Grid, tops: list[int]) -> float:
+        """The stack: flat, few holes, low; rows newly full; pairs of free numbers a combo can grow from."""
+        bumps = sum(abs(a - b) for a, b in zip(tops, tops[1:], strict=False))
+        holes = sum(1 for c, top in enumerate(tops) for r in range(top) if grid[r][c] is None)
+        height = max(tops) + 1
+        x = -0.4 * bumps - 1.2 * holes - 1.5 * max(0, height - SAFE_HEIGHT)
+        if height > LINE:
+            x -= 40.0  # beyond the Game Over line: the game ends, with −5 a row
+        x += 2.0 * sum(1 for r in range(height) if all(v is not None for v in grid[r]))
+        seeds = 0
+        for r in range(height):
+            for c in range(WIDTH):
+                v = self._free(grid, (r, c))
+                if v is None:
+                    continue
+                for n in ((r + 1, c), (r, c + 1)):
+                    if n[0] < HEIGHT and n[1] < WIDTH:
+                        w = self._free(grid, n)
+                        if w is not None and abs(w - v) <= 1:
+                            seeds += 1
+        return x + 0.35 * seeds
+
+    def drop_worth(self, cells: Sequence[Cell], values: Sequence[Any]) -> float:
+        grid = [row[:] for row in self.grid]
+        tops = self.tops[:]
+        for (r, c), v in zip(cells, values, strict=True):
+            grid[r][c] = v
+            tops[c] = max(tops[c], r)
+        numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
+        return self.best_combo(grid, numbers) + self.shape(grid, tops)
+
+
+def _placements(game: Any, sheet: Any, shapes: Sequence[str]) -> list[tuple[str, str, int, list[Cell]]]:
+    return [(shape, o, c, cells) for shape in shapes for o, c, cells in game.placements(sheet, shape)]
+
+
+def _best_drop(game: Any, planner: Planner, sheet: Any, shapes: Sequence[str], values: Sequence[int],
+               shortlist: int = 0) -> tuple[float, tuple[str, str, int, tuple[int, ...]] | None]:
+    places = _placements(game, sheet, shapes)
+    if shortlist and len(places) > shortlist:  # the best placements by their shape alone (values matter less)
+        places.sort(key=lambda p: -planner.drop_worth(p[3], ["X"] * len(p[3])))
+        places = places[:shortlist]
+    orders = sorted(set(itertools.permutations(values)))
+    best, pick = -1e9, None
+    for shape, o, c, cells in places:
+        for vals in orders:
+            w = planner.drop_worth(cells, vals)
+            if w > best:
+                best, pick = w, (shape, o, c, vals)
+    return best, pick
+
+
+def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any | None:
+    """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides)."""
+    seen = game.determinize(state, seat, rng)
+    step = game.step(seen, seat)  # type: ignore[attr-defined]
+    sheet = seen.work[seat]
+    planner = Planner(sheet)
+    by_text = {game.format_move(m): m for m in moves}
+
+    def pick(text: str) -> Any | None:
+        return by_text.get(text)
+
+    if step == "drop":
+        _, best = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
+                             game.number_values(seen, seat))  # type: ignore[attr-defined]
+        if best is None:
+            return None
+        shape, o, c, vals = best
+        return next((m for m in moves if m.shape == shape and m.orientation == o and m.column == c
+                     and m.values == vals), None)
+    if step == "star":
+        prog = seen.progress[seat]
+        fixed = [int(d) for d in seen.dice[:4] if d != "*"]
+        owed = sum(1 for s in prog.steps if s == "star")
+        values: list[int] = list(range(10))
+        if owed > 1:  # several ★ dice: values next to the free numbers on top, and the dice's own
+            near = {v + d for v in fixed for d in (-1, 0, 1)}
+            for c, top in enumerate(planner.tops):
+                if top >= 0 and isinstance(sheet.grid[top][c], int):
+                    near |= {sheet.grid[top][c] + d for d in (-1, 0, 1)}
+            ranked = sorted(v for v in near if 0 <= v <= 9)
+            rng.shuffle(ranked)
+            values = sorted(ranked[:STAR_VALUES_MULTI])
+        best_value, best_stars = -1e9, None
+        for stars in itertools.product(values, repeat=owed):
+            w, _ = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
+                              list(prog.stars) + list(stars) + fixed, STAR_SHORTLIST)
+            w += rng.below(1000) * 1e-9
+            if w > best_value:
+                best_value, best_stars = w, stars
+        return pick(f"star {best_stars[0]}") if best_stars is not None else None
+    if step.startswith("penalty:"):
+        best_w, best_m = -1e9, None
+        for m in moves:
+            cells = sheet.landing(_oriented(seen.blocks["ABCDE".index(step[-1])], m.orientation), m.column)
+            if cells is None:
+                continue
+            w = planner.drop_worth(cells, ["X"] * len(cells)) + rng.below(1000) * 1e-9
+            if w > best_w:
+                best_w, best_m = w, m
+        return best_m
+    if step == "combo":
+        best_w, best_m = -1e9, None
+        for m in moves:
+            if m.kind != "combo":
+                continue
+            w = planner.combo_points(m.combo, len(m.cells)) + rng.below(1000) * 1e-9
+            if w > best_w:
+                best_w, best_m = w, m
+        return best_m if best_m is not None else pick("pass")
+    return None
+
+
+def _oriented(shape: str, orientation: str) -> Any:
+    from engine.block.shapes import oriented
+
+    return oriented(shape, orientation)
