@@ -205,7 +205,7 @@ class Decision:
     clock: str = "turn"
     default: str | None = None  # a move in notation
     alongside: bool = False  # answered while the main line goes on; holds nothing up
-    optional: bool = False  # the seat may act, nothing waits for it (implies alongside; no clock, no default)
+    optional: bool = False  # the seat may act, nothing waits for it (beside the main line; no clock, no default)
 
 
 class _NoEvents(list):  # type: ignore[type-arg]

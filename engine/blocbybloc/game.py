@@ -19,6 +19,7 @@ hears how many cards moved, never which. Agendas and scenarios come with their o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import combinations_with_replacement, permutations
 from typing import Any
 
@@ -59,6 +60,7 @@ KEEPS_RUN = ("energy", "scanner", "jammer", "workshop")  # (exchanges never touc
 EXCHANGES = ("give", "offer", "decline")  # with ``accept N …``: loot exchanges, from either side (cards part C1)
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
 TOGETHER = ("start", "split")  # pending decisions open at once, answered in any order (play part D2)
+ALL_OFFERS, MENU_OFFERS, NO_OFFERS = "all", "menu", "none"  # which trade offers a list of moves holds
 PROMPTS = {
     "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
     "squat": "{f}: Squatting Wave: build an occupation next to {where} for free, or pass.",
@@ -281,14 +283,24 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return state.faction_now()
 
     def legal_moves(self, state: BlocState, seat: int) -> list[Move]:
+        return self._moves(state, seat, ALL_OFFERS)
+
+    def _moves(self, state: BlocState, seat: int, offers: str) -> list[Move]:
+        """The seat's legal moves, with every trade offer (``ALL_OFFERS``: their number doubles with each card in
+        hand), the offers of one card (``MENU_OFFERS``), or none (``NO_OFFERS``)."""
         if state.outcome:
             return []
         if state.pending:
             p = self._pending_of(state, seat)
             return self._pending_moves(state, p) if p is not None else []
         if seat != state.controller[state.faction_now()]:
-            return self._side_moves(state, seat)
-        return self._actions(state, state.faction_now())
+            return self._side_moves(state, seat, offers)
+        return self._actions(state, state.faction_now(), offers)
+
+    def menu_moves(self, state: BlocState, seat: int) -> list[Move]:
+        """Every legal move but the trade offers of several cards, which are typed (`offer S medic banner for 2`):
+        with a big hand they run to thousands."""
+        return self._moves(state, seat, MENU_OFFERS)
 
     def _pending_moves(self, state: BlocState, p: Pending) -> list[Move]:
         if p.kind == "start":
@@ -374,7 +386,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         kind = state.city.tile(garden).type
         return [c for c in state.city.districts if state.city.tile(c).type == kind]
 
-    def _actions(self, state: BlocState, f: int) -> list[Move]:
+    def _actions(self, state: BlocState, f: int, offers: str = NO_OFFERS) -> list[Move]:
         city = state.city
         dice = sorted(set(state.dice))
         hand = state.hands[f]
@@ -421,7 +433,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                 for n in range(1, min(2, state.cops[cell]) + 1)]
         out += self._ability_options(state, f, dice, pool)
         out += self._card_options(state, f, dice, pool)
-        out += self._turn_exchanges(state, f)
+        out += self._turn_exchanges(state, f, offers)
         out.append(END)
         return out
 
@@ -430,7 +442,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         """Exchanges are open: step 2 of a faction's turn, with no decision open in it."""
         return state.phase == "sunset" and not state.pending and not state.outcome
 
-    def _turn_exchanges(self, state: BlocState, f: int) -> list[Move]:
+    def _turn_exchanges(self, state: BlocState, f: int, offers: str) -> list[Move]:
         """What the acting faction's own panel offers: gifts both ways with the factions of the same player (two
         players), gifts and trade offers to the others, and the answers to offers made to it."""
         seat = state.controller[f]
@@ -440,19 +452,22 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             if state.controller[g] == seat:
                 out += [Move("give", to=f, extra=(c,), frm=g) for c in sorted(set(state.hands[g]))]
             else:
-                out += self._offers(state, f, g, -1)
+                out += self._offers(state, f, g, -1, offers)
         for o in state.offers:
             if o.to == f:
                 out += self._answers(state, o)
         return out
 
     def search_moves(self, state: BlocState, seat: int) -> list[Move]:
-        """A bot never offers a trade: an offer changes nothing it can value, so it would offer for ever. It gives
-        cards where that helps, and answers the offers people make."""
-        moves = self.legal_moves(state, seat)
-        return [m for m in moves if m.kind != "offer"] or moves
+        """Bots make no exchanges of their own: an offer or a gift changes nothing their heuristics value, so they
+        would offer for ever and give at random. Offered a trade, they accept it (the table is on one side)."""
+        moves = self._moves(state, seat, NO_OFFERS)
+        kept = [m for m in moves if m.kind != "give" and m.kind != "decline"]
+        if any(m.kind == "decline" for m in moves) and not any(m.kind == "accept" and m.n for m in kept):
+            kept += [m for m in moves if m.kind == "decline"]  # nothing to give back: decline
+        return kept or moves
 
-    def _side_moves(self, state: BlocState, seat: int) -> list[Move]:
+    def _side_moves(self, state: BlocState, seat: int, offers: str) -> list[Move]:
         """A seat besides the acting one: the answer to its oldest open offer, else its gifts and offers."""
         f = state.faction_now()
         offer = next((o for o in state.offers if o.frm == f and state.controller[o.to] == seat), None)
@@ -462,13 +477,33 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         for g in self._partners(state, f):
             if state.controller[g] == seat:
                 out += [Move("give", to=f, extra=(c,), frm=g) for c in sorted(set(state.hands[g]))]
-                out += self._offers(state, g, f, g)
+                out += self._offers(state, g, f, g, offers)
         return out
 
-    def _offers(self, state: BlocState, g: int, to: int, frm: int) -> list[Move]:
+    def _offers(self, state: BlocState, g: int, to: int, frm: int, offers: str) -> list[Move]:
         """Trade offers of ``g`` to ``to``: any of its cards for 1… (as many as ``to`` holds) of ``to``'s."""
+        if offers == NO_OFFERS:
+            return []
         wants = range(1, len(state.hands[to]) + 1)
-        return [Move("offer", to=to, n=n, extra=cards, frm=frm) for cards in _combos(state.hands[g]) for n in wants]
+        sets = _combos(state.hands[g]) if offers == ALL_OFFERS else [(c,) for c in sorted(set(state.hands[g]))]
+        return [Move("offer", to=to, n=n, extra=cards, frm=frm) for cards in sets for n in wants]
+
+    def _offer_legal(self, state: BlocState, seat: int, move: Move) -> bool:
+        """``move in legal_moves`` for a trade offer, without listing them all."""
+        if not self._exchanging(state) or not move.extra or list(move.extra) != sorted(move.extra):
+            return False
+        f = state.faction_now()
+        if seat == state.controller[f]:
+            giver, ok = f, move.frm == -1 and state.controller[move.to] != seat
+        else:
+            answering = any(o.frm == f and state.controller[o.to] == seat for o in state.offers)
+            giver = move.frm
+            ok = not answering and giver >= 0 and move.to == f and state.controller[giver] == seat
+        if not ok or move.to not in self._partners(state, giver):
+            return False
+        hand = state.hands[giver]
+        return all(hand.count(c) >= move.extra.count(c) for c in move.extra) and 1 <= move.n <= len(state.hands[
+            move.to])
 
     def _answers(self, state: BlocState, o: Offer) -> list[Move]:
         """Accepting gives ``o.want`` cards of the asked faction's choice; only while the two share a district."""
@@ -554,7 +589,16 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return out
 
     def is_legal(self, state: BlocState, seat: int, move: Move) -> bool:
-        return move in self.legal_moves(state, seat)
+        if move.kind == "offer":
+            return self._offer_legal(state, seat, move)
+        return move in self._moves(state, seat, NO_OFFERS)
+
+    def normalise_move(self, state: BlocState, seat: int, move: Move) -> Move:
+        """``give S medic from W`` typed by the Workers in their own turn is their plain gift."""
+        if move.kind in ("give", "offer") and move.frm >= 0 and state.phase == "sunset" and \
+                move.frm == state.faction_now():
+            return replace(move, frm=-1)
+        return move
 
     # --- applying ----------------------------------------------------------------------------------------
     def perform(self, state: BlocState, seat: int, move: Move, events: list[Event]) -> None:
@@ -734,8 +778,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             held = all(hand.count(c) >= o.cards.count(c) for c in set(o.cards))
             if all_of_them or not held:
                 state.offers.remove(o)
-                why = "the turn's actions ended" if all_of_them else "its cards are no longer all in hand"
-                events.append(Event("lapse", None, f"Trade offer #{o.id} lapses: {why}."))
+                if all_of_them:  # (an offer whose card was just played goes quietly: saying so would show the card)
+                    events.append(Event("lapse", None, f"Trade offer #{o.id} lapses: the turn's actions ended."))
 
     def _act(self, state: BlocState, f: int, move: Move, events: list[Event], rng: Rng) -> None:
         keeps = move.kind in KEEPS_RUN or (move.kind in ATTACKS and move.cell == state.run)
