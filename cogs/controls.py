@@ -125,11 +125,13 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
 class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
                  template=rf"bh:step:(?P<table>{ID}):(?P<version>{VERSION}):(?P<path>{PATH})"):
     """One level of the move menu (:mod:`tables.menu`): picking an entry opens the next level or plays
-    the move. The id holds the path of indexes to this level, for the table version it was made for."""
+    the move. The id holds the path of indexes to this level, for the table version it was made for; an entry that
+    is a move carries its notation (``m:…``), so the move played is the one whose label was picked even if the
+    menu has changed since (a decision beside the main line stays open while others move)."""
 
     def __init__(self, table_id: int, version: int, path: str = "", node: MenuNode | None = None,
                  placeholder: str = "Choose your move…") -> None:
-        options = [discord.SelectOption(label=child.label[:100], value=str(i),
+        options = [discord.SelectOption(label=child.label[:100], value=_value(i, child),
                                         description=None if child.leaf else f"{child.moves} choices")
                    for i, child in enumerate(node.children)] if node is not None else []
         select: discord.ui.Select = discord.ui.Select(
@@ -148,9 +150,22 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
         values = self.item.values or list(data.get("values", []))
-        picked = values[0] if values and str(values[0]).isdigit() else ""
+        value = str(values[0]) if values else ""
+        if value.startswith("m:") and len(value) > 2:  # a move: played by its notation
+            await _guard(interaction, _cog(interaction).on_step(interaction, self.table_id, self.version, self.path,
+                                                                notation=value[2:]))
+            return
+        picked = value if value.isdigit() else ""
         path = f"{self.path}.{picked}" if self.path and picked else (self.path or picked)
         await _guard(interaction, _cog(interaction).on_step(interaction, self.table_id, self.version, path))
+
+
+def _value(index: int, node: MenuNode) -> str:
+    """A select option's value: ``m:`` and the notation of a move (if it fits Discord's 100 characters), else the
+    entry's index."""
+    if node.choice is not None and len(node.choice.notation) <= 98:
+        return "m:" + node.choice.notation
+    return str(index)
 
 
 class StepBack(discord.ui.DynamicItem[discord.ui.Button],

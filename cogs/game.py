@@ -54,6 +54,13 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user_id=user.id, name=user.display_name, can_manage=bool(perms and perms.manage_channels))
 
 
+def _on_board(interaction: discord.Interaction) -> bool:
+    """Whether a control was clicked on a public board (not a private menu, not a DM): its moves are the ones of
+    the seat the board asks, and nobody else's."""
+    message = interaction.message
+    return message is not None and not message.flags.ephemeral and interaction.guild_id is not None
+
+
 class GameCog(commands.Cog):
     """Lobbies, moves and information commands for all games."""
 
@@ -351,7 +358,8 @@ class GameCog(commands.Cog):
     async def on_move_control(self, interaction: discord.Interaction, table_id: int, version: int,
                               notation: str) -> None:
         out = await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
-                                                               version=version), component=True)
+                                                               version=version, public=_on_board(interaction)),
+                              component=True)
         message = interaction.message
         if out is not None and message is not None and (message.flags.ephemeral or interaction.guild_id is None):
             # The spent private menu (or preview, or the DM it came in) goes, and its card says what is true now;
@@ -359,15 +367,17 @@ class GameCog(commands.Cog):
             await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None,
                                                      embed=played_embed(message))
 
-    async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str) -> None:
-        """A pick in the move menu: play the move it names, or show the next level privately.
+    async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str,
+                      notation: str | None = None) -> None:
+        """A pick in the move menu: play the move it names (``notation``), or show the next level privately.
 
         In a private (ephemeral) message the menu moves in place; from a public board it opens privately.
         """
         if not await self._defer(interaction, private=False):
             return
         actor = actor_of(interaction)
-        step = await self._ask(interaction, self.service.menu(table_id, actor, version, decode_path(path)))
+        step = await self._ask(interaction, self.service.menu(table_id, actor, version, decode_path(path),
+                                                              notation=notation, public=_on_board(interaction)))
         if step is None:
             return
         message = interaction.message

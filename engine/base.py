@@ -334,6 +334,12 @@ class Game(ABC, Generic[S, M, V]):
     def format_move(self, move: M) -> str:
         """Canonical text of a move."""
 
+    def public_notation(self, notation: str) -> str:
+        """How a move reads in the channel's log while the game runs: its notation, unless that names what only
+        some seats may see (Bloc by Bloc: the cards of a gift or a trade). A finished game's log shows every move as
+        it was played."""
+        return notation
+
     def describe_move(self, state: S, seat: int, move: M) -> str:
         """A short label in words for menus; defaults to the notation."""
         return self.format_move(move)

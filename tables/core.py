@@ -130,9 +130,11 @@ class ServiceCore:
         table = await self._table(table_id)
         game = self._playing(table)
         seat = self._seat_for(table, actor)
-        if not self._current(table, game, seat, version):
+        state = game.load(table.state or {})
+        # beside the main line a menu stays open while others move; its picks name their moves (PlayPipeline.menu)
+        if not self._current(table, game, seat, version, state):
             raise StaleButton("That menu is from an earlier turn.")
-        return table, game, seat, game.load(table.state or {})
+        return table, game, seat, state
 
     async def _ply_base(self, table: TableRow) -> int:
         last = await self.db.moves(table.id, last=1)

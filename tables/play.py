@@ -15,7 +15,7 @@ from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
 from tables.catalog import default_catalog
-from tables.menu import MenuStep, build_menu, walk
+from tables.menu import MenuNode, MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
     Actor,
@@ -44,8 +44,9 @@ class PlayPipeline(Presenter):
     """Requests that play: submit, resign, the move menu and previews."""
 
     async def submit(self, actor: Actor, text: str, *, channel_id: int | None = None, table_id: int | None = None,
-                     version: int | None = None) -> Outcome:
-        """Play one move given as notation. ``version`` comes from a button: a mismatch means a stale button."""
+                     version: int | None = None, public: bool = False) -> Outcome:
+        """Play one move given as notation. ``version`` comes from a button: a mismatch means a stale button.
+        ``public``: the button is on the public board, which only the seat it asks may use."""
         if table_id is None:
             assert channel_id is not None
             table_id = (await self.table_in(channel_id, finished_ok=True)).id
@@ -62,6 +63,8 @@ class PlayPipeline(Presenter):
                 raise StaleButton("That button is from an earlier turn.")
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
+            if public:
+                self._check_board_controls(table, game, state, seat)
             try:
                 move = game.parse_move(text)
                 new_state, events = game.apply(state, seat, move)
@@ -79,17 +82,36 @@ class PlayPipeline(Presenter):
             return False
         return any(m.seat == seat and m.notation == text for m in await self.db.moves(table.id, last=8))
 
-    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int]) -> MenuStep:
-        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit)."""
+    async def menu(self, table_id: int, actor: Actor, version: int, path: Sequence[int], *,
+                   notation: str | None = None, public: bool = False) -> MenuStep:
+        """The entry at ``path`` in the actor's move menu (a leaf is a move to submit), or with ``notation`` the move
+        picked at that level, found by its notation. ``public``: the menu is on the public board, which only the
+        seat it asks may use."""
         table, game, seat, state = await self._control_context(table_id, actor, version)
         if seat not in game.may_act(state):
             raise Refusal(self._not_your_turn(table, game, state))
+        if public:
+            self._check_board_controls(table, game, state, seat)
         choices = self._controls(table, game, state, seat).choices
         root = build_menu(choices)
         try:
             node, trail = walk(root, path)
         except IndexError:
-            raise StaleButton("That menu is out of date.") from None
+            if notation is None:
+                raise StaleButton("That menu is out of date.") from None
+            node, trail = root, ()  # the menu changed shape since: the move is looked up by its notation
+        if notation is not None:  # the move whose label was picked, wherever it stands in the menu now
+            found = next(((i, c) for i, c in enumerate(node.children) if c.choice and c.choice.notation == notation),
+                         None)
+            if found is None:
+                if any(c.notation == notation for c in choices):
+                    found = (0, MenuNode(notation, choice=next(c for c in choices if c.notation == notation)))
+                else:
+                    raise StaleButton(f"`{notation}` is no longer possible.")
+            path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
+        elif node.choice is not None and version != table.version:
+            # a numbered pick in a menu that has changed since: it may not be the move that was shown
+            raise StaleButton("That menu is from an earlier turn.")
         # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
         confirm = (node.choice is not None and len(choices) > 1
                    and game.previewed(state, seat, game.parse_move(node.choice.notation)))
@@ -456,30 +478,36 @@ class PlayPipeline(Presenter):
             return await self._default_answers(table, game, state, late, who)
         if not table.turn_seconds:
             return None  # a turn without a clock waits for its player
-        if table.on_timeout == "forfeit":
+        # An answer owed alongside the late turn (a trade offer) takes its default, whatever the table's policy: an
+        # unanswered offer is declined, and the seat that only owed an answer neither forfeits nor has a bot choose.
+        old = state
+        base = await self._ply_base(table)
+        record: list[tuple[int, str, list[Event]]] = []
+        answers = [p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside and d.default]
+        for seat, decision in ((p, game.decision(state, p)) for p in answers):
+            if decision is not None and decision.alongside and decision.default is not None:
+                state, events = game.apply(state, seat, game.parse_move(decision.default))
+                record.append((seat, decision.default, events))
+        late = [p for p in late if p not in answers]
+        who = ", ".join(names[p] for p in late) or who
+        if table.on_timeout == "forfeit" and late:
             result = None
             remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
             for seat in late:
                 if len(remaining) < 2 and seat == late[-1]:
-                    result = self._standings(table, game, state, resigning=seat)
+                    result = self._standings(table, game, old, resigning=seat)
                 table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
             note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
             if result is not None:
                 await self._schedule_archive(table)
-                return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
+                return Outcome(public=[await self._board_post(table, game, old, [note])], table_id=table.id,
                                channel_id=table.channel_id)
-            return await self._advance(table, game, state, [], [], intro=note, persisted=True)
-        old = state
-        base = await self._ply_base(table)
-        record: list[tuple[int, str, list[Event]]] = []
-        beside = {p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside}
+            return await self._advance(table, game, state, record, [old], intro=note, persisted=not record)
         for seat in late:
             for _ in range(MAX_BOT_PLIES):
                 if game.is_over(state) or seat not in game.to_act(state):
                     break
                 decision = game.decision(state, seat)
-                if seat in beside and (decision is None or not decision.alongside):
-                    break  # late with an answer owed alongside: that answer only, never the seat's own turn next
                 move = None
                 if table.on_timeout == "skip" and decision is not None and decision.default is not None:
                     move = game.parse_move(decision.default)
@@ -490,7 +518,8 @@ class PlayPipeline(Presenter):
                                                    game.key in CATALOG_KEYS)
                 state, events = game.apply(state, seat, move)
                 record.append((seat, game.format_move(move), events))
-        verb = "the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn"
+        verb = ("the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn") if late \
+            else "the default was taken"
         return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str

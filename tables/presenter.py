@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import Game, Turns, name_seats
+from engine.base import Decision, Game, Turns, name_seats
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
 from tables.core import ServiceCore
@@ -112,8 +112,7 @@ class Presenter(ServiceCore):
                                                                        else " — your move.")
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
-            main = [d for d in owed.values() if not (d.alongside or d.optional)]
-            decision = main[0] if len(main) == 1 else None
+            decision = _board_decision(game, state)
             if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
                 controls = self._controls(table, game, state, decision.seat)
             colour = COLOUR_PLAY
@@ -348,10 +347,18 @@ class Presenter(ServiceCore):
             first_secret = game.revealed_ply(state) + 1
         else:
             first_secret = None
+        running = table.status == ACTIVE  # while it runs, a move that names hidden cards says only how many
         return [f"`{m.ply:>3}` {names[m.seat]}: "
                 + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
-                   else f"`{m.notation}`") + (" — " + " ".join(m.events) if m.events else "")
+                   else f"`{game.public_notation(m.notation) if running else m.notation}`")
+                + (" — " + " ".join(m.events) if m.events else "")
                 for m in moves]
+
+    def _check_board_controls(self, table: TableRow, game: Game, state: Any, seat: int) -> None:
+        """The public board's controls are for the seat its decision asks; anyone else is pointed to their own."""
+        decision = _board_decision(game, state)
+        if decision is not None and decision.seat != seat:
+            raise Refusal(f"Those controls are {table.seats[decision.seat].name}'s. Yours are under **My view**.")
 
     def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
         names = [s.name for s in table.seats]
@@ -397,6 +404,12 @@ def _num(x: float) -> str:
 
 def _fmt_opt(v: Any) -> str:
     return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+
+def _board_decision(game: Game, state: Any) -> Decision | None:
+    """The decision the public board's controls are for: the main line's, when one seat owes it."""
+    main = [d for d in game.decisions(state) if not (d.alongside or d.optional)]
+    return main[0] if len(main) == 1 else None
 
 
 def _who(table: TableRow, seat: int) -> str:

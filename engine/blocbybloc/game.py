@@ -23,7 +23,7 @@ from dataclasses import replace
 from itertools import combinations_with_replacement, permutations
 from typing import Any
 
-from engine.base import Decision, Event, Game, OptionSpec, Result, Turns
+from engine.base import Decision, Event, Game, NotationError, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.city import (
     STATE,
@@ -37,6 +37,7 @@ from engine.blocbybloc.city import (
 from engine.blocbybloc.model import (
     BARRICADES,
     FACTIONS,
+    LETTERS,
     LOOT_NAMES,
     MANIFESTATION_NAMES,
     MAX_BARRICADES,
@@ -1631,6 +1632,21 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
+
+    def public_notation(self, notation: str) -> str:
+        """Gifts and trades say how many cards, never which: ``give S (1 card)``, ``accept 3 (2 cards)``."""
+        try:
+            move = self.parse_move(notation)
+        except NotationError:
+            return notation
+        if move.kind not in ("give", "offer") and not (move.kind == "accept" and move.n):
+            return notation
+        n = len(move.extra)
+        cards = f"({n} card{'s' if n != 1 else ''})"
+        if move.kind == "accept":
+            return f"accept {move.n} {cards}"
+        words = [move.kind, LETTERS[move.to], cards, *(["for", str(move.n)] if move.kind == "offer" else [])]
+        return " ".join(words + ([f"from {LETTERS[move.frm]}"] if move.frm >= 0 else []))
 
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
         if move.kind == "order" and state.pending and state.pending[0].kind == "scan":

@@ -9,7 +9,7 @@ from typing import Any
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.city import parse_cell
 from engine.blocbybloc.model import BlocState
-from tests.cogs.discord_helpers import board_messages, last_board, move_buttons
+from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, move_select
 
 G = BlocByBloc()
 SEED = 7  # a deal (lobby order) whose three factions include the Workers (0) and Students (1)
@@ -22,7 +22,7 @@ def _cell(name: str) -> int:
     return cell
 
 
-def sharing(state: BlocState) -> BlocState:
+def sharing(state: BlocState, students: tuple[str, ...] = ("medic", "banner")) -> BlocState:
     """Every Start placed by its default; the Workers act with a 1 and share C3 with the Students; both hold two
     cards."""
     while state.pending:
@@ -31,7 +31,7 @@ def sharing(state: BlocState) -> BlocState:
     state.blocs = [[0, 0, 0, 0] for _ in range(25)]
     state.loot_deck += [c for hand in state.hands for c in hand]
     state.hands = [[], [], [], []]
-    for f, cards in ((W, ("molotov1", "energy")), (S, ("medic", "banner"))):
+    for f, cards in ((W, ("molotov1", "energy")), (S, students)):
         for card in cards:
             state.loot_deck.remove(card)
             state.hands[f].append(card)
@@ -47,7 +47,8 @@ def seed_with_workers_and_students() -> int:
                 if {W, S} <= set(G.new_game(3, {"city": "beginner"}, seed).order))
 
 
-async def three_at_a_table(env: Any) -> tuple[Any, dict[int, Any], Any]:
+async def three_at_a_table(env: Any, students: tuple[str, ...] = ("medic", "banner")
+                           ) -> tuple[Any, dict[int, Any], Any]:
     """alice, bob and carol in a 3-player game on the beginner city, set up by :func:`sharing`: (thread, players by
     faction, bot)."""
     guild = env.create_guild()
@@ -62,7 +63,7 @@ async def three_at_a_table(env: Any) -> tuple[Any, dict[int, Any], Any]:
     thread = channel.threads[0]
     db = env.bot.db
     table = await db.latest_table_in(thread.id)
-    state = sharing(G.load(table.state))
+    state = sharing(G.load(table.state), students)
     await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
     by_faction = {f: people[state.controller[f]] for f in state.order}
     await by_faction[W].slash(thread, "board")
@@ -116,3 +117,43 @@ async def test_the_other_side_gives_from_its_own_panel_during_the_turn(simcord_e
     outsider = next(p for f, p in players.items() if f not in (W, S))
     res = await outsider.slash(thread, "move", move="give W banner from S")
     assert res.ephemeral and "not your turn" in (res.response.content or "").lower()
+
+
+async def test_a_big_answer_menu_in_a_dm_stays_good_while_the_offering_player_moves(simcord_env: Any) -> None:
+    """Six ways to give 2 of 4 cards, and Decline: a select menu, not buttons. The Workers act in between; the
+    Students' pick still plays the move its label names."""
+    thread, players, bot = await three_at_a_table(simcord_env, ("medic", "banner", "bicycles", "crowbar"))
+    workers, students = players[W], players[S]
+    await workers.slash(thread, "move", move="offer S molotov1 for 2")
+    dm = students.user.dm_channel.history()[-1]
+    select = move_select(dm)
+    assert select is not None and not move_buttons(dm)
+    labels = [o.label for o in select.options]
+    assert "Accept offer #1: give Banner Drop and Crowbar" in labels and labels[-1] == "Decline offer #1"
+    await workers.slash(thread, "move", move="move 1 B5 A5 1")
+    option = next(o for o in select.options if o.label == "Accept offer #1: give Banner Drop and Crowbar")
+    res = await students.user.select(dm, [option.value], custom_id=select.custom_id)
+    assert res.response is not None and "Played `accept 1 banner crowbar`" in (res.response.content or "")
+    state = G.load((await bot.db.latest_table_in(thread.id)).state)
+    assert sorted(state.hands[S]) == ["bicycles", "medic", "molotov1"]
+
+
+async def test_the_public_board_is_for_the_seat_it_asks_and_the_log_hides_exchanged_cards(simcord_env: Any
+                                                                                          ) -> None:
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers, students = players[W], players[S]
+    await workers.slash(thread, "move", move="offer S molotov1 for 1")
+    board = last_board(thread)
+    select = move_select(board)
+    assert select is not None, "the Workers' menu is on the board"
+    res = await students.select(board, [select.options[0].value], custom_id=select.custom_id)
+    said = " ".join(f.message.content or "" for f in res.followups)
+    assert "Those controls are" in said and "My view" in said, said
+    state = G.load((await bot.db.latest_table_in(thread.id)).state)
+    assert [o.id for o in state.offers] == [1] and state.hands[S] == ["medic", "banner"], "nothing was played"
+    await students.slash(thread, "move", move="accept 1 medic")
+    await students.slash(thread, "move", move="give W banner from S")
+    log = await students.slash(thread, "log")
+    text = (log.response.content or "") + " ".join(e.description or "" for e in log.response.embeds)
+    assert "offer S (1 card) for 1" in text and "accept 1 (1 card)" in text and "give W (1 card) from S" in text
+    assert not any(card in text for card in ("molotov1", "medic", "banner")), "a running game's log names no card"

@@ -288,16 +288,19 @@ async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours
     assert [m.notation.split()[0] for m in await db.moves(tid)] == ["start"] * 4
 
 
-async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_seats_turn(db: Database) -> None:
-    """Bloc by Bloc, 3 players, `timeout=skip`: the Workers offer the Students a trade and both are late. The
-    Workers' turn is ended (its default), which lapses the offer; the Students' own turn, next, is theirs to play."""
+@pytest.mark.parametrize("policy", ["skip", "bot", "forfeit"])
+async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_seats_turn(db: Database,
+                                                                                         policy: str) -> None:
+    """Bloc by Bloc, 3 players: the Workers offer the Students a trade and both are late. Whatever the policy, the
+    offer is declined (its default: play part D2) and the Students neither forfeit nor have a bot answer; the late
+    Workers' turn goes as the policy says; the Students' own turn, next, is theirs to play."""
     from tests.cogs.test_blocbybloc_trades import seed_with_workers_and_students, sharing
 
     carol = Actor(3, "Carol")
     clock = Clock()
     svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
     out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
-                               options_text="city=beginner clock=1h timeout=skip")
+                               options_text=f"city=beginner clock=1h timeout={policy}")
     assert out.table_id is not None
     tid = out.table_id
     await svc.join(tid, BOB)
@@ -315,14 +318,23 @@ async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_sea
     await svc.submit(workers, "offer S molotov1 for 1", table_id=tid)
     clock.now += HOUR + 1
     outs = await svc.expire()
-    assert len(outs) == 1 and "ran out of time: the turn was skipped" in outs[0].public[0].description
-    moves = [m.notation for m in await db.moves(tid)]
+    assert len(outs) == 1 and f"{workers.name} ran out of time" in outs[0].public[0].description
+    rows = await db.moves(tid)
+    moves = [m.notation for m in rows]
     late = moves[moves.index("offer S molotov1 for 1") + 1:]
-    assert late in (["end"], ["decline 1", "end"]), "the answer's default, the turn's default, nothing more"
+    assert late[0] == "decline 1", "an unanswered offer is declined, whatever the policy"
     table = await db.get_table(tid)
     assert table is not None
+    students = table.seats[state.controller[1]]
+    assert not students.resigned, "owing an answer is not owing a turn"
+    if policy == "skip":
+        assert late == ["decline 1", "end"]
+    if policy == "forfeit":
+        assert table.seats[state.controller[0]].resigned
     after = game.load(table.state or {})
     assert not after.offers and after.faction_now() == 1 and after.dice, "the Students' turn waits for them"
+    assert all(m.seat != students.seat for m in rows[moves.index("offer S molotov1 for 1") + 2:])
+    svc.thinker.close()
 
 
 async def test_answers_wait_the_tables_own_time(db: Database) -> None:
