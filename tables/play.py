@@ -221,9 +221,13 @@ class PlayPipeline(Presenter):
         # an answer owed outside one's own turn waits the table's `answers=` time, else its time per turn, else 12
         # hours, then takes its default: the game never waits forever on one player
         seconds = (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
+        # a move beside the main line (a gift, a trade's answer, one Start of several) leaves the clock of the main
+        # line running: the acting player gains no time from it, and the other answers keep their deadline
+        beside = old_state is not None and mover is not None and _beside(game, old_state, mover) and \
+            _main_line(game, old_state) == _main_line(game, state)
         if result is not None:
             deadline = None
-        elif posts_board:
+        elif posts_board and not beside:
             deadline = self.clock() + seconds if seconds else None
         if record or not persisted:
             rows = rows_of(record)
@@ -444,7 +448,9 @@ class PlayPipeline(Presenter):
         """A player to act is on vacation: their clock waits until it ends (the deadline moves), no time-out now."""
         game = self.game(table.game)
         state = game.load(table.state or {})
-        ids = [table.seats[p].user_id for p in game.to_act(state) if table.seats[p].user_id is not None]
+        # the main line's players (a trade's answer owed by someone away does not stop the acting player's clock)
+        seats = {seat for seat, _ in _main_line(game, state)} or game.to_act(state)
+        ids = [table.seats[p].user_id for p in seats if table.seats[p].user_id is not None]
         away = await self.db.away_until([u for u in ids if u is not None], self.clock())
         if not away:
             return False
@@ -575,6 +581,17 @@ class PlayPipeline(Presenter):
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
                     "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
                     colour=COLOUR_LOBBY, mention_ids=[user_id])
+
+
+def _main_line(game: Game, state: Any) -> tuple[tuple[int, str], ...]:
+    """Who owes what on the main line (decisions neither alongside nor optional)."""
+    return tuple((d.seat, d.kind) for d in game.decisions(state) if not (d.alongside or d.optional))
+
+
+def _beside(game: Game, state: Any, seat: int) -> bool:
+    """Whether ``seat``'s decision in ``state`` runs beside the main line."""
+    decision = game.decision(state, seat)
+    return decision is not None and (decision.alongside or decision.optional)
 
 
 def _bot_rng(table: TableRow, ply: int) -> Rng:

@@ -150,9 +150,12 @@ class Presenter(ServiceCore):
         acting = [table.seats[p] for p in sorted(game.to_act(state))
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
+        decisions = game.decisions(state)
+        answering = {table.seats[d.seat].user_id for d in decisions if d.alongside and d.kind != decisions[0].kind}
         return [DirectMessage(user_id=u, table_id=table.id,
-                              post=Post(description=f"It's your turn in **{game.name}** (table #{table.id}): "
-                                                    f"<#{table.channel_id}>", colour=COLOUR_PLAY))
+                              post=Post(description=(f"An answer is wanted from you in **{game.name}**"
+                                                     if u in answering else f"It's your turn in **{game.name}**")
+                                        + f" (table #{table.id}): <#{table.channel_id}>", colour=COLOUR_PLAY))
                 for u, mode in modes.items() if mode in ("dm", "both")]
 
     async def set_notify(self, actor: Actor, mode: str) -> Outcome:

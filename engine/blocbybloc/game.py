@@ -176,9 +176,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def decisions(self, state: BlocState) -> tuple[Decision, ...]:
         if state.outcome:
             return ()
-        if state.pending:  # the first open; Start placements and repression splits all at once (alongside)
-            return tuple(self._pending_decision(state, p, alongside=i > 0)
-                         for i, p in enumerate(self._open_now(state)))
+        if state.pending:  # the first open; Start placements and repression splits all at once, side by side
+            return tuple(self._pending_decision(state, p, alongside=p.kind in TOGETHER)
+                         for p in self._open_now(state))
         main = self._turn_decision(state)
         if not self._exchanging(state):
             return (main,)

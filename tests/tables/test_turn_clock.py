@@ -356,3 +356,36 @@ async def test_answers_wait_the_tables_own_time(db: Database) -> None:
     clock.now += HOUR + 1
     outs = await svc.expire()
     assert len(outs) == 1 and "did not answer in time: the default was taken" in outs[0].public[0].description
+
+
+async def test_a_move_beside_the_turn_leaves_the_turns_clock_running(db: Database) -> None:
+    """The Students give the acting Workers a card 40 minutes into a one-hour turn: the Workers do not get a new
+    hour; their own next action restarts the clock."""
+    from tests.cogs.test_blocbybloc_trades import seed_with_workers_and_students, sharing
+
+    carol = Actor(3, "Carol")
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
+                               options_text="city=beginner clock=1h")
+    assert out.table_id is not None
+    tid = out.table_id
+    await svc.join(tid, BOB)
+    await svc.join(tid, carol)
+    await svc.start(tid, ALICE)
+    game = svc.game("blocbybloc")
+    table = await db.get_table(tid)
+    assert table is not None
+    state = sharing(game.load(table.state or {}))
+    await db.record_moves(tid, table.version, [], game.dump(state), clock.now, deadline=clock.now + HOUR)
+    people = {p.user_id: p for p in (ALICE, BOB, carol)}
+    workers = people[table.seats[state.controller[0]].user_id or 0]
+    students = people[table.seats[state.controller[1]].user_id or 0]
+    due = clock.now + HOUR
+    clock.now += 40 * 60
+    await svc.submit(students, "give W banner from S", table_id=tid)
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == due
+    await svc.submit(workers, "move 1 B5 A5 1", table_id=tid)
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == clock.now + HOUR
