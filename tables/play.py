@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots import level_of
-from engine.base import Event, Game, GameError, name_seats
+from engine.base import Event, Game, GameError, Turns, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
@@ -259,6 +259,17 @@ class PlayPipeline(Presenter):
         # draws and encodes, so on a multi-core host the move costs about its slowest image.
         board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
                                               self._private_updates(table, game, old_state, state))
+        # the mover's turn goes on, on choices only they may see (a hand): their next choices come with the answer,
+        # without a picture (the board just posted has it)
+        decision = game.decision(state, mover) if mover is not None and result is None else None
+        before = game.decision(old_state, mover) if mover is not None and old_state is not None else None
+        if decision is not None and decision.private and mover is not None and before is not None and \
+                before.kind == decision.kind and not (decision.alongside or decision.optional) and \
+                not (before.alongside or before.optional) and game.turns is not Turns.SIMULTANEOUS:
+            out.reply_post = Post(title=f"Your move · {game.name} · table #{table.id}",
+                                  description=name_seats(decision.prompt, names), colour=COLOUR_PLAY,
+                                  controls=self._controls(table, game, state, mover),
+                                  footer="Only you can see this. The board is in the channel.")
         out.dms += await self.turn_dms(table, game, state)
         out.public.append(board)
         if record:

@@ -241,7 +241,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
                                         where=cell_name(p.cell) if p.cell >= 0 else "")
         own = p.kind in OWN_TURN
-        private = p.kind == "keep" or (p.kind == "scan" and p.action != "reveal")
+        # choices that show a hand (the cards drawn, the seen police cards, a card one holds) are never public
+        private = p.kind in ("keep", "lookout", "window", "communique") or (p.kind == "scan" and p.action != "reveal")
         own = own and p.action != "reveal"
         return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
                         default=self._pending_default(state, p))
@@ -249,8 +250,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def _turn_decision(self, state: BlocState) -> Decision:
         f = state.faction_now()
         dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
-        return Decision(state.controller[f], "turn", f"{_text(f)}: your actions (dice {dice}).",
-                        clock="turn", default="end")
+        seat = state.controller[f]
+        holds = any(state.hands[g] for g in state.order if state.controller[g] == seat)  # its menu names cards
+        return Decision(seat, "turn", f"{_text(f)}: your actions (dice {dice}).", private=holds, clock="turn",
+                        default="end")
 
     def _pending_default(self, state: BlocState, p: Pending) -> str:
         if p.kind == "keep":

@@ -77,10 +77,12 @@ def submit_button(message: discord.Message) -> Any | None:
     return next((b for b in move_buttons(message) if b.label == "Submit"), None)
 
 
-async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels: int = 8) -> list[str]:
+async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels: int = 8,
+                            one_move: bool = False) -> list[str]:
     """Pick option ``pick`` (or the last, if fewer) at each level of the move menu on ``message`` until a
     move is played. A public board's menu continues in a private message; a private one changes in place.
-    Returns the labels picked."""
+    ``one_move``: stop once a move is played, even if the player's next choices come with the answer (a turn of
+    several actions). Returns the labels picked."""
     picked: list[str] = []
     msg = message.message if hasattr(message, "message") and not isinstance(message, discord.Message) else message
     for _ in range(max_levels):
@@ -107,7 +109,8 @@ async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels
             shown = [f.message for f in res.followups if f.ephemeral]
         nxt = next((m for m in shown if (move_select(m) is not None and move_select(m).custom_id != select_id)
                     or any(b.custom_id != select_id and b.label != "Submit" for b in move_buttons(m))), None)
-        if nxt is None:
+        played = any("Played" in (m.content or "") for m in shown)
+        if nxt is None or (one_move and played):
             return picked
         msg = nxt
     raise AssertionError(f"the menu went deeper than {max_levels} levels: {picked}")

@@ -9,7 +9,7 @@ from typing import Any
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.city import parse_cell
 from engine.blocbybloc.model import BlocState
-from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, move_select
+from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, move_select, moves_made
 
 G = BlocByBloc()
 SEED = 7  # a deal (lobby order) whose three factions include the Workers (0) and Students (1)
@@ -22,7 +22,8 @@ def _cell(name: str) -> int:
     return cell
 
 
-def sharing(state: BlocState, students: tuple[str, ...] = ("medic", "banner")) -> BlocState:
+def sharing(state: BlocState, students: tuple[str, ...] = ("medic", "banner"),
+            workers: tuple[str, ...] = ("molotov1", "energy")) -> BlocState:
     """Every Start placed by its default; the Workers act with a 1 and share C3 with the Students; both hold two
     cards."""
     while state.pending:
@@ -31,7 +32,7 @@ def sharing(state: BlocState, students: tuple[str, ...] = ("medic", "banner")) -
     state.blocs = [[0, 0, 0, 0] for _ in range(25)]
     state.loot_deck += [c for hand in state.hands for c in hand]
     state.hands = [[], [], [], []]
-    for f, cards in ((W, ("molotov1", "energy")), (S, students)):
+    for f, cards in ((W, workers), (S, students)):
         for card in cards:
             state.loot_deck.remove(card)
             state.hands[f].append(card)
@@ -47,8 +48,8 @@ def seed_with_workers_and_students() -> int:
                 if {W, S} <= set(G.new_game(3, {"city": "beginner"}, seed).order))
 
 
-async def three_at_a_table(env: Any, students: tuple[str, ...] = ("medic", "banner")
-                           ) -> tuple[Any, dict[int, Any], Any]:
+async def three_at_a_table(env: Any, students: tuple[str, ...] = ("medic", "banner"),
+                           workers: tuple[str, ...] = ("molotov1", "energy")) -> tuple[Any, dict[int, Any], Any]:
     """alice, bob and carol in a 3-player game on the beginner city, set up by :func:`sharing`: (thread, players by
     faction, bot)."""
     guild = env.create_guild()
@@ -63,7 +64,7 @@ async def three_at_a_table(env: Any, students: tuple[str, ...] = ("medic", "bann
     thread = channel.threads[0]
     db = env.bot.db
     table = await db.latest_table_in(thread.id)
-    state = sharing(G.load(table.state), students)
+    state = sharing(G.load(table.state), students, workers)
     await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
     by_faction = {f: people[state.controller[f]] for f in state.order}
     await by_faction[W].slash(thread, "board")
@@ -138,19 +139,31 @@ async def test_a_big_answer_menu_in_a_dm_stays_good_while_the_offering_player_mo
     assert sorted(state.hands[S]) == ["bicycles", "medic", "molotov1"]
 
 
-async def test_the_public_board_is_for_the_seat_it_asks_and_the_log_hides_exchanged_cards(simcord_env: Any
-                                                                                          ) -> None:
-    thread, players, bot = await three_at_a_table(simcord_env)
-    workers, students = players[W], players[S]
-    await workers.slash(thread, "move", move="offer S molotov1 for 1")
+async def test_the_public_board_is_for_the_seat_it_asks(simcord_env: Any) -> None:
+    """The Workers hold no card, so their menu is on the board; the Students, who may give them one meanwhile,
+    pick in it: refused and pointed to their own panel, nothing played."""
+    thread, players, bot = await three_at_a_table(simcord_env, workers=())
+    students = players[S]
     board = last_board(thread)
     select = move_select(board)
     assert select is not None, "the Workers' menu is on the board"
     res = await students.select(board, [select.options[0].value], custom_id=select.custom_id)
     said = " ".join(f.message.content or "" for f in res.followups)
     assert "Those controls are" in said and "My view" in said, said
-    state = G.load((await bot.db.latest_table_in(thread.id)).state)
-    assert [o.id for o in state.offers] == [1] and state.hands[S] == ["medic", "banner"], "nothing was played"
+    assert await moves_made(bot, thread) == 0, "nothing was played"
+
+
+async def test_a_hand_stays_off_the_board_and_out_of_the_log(simcord_env: Any) -> None:
+    """The Workers hold cards: their menu (it names them) is private, and comes with each answer; the running
+    game's log says how many cards changed hands, never which."""
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers, students = players[W], players[S]
+    assert move_select(last_board(thread)) is None and not move_buttons(last_board(thread))
+    res = await workers.slash(thread, "move", move="offer S molotov1 for 1")
+    assert res.ephemeral and "Played" in (res.response.content or "")
+    panel = res.response.message
+    assert "Workers: your actions" in (panel.embeds[0].description or "") and move_select(panel) is not None
+    assert not panel.attachments, "the picture is the board's, in the channel"
     await students.slash(thread, "move", move="accept 1 medic")
     await students.slash(thread, "move", move="give W banner from S")
     log = await students.slash(thread, "log")
