@@ -1860,7 +1860,11 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         redrawn; the seat's own hands and everything public stay."""
         out = state.clone()
         mine = {f for f in range(4) if state.controller[f] == seat}
-        unseen = sorted(list(out.loot_deck) + [c for f in range(4) if f not in mine for c in out.hands[f]])
+        # cards another faction alone is looking at: drawn to keep some (loot), seen with a Police Scanner (police)
+        drawn = [p for p in out.pending if p.faction not in mine and p.kind == "keep"]
+        scanned = [p for p in out.pending if p.faction not in mine and p.kind == "scan" and p.action != "reveal"]
+        unseen = sorted(list(out.loot_deck) + [c for f in range(4) if f not in mine for c in out.hands[f]]
+                        + [c for p in drawn for c in p.cards])
         known = self._known_cards(out, mine)
         for f in range(4):
             for card in known[f]:
@@ -1870,14 +1874,18 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             if f not in mine:
                 k = len(out.hands[f]) - len(known[f])
                 out.hands[f], unseen = known[f] + unseen[:k], unseen[k:]
+        for p in drawn:
+            p.cards, unseen = unseen[:len(p.cards)], unseen[len(p.cards):]
         out.loot_deck = unseen
         for o in out.offers:  # offers between others: their cards are drawn from the offering hand as dealt
             if not mine & {o.frm, o.to}:
                 hand = sorted(out.hands[o.frm])
                 rng.shuffle(hand)
                 o.cards = sorted(hand[:len(o.cards)])
-        out.police_deck.sort()
+        out.police_deck = sorted(out.police_deck + [c for p in scanned for c in p.cards])
         rng.shuffle(out.police_deck)
+        for p in scanned:
+            p.cards = [out.police_deck.pop() for _ in p.cards]
         hidden = [c for c in range(25) if out.under[c]]
         cards = sorted([out.under[c] for c in hidden] + list(out.spare))
         rng.shuffle(cards)

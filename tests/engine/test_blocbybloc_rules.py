@@ -1152,3 +1152,19 @@ def test_a_search_keeps_the_cards_an_open_question_shows() -> None:
     for seed in range(20):
         det = G.determinize(state, s, Rng(seed))
         assert "crowbar" in det.hands[W] and "communique" in det.hands[N]
+
+
+def test_a_search_does_not_see_the_cards_another_faction_is_choosing_from() -> None:
+    """Cards drawn to keep some, and police cards seen with a Police Scanner, are the choosing faction's alone: in
+    another seat's determinization they are redrawn like a hand."""
+    state = blank(position(), W, [2])
+    drawn = [state.loot_deck.pop(), state.loot_deck.pop()]
+    seen = [state.police_deck.pop() for _ in range(3)]
+    state.pending = [Pending("keep", W, cards=list(drawn))]
+    s = seat_of(state, S)
+    keeps = {tuple(G.determinize(state, s, Rng(seed)).pending[0].cards) for seed in range(30)}
+    assert len(keeps) > 1
+    assert G.determinize(state, seat_of(state, W), Rng(1)).pending[0].cards == drawn, "the chooser knows them"
+    state.pending = [Pending("scan", W, cards=list(seen))]
+    scans = {tuple(G.determinize(state, s, Rng(seed)).pending[0].cards) for seed in range(30)}
+    assert len(scans) > 1 and all(len(x) == 3 for x in scans)
