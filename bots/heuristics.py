@@ -90,8 +90,7 @@ def blockers_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _lead(_scores(game, state), seat, 3.0, lower_is_better=True)
 
 
-def blockers_reach_value(game: Game[Any, Any, Any], state: Any, seat: int, bridge: float = 0.4,
-                         room: float = 0.0) -> float:
+def blockers_reach_value(game: Game[Any, Any, Any], state: Any, seat: int, bridge: float = 0.2) -> float:
     """The hard bot's Blockers! leaf: the score lead, with each empty square that touches two or more of a colour's
     groups and fits one of its unplayed tiles counted as a likely merge (``bridge`` of a group each). Which tiles
     a colour has not played is public (28 of each, minus those on the board or captured)."""

@@ -44,11 +44,15 @@ class Profile:
     node_width: int = NODE_WIDTH
     leaf: str = ""  # the heuristic (bots.heuristics.LEAVES) that scores leaves, if not the medium bot's
     pick_mean: bool = False  # play the root move with the best average reward (else the most visited)
+    one_ply: bool = False  # no search: the move whose position the leaf heuristic values most (over every move)
     flat: bool = False  # search the root moves only, each iteration playing the determinization out by the policy
     fresh_nodes: bool = False  # below the root, pick the actor's best moves anew in every determinization
 
 
-PROFILES: dict[str, Profile] = {}
+PROFILES: dict[str, Profile] = {
+    # Blockers!: the leaf that sees likely merges, one move ahead over every move (deeper search did worse)
+    "blockers": Profile(one_ply=True, leaf="blockers_reach"),
+}
 
 
 def profile(game: Game[Any, Any, Any]) -> Profile:
@@ -78,7 +82,9 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
     legal = {game.format_move(m): m for m in moves}
     seats = game.seat_count(state)
     prof = profile(game)
-    root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width))
+    if prof.one_ply:  # the leaf heuristic's best move, no tree
+        return legal[_candidates(game, state, seat, moves, rng, 1, leaf=prof.leaf)[0]]
+    root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf))
     deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
     while (done < iterations) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
@@ -135,19 +141,19 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
         return by_key
     if prof.fresh_nodes:  # the actor's best moves in this determinization (a chance event may change them all)
         return {k: by_key[k] for k in _candidates(game, state, actor, moves, rng, prof.node_width, NODE_SAMPLE,
-                                                 fresh=True)}
+                                                 fresh=True, leaf=prof.leaf)}
     if node.options is None:
         node.options = []
     found = {k: by_key[k] for k in node.options if k in by_key}
     if not found:
-        for k in _candidates(game, state, actor, moves, rng, prof.node_width, NODE_SAMPLE):
+        for k in _candidates(game, state, actor, moves, rng, prof.node_width, NODE_SAMPLE, leaf=prof.leaf):
             node.options.append(k)
             found[k] = by_key[k]
     return found
 
 
 def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-                width: int = 0, sample: int = 0, fresh: bool = False) -> list[str]:
+                width: int = 0, sample: int = 0, fresh: bool = False, leaf: str = "") -> list[str]:
     """The moves worth searching: the heuristic's best ``width`` one move ahead (on a determinized copy; a sample
     of long lists), so the search spends its budget telling good moves apart."""
     width, sample = width or ROOT_WIDTH, sample or 4 * MAX_CHILDREN
@@ -162,7 +168,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
     for move in moves:
         after = game.clone(seen)
         game.fast_apply(after, seat, move)
-        scored.append((value(game, after, seat), game.format_move(move)))
+        scored.append((value(game, after, seat, leaf) + rng.below(1000) * 1e-9, game.format_move(move)))  # ties: chance
     scored.sort(key=lambda x: -x[0])
     return [key for _, key in scored[:width]]
 
@@ -198,7 +204,7 @@ def _policy(game: Game[Any, Any, Any], state: Any, actor: int, rng: Rng, prof: P
     for move in moves:
         after = game.clone(state)
         game.fast_apply(after, actor, move)
-        v = value(game, after, actor)
+        v = value(game, after, actor, prof.leaf)
         if v > best_value:
             best, best_value = move, v
     return best

@@ -135,3 +135,25 @@ def _highest(game: Any, sheet: Any, move: Any) -> int:
     cells = sheet.landing(oriented(move.shape, move.orientation), move.column)
     assert cells is not None
     return max(r for r, _ in cells)
+
+
+# --- Blockers!: the hard bot's leaf ----------------------------------------------------------------------------
+
+def test_the_blockers_leaf_values_a_square_that_would_merge_two_groups() -> None:
+    """Yellow's 1A and 3A with 2A empty (yellow's 2, A, sun and wild are all unplayed: one of them can join the
+    groups) is worth more to yellow than the same groups with 2A taken by blue; the plain score can't tell."""
+    from bots.heuristics import blockers_reach_value, blockers_value
+    from engine.blockers.board import square_index
+
+    game = default_catalog().get("blockers")
+    assert game is not None
+    base = game.new_game(2, {}, 1)
+    open_gap, blocked = game.clone(base), game.clone(base)
+    for state, blue in ((open_gap, "9I"), (blocked, "2A")):
+        state.board = [None] * 81
+        state.board[square_index("1A")] = "yellow:1"
+        state.board[square_index("3A")] = "yellow:3"
+        state.board[square_index(blue)] = "blue:" + ("9" if blue == "9I" else "2")
+    assert blockers_value(game, open_gap, 0) == blockers_value(game, blocked, 0)
+    assert blockers_reach_value(game, open_gap, 0) > blockers_reach_value(game, blocked, 0)
+    assert blockers_reach_value(game, open_gap, 1) < blockers_reach_value(game, blocked, 1)
