@@ -5,7 +5,8 @@ a budget. No Discord, no storage; the table service runs them off the event loop
 * ``medium``: a game-specific heuristic one move ahead (:mod:`bots.heuristics`), on a determinized copy of the
   state, so it never reads what its seat cannot see;
 * ``hard``: information-set Monte Carlo tree search (:mod:`bots.mcts`): each iteration searches a fresh
-  determinization of what its seat sees, with random playouts cut off and scored by the heuristic.
+  determinization of what its seat sees, leaves scored by a heuristic (per game: :data:`bots.mcts.PROFILES`);
+  BLOCK's hard bot plans each turn on its own sheet instead (:mod:`bots.blockplan`).
 
 Every level only ever returns a move from ``legal_moves`` of the real state.
 """

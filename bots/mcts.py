@@ -4,11 +4,17 @@ contract.
 Each iteration draws a determinization of the root state from the searching seat's point of view
 (``Game.determinize``: other hands, deck orders and future dice resampled), walks the tree choosing among the moves
 available in that determinization by UCB1 (availability counts in the exploration term), adds one node, scores it
-with :func:`bots.heuristics.value` for every seat (``PLAYOUT_PLIES`` random plies first, none by default: random
-play blurs these games more than it informs), and backs the scores up: each node keeps the reward of the seat that
-made its move. The root searches the heuristic's best ``ROOT_WIDTH`` moves; below it each node searches its actor's
-best ``NODE_WIDTH`` (every seat is assumed to play well). Nodes are keyed by move notation, so determinizations
-share them. The move played is the most visited root move that is legal in the real state.
+with :func:`bots.heuristics.value` for every seat (after ``playout_plies`` plies of a cheap policy, none by
+default), and backs the scores up: each node keeps the reward of the seat that made its move. The root searches the
+heuristic's best ``root_width`` moves; below it each node searches its actor's best ``node_width`` (every seat is
+assumed to play well). Nodes are keyed by move notation, so determinizations share them. The move played is the
+most visited root move that is legal in the real state (or, with ``pick_mean``, the best average of the well-tried
+ones).
+
+How each game is searched is its :class:`Profile` (:data:`PROFILES`), chosen by measurement with
+``bench.tournament``: a game may name its own leaf heuristic (``bots.heuristics.LEAVES``), play determinizations
+out by an epsilon-greedy policy, search the root only (``flat``), or not search at all (``one_ply``: the leaf's
+best move, when deeper search measured worse). BLOCK's hard bot plans its turns instead (:mod:`bots.blockplan`).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ class Profile:
     node_width: int = NODE_WIDTH
     leaf: str = ""  # the heuristic (bots.heuristics.LEAVES) that scores leaves, if not the medium bot's
     pick_mean: bool = False  # play the root move with the best average reward (else the most visited)
-    one_ply: bool = False  # no search: the move whose position the leaf heuristic values most (over every move)
+    one_ply: bool = False  # no search: the move whose position the leaf values most (over every move; ties: chance)
     flat: bool = False  # search the root moves only, each iteration playing the determinization out by the policy
     fresh_nodes: bool = False  # below the root, pick the actor's best moves anew in every determinization
 
@@ -83,7 +89,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
     seats = game.seat_count(state)
     prof = profile(game)
     if prof.one_ply:  # the leaf heuristic's best move, no tree
-        return legal[_candidates(game, state, seat, moves, rng, 1, leaf=prof.leaf)[0]]
+        return legal[_candidates(game, state, seat, moves, rng, 1, leaf=prof.leaf, ties=True)[0]]
     root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf))
     deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
@@ -153,9 +159,10 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
 
 
 def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-                width: int = 0, sample: int = 0, fresh: bool = False, leaf: str = "") -> list[str]:
+                width: int = 0, sample: int = 0, fresh: bool = False, leaf: str = "", ties: bool = False) -> list[str]:
     """The moves worth searching: the heuristic's best ``width`` one move ahead (on a determinized copy; a sample
-    of long lists), so the search spends its budget telling good moves apart."""
+    of long lists), so the search spends its budget telling good moves apart. Equal values keep the order of the
+    moves, or with ``ties`` go to chance."""
     width, sample = width or ROOT_WIDTH, sample or 4 * MAX_CHILDREN
     if len(moves) <= width:
         return [game.format_move(m) for m in moves]
@@ -168,7 +175,8 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
     for move in moves:
         after = game.clone(seen)
         game.fast_apply(after, seat, move)
-        scored.append((value(game, after, seat, leaf) + rng.below(1000) * 1e-9, game.format_move(move)))  # ties: chance
+        scored.append((value(game, after, seat, leaf) + (rng.below(1000) * 1e-9 if ties else 0.0),
+                       game.format_move(move)))
     scored.sort(key=lambda x: -x[0])
     return [key for _, key in scored[:width]]
 
