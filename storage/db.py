@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -44,7 +44,8 @@ class SeatRow:
     bot: str | None
     resigned: int
     dm_open: bool
-    acted_version: int = 0  # the table version right after this seat's latest move
+    acted_version: int = 0  # the table version from which this seat's controls are current: after its latest
+    # move, or after what it is asked changed (a new decision); other seats' moves leave its controls good
 
     @property
     def is_bot(self) -> bool:
@@ -318,17 +319,20 @@ class Database:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?",
                              (seed, json.dumps(state)))
+            # everyone is asked something new: controls made before the start are stale
+            await _run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
             return await self._row_of(conn, table_id)
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
                            announce: bool = True, outbox: bool = False,
-                           deadline: float | None | bool = False) -> TableRow:
+                           deadline: float | None | bool = False, asked: Sequence[int] = ()) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
         ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is.
-        ``deadline``: the new turn deadline (None clears it; False keeps it)."""
+        ``deadline``: the new turn deadline (None clears it; False keeps it). ``asked``: seats whose decision changed
+        (their controls from before are stale, like those of the seats that moved)."""
         last = max((m[0] for m in moves), default=None)
         sets, args = "state = ?", list[Any]([json.dumps(state)])
         if result is not None:
@@ -344,7 +348,7 @@ class Database:
                 [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],
             )
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
-                            [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves})])
+                            [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
             if outbox and moves:
                 await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at) "
                            "VALUES (?, ?, ?, ?, ?)", (table_id, version + 1, min(m[0] for m in moves),

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from engine.base import Game, Result, Turns
+from engine.base import Game, Result
 from storage import ACTIVE, LOBBY, Database, TableRow
 from tables.bots import Thinker
 from tables.catalog import Catalog
@@ -112,18 +112,12 @@ class ServiceCore:
         return table.game if table else None
 
     @staticmethod
-    def _current(table: TableRow, game: Game, seat: int, version: int, state: Any = None) -> bool:
-        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed since, or only other
-        seats moved and either this is a game of simultaneous picks or the seat's decision runs beside the main line
-        (a trade offer answered while the offering player plays on). Its move is checked again when it is played."""
-        if version == table.version:
-            return True
-        if version < table.seats[seat].acted_version:
-            return False
-        if game.turns is Turns.SIMULTANEOUS:
-            return True
-        decision = game.decision(state, seat) if state is not None else None
-        return decision is not None and (decision.alongside or decision.optional)
+    def _current(table: TableRow, game: Game, seat: int, version: int) -> bool:
+        """Whether a control made at ``version`` for ``seat`` still applies: nothing changed for the seat since (it
+        has not moved, and what it is asked is the same) — other seats may have moved (a pick of simultaneous picks,
+        a gift during someone's turn, a trade's answer). Its move is checked again when it is played, and a menu's
+        final pick names its move."""
+        return version == table.version or version >= table.seats[seat].acted_version
 
     async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
         """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
@@ -131,8 +125,7 @@ class ServiceCore:
         game = self._playing(table)
         seat = self._seat_for(table, actor)
         state = game.load(table.state or {})
-        # beside the main line a menu stays open while others move; its picks name their moves (PlayPipeline.menu)
-        if not self._current(table, game, seat, version, state):
+        if not self._current(table, game, seat, version):
             raise StaleButton("That menu is from an earlier turn.")
         return table, game, seat, state
 

@@ -55,9 +55,8 @@ class PlayPipeline(Presenter):
             game = self._playing(table)
             seat = self._seat_for(table, actor)
             state = game.load(table.state or {})
-            # a button names its move, which is checked again below: one beside the main line stays good while
-            # others move (a menu's numbered steps do not: see _control_context)
-            if version is not None and not self._current(table, game, seat, version, state):
+            # a button names its move, which is checked again below: it stays good while only others move
+            if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (your first tap played it).")
                 raise StaleButton("That button is from an earlier turn.")
@@ -87,7 +86,14 @@ class PlayPipeline(Presenter):
         """The entry at ``path`` in the actor's move menu (a leaf is a move to submit), or with ``notation`` the move
         picked at that level, found by its notation. ``public``: the menu is on the public board, which only the
         seat it asks may use."""
-        table, game, seat, state = await self._control_context(table_id, actor, version)
+        try:
+            table, game, seat, state = await self._control_context(table_id, actor, version)
+        except StaleButton:
+            table = await self._table(table_id)
+            seat = self._seat_for(table, actor)
+            if notation is not None and await self._just_played(table, seat, version, notation):
+                raise AlreadyPlayed(f"Already played: `{notation}` (your first pick played it).") from None
+            raise
         if seat not in game.may_act(state):
             raise Refusal(self._not_your_turn(table, game, state))
         if public:
@@ -106,8 +112,7 @@ class PlayPipeline(Presenter):
             if found is None:
                 if any(c.notation == notation for c in choices):
                     found = (0, MenuNode(notation, choice=next(c for c in choices if c.notation == notation)))
-                else:
-                    raise StaleButton(f"`{notation}` is no longer possible.")
+                raise StaleButton(f"`{notation}` is no longer possible.")
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown
@@ -168,6 +173,7 @@ class PlayPipeline(Presenter):
         ``mover`` is the seat whose move this was: if it has more to pick before the position moves on (a
         game of private picks), the outcome's private reply is its view with the next step."""
         old_state = before[0] if before else None
+        written = old_state if old_state is not None else state  # the state as stored: whose decisions changed since
         # a seat its player left (resigned, removed, forfeited) is played sensibly, like a late turn
         auto = {s.seat: s.bot or TIMEOUT_BOT for s in table.seats if s.is_bot or s.resigned}
         names = [s.name for s in table.seats]
@@ -188,10 +194,11 @@ class PlayPipeline(Presenter):
                 # and the bot simply chooses again at the next start (resume_bots)
                 try:
                     table = await self.db.record_moves(table.id, table.version, rows_of(record), game.dump(state),
-                                                       self.clock(), announce=False)
+                                                       self.clock(), announce=False,
+                                                       asked=_asked(game, table, written, state))
                 except StaleVersion:
                     raise StaleButton("Someone else's move got there first; look at the newest board.") from None
-                record, persisted = [], True
+                record, persisted, written = [], True, state
                 base = await self._ply_base(table)
             move = await self.thinker.move(game, state, seat, auto[seat], _bot_rng(table, base + len(record)),
                                            game.key in CATALOG_KEYS)
@@ -224,7 +231,7 @@ class PlayPipeline(Presenter):
         # a move beside the main line (a gift, a trade's answer, one Start of several) leaves the clock of the main
         # line running: the acting player gains no time from it, and the other answers keep their deadline
         beside = old_state is not None and mover is not None and _beside(game, old_state, mover) and \
-            _main_line(game, old_state) == _main_line(game, state)
+            _main_line(game, old_state) == _main_line(game, state) and mover not in game.to_act(state)
         if result is not None:
             deadline = None
         elif posts_board and not beside:
@@ -234,7 +241,8 @@ class PlayPipeline(Presenter):
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
-                                                   outbox=posts_board and bool(rows), deadline=deadline)
+                                                   outbox=posts_board and bool(rows), deadline=deadline,
+                                                   asked=_asked(game, table, written, state))
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = ([intro] if intro else []) + earlier
@@ -262,10 +270,10 @@ class PlayPipeline(Presenter):
         # the mover's turn goes on, on choices only they may see (a hand): their next choices come with the answer,
         # without a picture (the board just posted has it)
         decision = game.decision(state, mover) if mover is not None and result is None else None
-        before = game.decision(old_state, mover) if mover is not None and old_state is not None else None
-        if decision is not None and decision.private and mover is not None and before is not None and \
-                before.kind == decision.kind and not (decision.alongside or decision.optional) and \
-                not (before.alongside or before.optional) and game.turns is not Turns.SIMULTANEOUS:
+        was = game.decision(old_state, mover) if mover is not None and old_state is not None else None
+        if decision is not None and decision.private and mover is not None and was is not None and \
+                not (decision.alongside or decision.optional) and not (was.alongside or was.optional) and \
+                game.turns is not Turns.SIMULTANEOUS:
             out.reply_post = Post(title=f"Your move · {game.name} · table #{table.id}",
                                   description=name_seats(decision.prompt, names), colour=COLOUR_PLAY,
                                   controls=self._controls(table, game, state, mover),
@@ -592,6 +600,15 @@ class PlayPipeline(Presenter):
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
                     "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
                     colour=COLOUR_LOBBY, mention_ids=[user_id])
+
+
+def _asked(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:
+    """Seats whose decision is not the same any more (another kind or prompt, or none): their older controls go
+    stale, while a seat still asked the same keeps its menu through other seats' moves."""
+    def asked(state: Any, seat: int) -> tuple[str, str] | None:
+        decision = game.decision(state, seat) if not game.is_over(state) else None
+        return (decision.kind, decision.prompt) if decision is not None else None
+    return [s.seat for s in table.seats if asked(before, s.seat) != asked(after, s.seat)]
 
 
 def _main_line(game: Game, state: Any) -> tuple[tuple[int, str], ...]:

@@ -110,6 +110,8 @@ class Presenter(ServiceCore):
             if mention_ids:
                 content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
                                                                        else " — your move.")
+                if any(owed[p].private for p in acting):  # choices that show a hand are never on the board
+                    content += " Your choices are under **My view**."
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
             decision = _board_decision(game, state)

@@ -176,9 +176,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def decisions(self, state: BlocState) -> tuple[Decision, ...]:
         if state.outcome:
             return ()
-        if state.pending:  # the first open; Start placements and repression splits all at once, side by side
-            return tuple(self._pending_decision(state, p, alongside=p.kind in TOGETHER)
-                         for p in self._open_now(state))
+        if state.pending:  # the first open; Start placements and repression splits all at once (alongside it)
+            return tuple(self._pending_decision(state, p, alongside=i > 0)
+                         for i, p in enumerate(self._open_now(state)))
         main = self._turn_decision(state)
         if not self._exchanging(state):
             return (main,)
@@ -242,7 +242,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                                         where=cell_name(p.cell) if p.cell >= 0 else "")
         own = p.kind in OWN_TURN
         # choices that show a hand (the cards drawn, the seen police cards, a card one holds) are never public
-        private = p.kind in ("keep", "lookout", "window", "communique") or (p.kind == "scan" and p.action != "reveal")
+        # (Lookouts and Communique are asked only of their holders, which the prompt on the board says anyway)
+        private = p.kind in ("keep", "window") or (p.kind == "scan" and p.action != "reveal")
         own = own and p.action != "reveal"
         return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
                         default=self._pending_default(state, p))

@@ -170,3 +170,20 @@ async def test_a_hand_stays_off_the_board_and_out_of_the_log(simcord_env: Any) -
     text = (log.response.content or "") + " ".join(e.description or "" for e in log.response.embeds)
     assert "offer S (1 card) for 1" in text and "accept 1 (1 card)" in text and "give W (1 card) from S" in text
     assert not any(card in text for card in ("molotov1", "medic", "banner")), "a running game's log names no card"
+
+
+async def test_the_acting_players_menu_stays_good_while_a_partner_gives(simcord_env: Any) -> None:
+    """The Workers open their panel; the Students give them a card; the Workers' pick in the panel they opened
+    before still plays (their decision is the same one)."""
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers, students = players[W], players[S]
+    panel = (await workers.click(last_board(thread), label="My view")).response
+    assert panel is not None and panel.ephemeral
+    await students.slash(thread, "move", move="give W banner from S")
+    select = move_select(panel.message)
+    assert select is not None
+    end = next(o for o in select.options if o.value == "m:end")
+    res = await workers.select(panel.message, [end.value], custom_id=select.custom_id)
+    assert "Played `end`" in (panel.message.content or ""), [f.message.content for f in res.followups]
+    state = G.load((await bot.db.latest_table_in(thread.id)).state)
+    assert state.faction_now() != W, "the Workers' turn ended"

@@ -107,7 +107,7 @@ async def two_player_table(env: Any, game: str) -> tuple[Any, dict[int, Any]]:
 @pytest.mark.parametrize("together", [True, False], ids=["same instant", "one after the other"])
 async def test_a_menu_pick_that_plays_a_move_raced(simcord_env: Any, together: bool) -> None:
     """Blockers!: the private menu's second level names whole moves; the same pick sent twice plays once, and
-    both picks are answered (the second: "that is from an earlier turn")."""
+    both picks are answered (the second: "Already played")."""
     thread, members = await two_player_table(simcord_env, "blockers")
     board = last_board(thread)
     player = members[to_act(board)[0]]
@@ -125,6 +125,7 @@ async def test_a_menu_pick_that_plays_a_move_raced(simcord_env: Any, together: b
     said = [r.response.message.content if r.response else "" for r in results] + \
         [f.content for r in results for f in r.followups]
     assert any("Played" in (t or "") for t in said), said
+    assert any((t or "").startswith("Already played: `") for t in said), said
 
 
 @pytest.mark.parametrize("together", [True, False], ids=["same instant", "one after the other"])

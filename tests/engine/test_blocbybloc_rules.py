@@ -439,7 +439,7 @@ def test_splits_in_two_districts_are_asked_at_once_and_answered_in_any_order() -
     state, _ = sunrise(state)
     owed = G.decisions(state)
     assert [(d.kind, d.seat, d.alongside) for d in owed] == [
-        ("split", seat_of(state, S), True), ("split", seat_of(state, N), True)]
+        ("split", seat_of(state, S), False), ("split", seat_of(state, N), True)]
     assert G.to_act(state) == {seat_of(state, S), seat_of(state, N)}
     state, said = play(state, "split D4 P1", seat=seat_of(state, N))  # the second one first
     assert said == ["Neighbors choose the losses in D4: Prisoners 1."] and state.blocs[c("D4")][P] == 1
@@ -451,7 +451,7 @@ def test_splits_in_two_districts_are_asked_at_once_and_answered_in_any_order() -
 def test_every_faction_places_its_start_at_once() -> None:
     state = G.new_game(4, {"city": "beginner"}, 3)
     owed = G.decisions(state)
-    assert [d.kind for d in owed] == ["start"] * 4 and [d.alongside for d in owed] == [True] * 4
+    assert [d.kind for d in owed] == ["start"] * 4 and [d.alongside for d in owed] == [False, True, True, True]
     assert G.to_act(state) == {0, 1, 2, 3}
     last = state.order[-1]
     state, _ = G.apply(state, state.controller[last],

@@ -196,7 +196,8 @@ async def test_record_moves_bumps_the_version_and_a_stale_one_changes_nothing(db
     before_moves = await db.moves(tid)
     assert [(m.ply, m.seat, m.notation, m.events) for m in before_moves] == [
         (1, 0, "draw", ["Alice drew 5♣."]), (2, 0, "place 1", ["placed"])]
-    assert [s.acted_version for s in row.seats] == [3, 0]  # seat 0 acted, leaving the table at version 3
+    # seat 0 acted, leaving the table at version 3; seat 1 was last asked something new at the start (version 2)
+    assert [s.acted_version for s in row.seats] == [3, 2]
 
     with pytest.raises(StaleVersion):
         await db.record_moves(tid, 2, [(3, 1, "draw", [])], {"format": 1, "pos": "stale"}, 5.0,
