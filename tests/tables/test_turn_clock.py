@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -288,19 +289,16 @@ async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours
     assert [m.notation.split()[0] for m in await db.moves(tid)] == ["start"] * 4
 
 
-@pytest.mark.parametrize("policy", ["skip", "bot", "forfeit"])
-async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_seats_turn(db: Database,
-                                                                                         policy: str) -> None:
-    """Bloc by Bloc, 3 players: the Workers offer the Students a trade and both are late. Whatever the policy, the
-    offer is declined (its default: play part D2) and the Students neither forfeit nor have a bot answer; the late
-    Workers' turn goes as the policy says; the Students' own turn, next, is theirs to play."""
+async def three_sharing(db: Database, clock: Clock, options: str, students_next: bool = False
+                        ) -> tuple[TableService, int, Any, Actor, Actor]:
+    """A 3-player Bloc by Bloc table (its own clock options): the Workers act, sharing a district with the Students
+    (tests.cogs.test_blocbybloc_trades.sharing); (service, table, state, the Workers' player, the Students')."""
     from tests.cogs.test_blocbybloc_trades import seed_with_workers_and_students, sharing
 
     carol = Actor(3, "Carol")
-    clock = Clock()
     svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
     out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
-                               options_text=f"city=beginner clock=1h timeout={policy}")
+                               options_text=f"city=beginner {options}")
     assert out.table_id is not None
     tid = out.table_id
     await svc.join(tid, BOB)
@@ -310,11 +308,24 @@ async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_sea
     table = await db.get_table(tid)
     assert table is not None
     state = sharing(game.load(table.state or {}))
-    w, s = state.order.index(0), state.order.index(1)
-    state.order[(w + 1) % 3], state.order[s] = state.order[s], state.order[(w + 1) % 3]  # the Students come next
+    if students_next:
+        w, s = state.order.index(0), state.order.index(1)
+        state.order[(w + 1) % 3], state.order[s] = state.order[s], state.order[(w + 1) % 3]
     await db.record_moves(tid, table.version, [], game.dump(state), clock.now, deadline=clock.now + HOUR)
     people = {p.user_id: p for p in (ALICE, BOB, carol)}
-    workers = people[table.seats[state.controller[0]].user_id or 0]
+    return (svc, tid, state, people[table.seats[state.controller[0]].user_id or 0],
+            people[table.seats[state.controller[1]].user_id or 0])
+
+
+@pytest.mark.parametrize("policy", ["skip", "bot", "forfeit"])
+async def test_a_late_trade_answer_is_declined_and_never_plays_the_answering_seats_turn(db: Database,
+                                                                                         policy: str) -> None:
+    """Bloc by Bloc, 3 players: the Workers offer the Students a trade and both are late. Whatever the policy, the
+    offer is declined (its default: play part D2) and the Students neither forfeit nor have a bot answer; the late
+    Workers' turn goes as the policy says; the Students' own turn, next, is theirs to play."""
+    clock = Clock()
+    svc, tid, state, workers, _ = await three_sharing(db, clock, f"clock=1h timeout={policy}", students_next=True)
+    game = svc.game("blocbybloc")
     await svc.submit(workers, "offer S molotov1 for 1", table_id=tid)
     clock.now += HOUR + 1
     outs = await svc.expire()
@@ -361,26 +372,8 @@ async def test_answers_wait_the_tables_own_time(db: Database) -> None:
 async def test_a_move_beside_the_turn_leaves_the_turns_clock_running(db: Database) -> None:
     """The Students give the acting Workers a card 40 minutes into a one-hour turn: the Workers do not get a new
     hour; their own next action restarts the clock."""
-    from tests.cogs.test_blocbybloc_trades import seed_with_workers_and_students, sharing
-
-    carol = Actor(3, "Carol")
     clock = Clock()
-    svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
-    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
-                               options_text="city=beginner clock=1h")
-    assert out.table_id is not None
-    tid = out.table_id
-    await svc.join(tid, BOB)
-    await svc.join(tid, carol)
-    await svc.start(tid, ALICE)
-    game = svc.game("blocbybloc")
-    table = await db.get_table(tid)
-    assert table is not None
-    state = sharing(game.load(table.state or {}))
-    await db.record_moves(tid, table.version, [], game.dump(state), clock.now, deadline=clock.now + HOUR)
-    people = {p.user_id: p for p in (ALICE, BOB, carol)}
-    workers = people[table.seats[state.controller[0]].user_id or 0]
-    students = people[table.seats[state.controller[1]].user_id or 0]
+    svc, tid, _, workers, students = await three_sharing(db, clock, "clock=1h")
     due = clock.now + HOUR
     clock.now += 40 * 60
     await svc.submit(students, "give W banner from S", table_id=tid)
