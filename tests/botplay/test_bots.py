@@ -57,8 +57,28 @@ def test_the_hard_bot_uses_only_its_own_view(game: Game[Any, Any, Any]) -> None:
     assert checked
 
 
+@pytest.mark.parametrize("game", GAMES, ids=[g.key for g in GAMES])
+def test_the_hard_bot_is_reproducible(game: Game[Any, Any, Any]) -> None:
+    """The same position and the same seed give the same move (tournaments replay exactly)."""
+    for state in positions(game, game.min_players if game.min_players > 1 else 2, 5, count=3):
+        seat = min(game.to_act(state))
+        first = choose(game, state, seat, "hard", Rng(11), iterations=20)
+        again = choose(game, state, seat, "hard", Rng(11), iterations=20)
+        assert game.format_move(first) == game.format_move(again)
+
+
+def test_every_search_profile_names_a_game_and_known_heuristics() -> None:
+    from bots.heuristics import LEAVES
+    from bots.mcts import PROFILES
+
+    keys = {g.key for g in GAMES}
+    for key, prof in PROFILES.items():
+        assert key in keys
+        assert not prof.leaf or prof.leaf in LEAVES
+
+
 def test_the_hard_bot_keeps_to_its_time_budget() -> None:
-    game = default_catalog().get("blockers")
+    game = default_catalog().get("breakerblocks")  # a game whose hard bot searches until its deadline
     assert game is not None
     state = positions(game, 2, 4, count=2)[-1]
     seat = min(game.to_act(state))
