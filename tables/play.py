@@ -109,10 +109,11 @@ class PlayPipeline(Presenter):
         if notation is not None:  # the move whose label was picked, wherever it stands in the menu now
             found = next(((i, c) for i, c in enumerate(node.children) if c.choice and c.choice.notation == notation),
                          None)
-            if found is None:
-                if any(c.notation == notation for c in choices):
-                    found = (0, MenuNode(notation, choice=next(c for c in choices if c.notation == notation)))
-                raise StaleButton(f"`{notation}` is no longer possible.")
+            if found is None:  # not at this level any more (the menu changed shape): anywhere, if still offered
+                choice = next((c for c in choices if c.notation == notation), None)
+                if choice is None:
+                    raise StaleButton(f"`{notation}` is no longer possible.")
+                found = (0, MenuNode(choice.label, choice=choice))
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown

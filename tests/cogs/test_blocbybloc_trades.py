@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.city import parse_cell
 from engine.blocbybloc.model import BlocState
+from tables import Actor
+from tables.outcome import StaleButton
 from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, move_select, moves_made
 
 G = BlocByBloc()
@@ -187,3 +191,22 @@ async def test_the_acting_players_menu_stays_good_while_a_partner_gives(simcord_
     assert "Played `end`" in (panel.message.content or ""), [f.message.content for f in res.followups]
     state = G.load((await bot.db.latest_table_in(thread.id)).state)
     assert state.faction_now() != W, "the Workers' turn ended"
+
+
+async def test_a_menu_pick_is_found_by_its_notation_wherever_the_menu_has_moved_it(simcord_env: Any) -> None:
+    """The service looks a picked move up by its notation: at the level it was picked from, else anywhere in the
+    seat's menu now; a move no longer offered is refused."""
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers = players[W]
+    table = await bot.db.latest_table_in(thread.id)
+    service = bot.service
+    step = await service.menu(table.id, actor_of(workers), table.version, (0,), notation="end")
+    assert step.node.choice is not None and step.node.choice.notation == "end", "found outside the level picked from"
+    step = await service.menu(table.id, actor_of(workers), table.version, (), notation="end")
+    assert step.node.choice is not None and step.node.choice.notation == "end"
+    with pytest.raises(StaleButton, match="no longer possible"):
+        await service.menu(table.id, actor_of(workers), table.version, (), notation="give S medic")
+
+
+def actor_of(member: Any) -> Actor:
+    return Actor(member.id, member.name)
