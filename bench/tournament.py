@@ -59,8 +59,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(game: Game[Any, Any, Any], levels: Sequence[str], seed: int, tally: Tally, *, iterations: int | None,
-         budget_ms: float) -> Any:
-    state = game.new_game(len(levels), {}, seed)
+         budget_ms: float, options: dict[str, Any] | None = None) -> Any:
+    state = game.new_game(len(levels), game.resolve_options(options or {}), seed)
     rng = Rng(seed * 7919 + 1)
     for _ in range(MAX_PLIES):
         if game.is_over(state):
@@ -96,7 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--options", default="", help="game options, e.g. 'difficulty=easy city=beginner'")
+    parser.add_argument("--levels", default="easy,medium,hard", help="the tables to play (solo, cooperative games)")
     args = parser.parse_args(argv)
+    options = dict(part.split("=", 1) for part in args.options.split())
     game = default_catalog().get(args.game)
     if game is None:
         parser.error(f"no game {args.game!r}")
@@ -105,11 +108,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     search = f"{iterations} iterations" if iterations is not None else f"{budget:.0f} ms"
     print(f"{game.name}, {args.players} players, {args.games} games per pairing, hard bot: {search} a move")
     if args.players == 1 or game.key == "blocbybloc":
-        for level in ("easy", "medium", "hard"):
+        for level in args.levels.split(","):
             tally = Tally()
             for i in range(args.games):
                 result, state = play(game, [level] * args.players, 1000 + i, tally, iterations=iterations,
-                                     budget_ms=budget)
+                                     budget_ms=budget, options=options)
                 tally.games += 1
                 tally.wins += 1.0 if result is not None and result.winners else 0.0
                 tally.scores.append(float(game.scores(state)[0]) if game.scores(state) else 0.0)
