@@ -207,6 +207,11 @@ class Decision:
     alongside: bool = False  # answered while the main line goes on; holds nothing up
     optional: bool = False  # the seat may act, nothing waits for it (beside the main line; no clock, no default)
 
+    @property
+    def beside(self) -> bool:
+        """Not on the main line: ``alongside`` or ``optional``."""
+        return self.alongside or self.optional
+
 
 class _NoEvents(list):  # type: ignore[type-arg]
     """An event list that keeps nothing: simulation needs the new state, not the story."""
@@ -272,7 +277,7 @@ class Game(ABC, Generic[S, M, V]):
 
         Games may override this with a faster equivalent; the contract tests check that they agree."""
         owed = self.decisions(state)
-        main = [d.seat for d in owed if not d.alongside and not d.optional]
+        main = [d.seat for d in owed if not d.beside]
         if self.turns is Turns.ORDERED:
             main = main[:1]
         return frozenset(main) | frozenset(d.seat for d in owed if d.alongside and not d.optional)

@@ -273,7 +273,7 @@ class PlayPipeline(Presenter):
         decision = game.decision(state, mover) if mover is not None and result is None else None
         was = game.decision(old_state, mover) if mover is not None and old_state is not None else None
         if decision is not None and decision.private and mover is not None and was is not None and \
-                not (decision.alongside or decision.optional) and not (was.alongside or was.optional) and \
+                not decision.beside and not was.beside and \
                 game.turns is not Turns.SIMULTANEOUS:
             out.reply_post = Post(title=f"Your move · {game.name} · table #{table.id}",
                                   description=name_seats(decision.prompt, names), colour=COLOUR_PLAY,
@@ -606,21 +606,21 @@ class PlayPipeline(Presenter):
 def _asked(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:
     """Seats whose decision is not the same any more (another kind or prompt, or none): their older controls go
     stale, while a seat still asked the same keeps its menu through other seats' moves."""
-    def asked(state: Any, seat: int) -> tuple[str, str] | None:
-        decision = game.decision(state, seat) if not game.is_over(state) else None
-        return (decision.kind, decision.prompt) if decision is not None else None
-    return [s.seat for s in table.seats if asked(before, s.seat) != asked(after, s.seat)]
+    def asked(state: Any) -> dict[int, tuple[str, str]]:
+        return {d.seat: (d.kind, d.prompt) for d in game.decisions(state)}  # (none once the game is over)
+    was, now = asked(before), asked(after)
+    return [s.seat for s in table.seats if was.get(s.seat) != now.get(s.seat)]
 
 
 def _main_line(game: Game, state: Any) -> tuple[tuple[int, str], ...]:
     """Who owes what on the main line (decisions neither alongside nor optional)."""
-    return tuple((d.seat, d.kind) for d in game.decisions(state) if not (d.alongside or d.optional))
+    return tuple((d.seat, d.kind) for d in game.decisions(state) if not d.beside)
 
 
 def _beside(game: Game, state: Any, seat: int) -> bool:
     """Whether ``seat``'s decision in ``state`` runs beside the main line."""
     decision = game.decision(state, seat)
-    return decision is not None and (decision.alongside or decision.optional)
+    return decision is not None and decision.beside
 
 
 def _bot_rng(table: TableRow, ply: int) -> Rng:

@@ -96,9 +96,8 @@ class Presenter(ServiceCore):
             acting = sorted(game.to_act(state))
             decisions = game.decisions(state)
             owed = {d.seat: d for d in decisions}
-            # an answer owed beside someone's turn (a trade offer) says so; Starts asked of all at once need not
-            beside = {p for p, d in owed.items() if d.alongside and decisions and d.kind != decisions[0].kind}
-            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in beside else "")
+            answering = _answering(decisions)
+            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in answering else "")
                                                    for p in acting)))
             status = name_seats(game.status_line(state), names)
             if status:
@@ -114,7 +113,7 @@ class Presenter(ServiceCore):
                     content += " Your choices are under **My view**."
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
-            decision = _board_decision(game, state)
+            decision = _board_decision(decisions)
             if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
                 controls = self._controls(table, game, state, decision.seat)
             colour = COLOUR_PLAY
@@ -152,8 +151,7 @@ class Presenter(ServiceCore):
         acting = [table.seats[p] for p in sorted(game.to_act(state))
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
-        decisions = game.decisions(state)
-        answering = {table.seats[d.seat].user_id for d in decisions if d.alongside and d.kind != decisions[0].kind}
+        answering = {table.seats[p].user_id for p in _answering(game.decisions(state))}
         return [DirectMessage(user_id=u, table_id=table.id,
                               post=Post(description=(f"An answer is wanted from you in **{game.name}**"
                                                      if u in answering else f"It's your turn in **{game.name}**")
@@ -361,7 +359,7 @@ class Presenter(ServiceCore):
 
     def _check_board_controls(self, table: TableRow, game: Game, state: Any, seat: int) -> None:
         """The public board's controls are for the seat its decision asks; anyone else is pointed to their own."""
-        decision = _board_decision(game, state)
+        decision = _board_decision(game.decisions(state))
         if decision is not None and decision.seat != seat:
             raise Refusal(f"Those controls are {table.seats[decision.seat].name}'s. Yours are under **My view**.")
 
@@ -411,10 +409,16 @@ def _fmt_opt(v: Any) -> str:
     return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
-def _board_decision(game: Game, state: Any) -> Decision | None:
+def _board_decision(decisions: Sequence[Decision]) -> Decision | None:
     """The decision the public board's controls are for: the main line's, when one seat owes it."""
-    main = [d for d in game.decisions(state) if not (d.alongside or d.optional)]
+    main = [d for d in decisions if not d.beside]
     return main[0] if len(main) == 1 else None
+
+
+def _answering(decisions: Sequence[Decision]) -> set[int]:
+    """Seats owing an answer beside someone's turn (a trade offer), not those asked along with others of the same
+    kind (Starts asked of all at once)."""
+    return {d.seat for d in decisions if d.alongside and d.kind != decisions[0].kind}
 
 
 def _who(table: TableRow, seat: int) -> str:

@@ -83,11 +83,12 @@ def _text(f: int) -> str:
 
 def _submultisets(cards: list[str]) -> list[tuple[str, ...]]:
     """Every sub-multiset of the Molotovs in ``cards`` (sorted tuples), the empty one first."""
-    counts = {c: cards.count(c) for c in MOLOTOVS if c in cards}
-    out: list[tuple[str, ...]] = [()]
-    for card, k in counts.items():
-        out = [prev + (card,) * i for prev in out for i in range(k + 1)]
-    return sorted({tuple(sorted(x)) for x in out}, key=lambda x: (len(x), x))
+    return [(), *_combos([c for c in cards if c in MOLOTOVS])]
+
+
+def _holds(hand: list[str], cards: Sequence[str]) -> bool:
+    """Whether ``hand`` holds every one of ``cards`` (as many of each as named)."""
+    return all(hand.count(c) >= list(cards).count(c) for c in set(cards))
 
 
 def _combos(cards: list[str], size: int = 0) -> list[tuple[str, ...]]:
@@ -506,9 +507,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             ok = not answering and giver >= 0 and move.to == f and state.controller[giver] == seat
         if not ok or move.to not in self._partners(state, giver):
             return False
-        hand = state.hands[giver]
-        return all(hand.count(c) >= move.extra.count(c) for c in move.extra) and 1 <= move.n <= len(state.hands[
-            move.to])
+        return _holds(state.hands[giver], move.extra) and 1 <= move.n <= len(state.hands[move.to])
 
     def _answers(self, state: BlocState, o: Offer) -> list[Move]:
         """Accepting gives ``o.want`` cards of the asked faction's choice; only while the two share a district."""
@@ -779,9 +778,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def _lapse(self, state: BlocState, events: list[Event], *, all_of_them: bool = False) -> None:
         """Offers lapse when step 2 ends, or when one of their cards leaves the offering hand."""
         for o in list(state.offers):
-            hand = list(state.hands[o.frm])
-            held = all(hand.count(c) >= o.cards.count(c) for c in set(o.cards))
-            if all_of_them or not held:
+            if all_of_them or not _holds(state.hands[o.frm], o.cards):
                 state.offers.remove(o)
                 if all_of_them:  # (an offer whose card was just played goes quietly: saying so would show the card)
                     events.append(Event("lapse", None, f"Trade offer #{o.id} lapses: the turn's actions ended."))
@@ -1733,8 +1730,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return f"The {_text(giver)} and the {_text(move.to)} share no district."
         if move.kind == "offer" and state.controller[move.to] == seat:
             return "Both factions are yours: give the cards instead."
-        hand = state.hands[giver]
-        if any(hand.count(c) < move.extra.count(c) for c in move.extra):
+        if not _holds(state.hands[giver], move.extra):
             return f"The {_text(giver)} do not hold {' and '.join(LOOT_NAMES[c] for c in move.extra)}."
         if move.kind == "offer" and not 1 <= move.n <= len(state.hands[move.to]):
             return f"The {_text(move.to)} hold {len(state.hands[move.to])} cards: ask for 1 to that many."
