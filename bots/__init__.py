@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bots.blocbybloc_plan import plan as plan_blocbybloc
 from bots.blockplan import plan
 from bots.heuristics import greedy
 from bots.mcts import search
 from engine.base import Game
 from engine.rng import Rng
 
-PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"block": plan}
+PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"block": plan,
+                                                                                    "blocbybloc": plan_blocbybloc}
 """Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
 
 LEVELS = ("easy", "medium", "hard")

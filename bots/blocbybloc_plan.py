@@ -1,0 +1,228 @@
+"""The hard bot's Bloc by Bloc turn planner.
+
+A faction's dice are known once its turn starts, so its turn is planned as a whole: a beam search over sequences of
+its actions (moves, attacks, builds, loots, barricades, cards) on a determinization of the seat's view, each
+sequence scored by :func:`bots.blocbybloc.forecast` (what the coming Sunrise would leave), and the first action of
+the best sequence is played (or ``end`` when no sequence beats stopping). The search is replanned at each
+decision, so a reaction roll or a police card that changes the position changes the plan.
+
+Actions that differ only by which die pays are searched once (the lowest die that can pay), and bloc movements
+only towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles,
+the faction's occupations, clashes). Decisions outside the turn (where the Faction Start goes, Sunrise cards,
+losses in a shared clash, manifestation choices) take the move whose position :func:`forecast` values most, or a
+simple rule (always allow a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards).
+
+Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
+the moves, so a choice is reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.blocbybloc import CARD_WORTH, city_geo, forecast
+from engine.base import Game
+from engine.rng import Rng
+
+BEAM = 5  # sequences kept at each depth
+DEPTH = 8  # actions planned ahead at most
+POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
+               "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
+
+
+def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
+    """The hard bot's move, or ``None`` to leave it to the search (trade answers)."""
+    if state.outcome:
+        return None
+    det = game.determinize(state, seat, rng)
+    legal = {game.format_move(m): m for m in moves}
+    if state.pending:
+        p = game._pending_of(det, seat)  # type: ignore[attr-defined]
+        if p is None:
+            return None
+        move = _pending_choice(game, det, seat, p, moves)
+    elif state.controller[state.faction_now()] == seat:
+        move = _turn(game, det, seat, moves)
+    else:
+        return None
+    if move is None:
+        return None
+    return legal.get(game.format_move(move))
+
+
+# --- decisions outside the turn -------------------------------------------------------------------------------
+def _pending_choice(game: Game[Any, Any, Any], det: Any, seat: int, p: Any, moves: list[Any]) -> Any:
+    kinds = {m.kind for m in moves}
+    if p.kind == "stop":
+        return next((m for m in moves if m.kind == "allow"), None)
+    if p.kind == "lookout":
+        want = "reroll" if p.hits in (1, 2) else "accept"
+        return next((m for m in moves if m.kind == want), None)
+    if p.kind == "keep":
+        return min(moves, key=lambda m: CARD_WORTH.get(m.extra[0], 0.3) if m.extra else 9.0)
+    if p.kind == "scan":
+        return _scan_order(p.cards, moves)
+    if p.kind == "reveal":
+        harm = [POLICE_HARM.get(_police_kind(c), 1) for c in p.cards]
+        worst = max(range(len(harm)), key=lambda i: harm[i])
+        if harm[worst] >= 2:
+            return next((m for m in moves if m.kind == "drop" and m.n == worst + 1), None)
+        return next((m for m in moves if m.kind == "pass"), None)
+    if p.kind == "communique":
+        return next((m for m in moves if m.kind == "communique"), None)
+    if p.kind == "split":
+        default = tuple(p.default)
+        return next((m for m in moves if m.kind == "split" and tuple(m.losses) == default), None)
+    if "accept" in kinds or "decline" in kinds:
+        return None
+    return _best_after(game, det, seat, moves)
+
+
+def _police_kind(card: str) -> str:
+    from engine.blocbybloc.police import CARDS
+
+    return CARDS[card].kind
+
+
+def _scan_order(cards: list[str], moves: list[Any]) -> Any:
+    """The least harmful police cards on top (they are drawn first; the worst wait longest)."""
+    def harm(m: Any) -> tuple[int, ...]:
+        return tuple(POLICE_HARM.get(_police_kind(cards[int(i) - 1]), 1) for i in m.extra)
+
+    return min(moves, key=harm)
+
+
+def _best_after(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> Any:
+    """The move whose position is worth most (ties: the first)."""
+    best, best_value = None, -1e18
+    for move in moves:
+        after = game.clone(det)
+        game.fast_apply(after, seat, move)
+        v = forecast(after)
+        if v > best_value:
+            best, best_value = move, v
+    return best
+
+
+# --- the turn ------------------------------------------------------------------------------------------------
+def _settle(game: Game[Any, Any, Any], state: Any, seat: int) -> None:
+    """Answer, inside a simulated turn, the decisions it raises (a stop: allowed; cards drawn; a Lookouts roll)."""
+    for _ in range(8):
+        if state.outcome or not state.pending:
+            return
+        p = state.pending[0]
+        if p.kind not in ("stop", "keep", "lookout", "scan"):
+            return
+        who = state.controller[p.faction]
+        moves = game.legal_moves(state, who)
+        move = _pending_choice(game, state, who, p, moves) if moves else None
+        if move is None:
+            return
+        game.fast_apply(state, who, move)
+
+
+def _purposeful(state: Any, f: int) -> set[int]:
+    """Districts worth moving blocs to: State districts and their neighbours, shops, occupation circles this faction
+    may build in, its occupations, districts to liberate, and clashes."""
+    g = city_geo(state)
+    out: set[int] = set()
+    for c in g.districts:
+        occupied = state.occ_owner[c] >= 0
+        if (c in g.states or g.near_state[c] or state.occ_owner[c] == f or state.police(c)
+                or any(s < 2 for s in state.shops[c])
+                or (occupied and g.liberatable[c] and not state.liberated[c])
+                or (not occupied and state.may_build(f, c))):
+            out.add(c)
+    return out
+
+
+ADVANCED_KINDS = ("loot", "build", "defeat", "kick", "van")
+SKIPPED = ("give", "offer", "accept", "decline", "swap", "end")  # swap: one occupation for another gains nothing
+
+
+def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, f: int) -> list[Any]:
+    """The turn's moves worth searching: each action once, paid by the lowest die that can pay it, and bloc
+    movements of 1, 2, all but one or all the blocs of a district towards a district that serves a purpose."""
+    dice = sorted(set(state.dice))
+    low = dice[0] if dice else 0
+    moves = game.legal_moves(state, seat)
+    free = any(m.kind == "move" and m.die == 0 for m in moves)  # a free movement: no die spent
+    useful = _purposeful(state, f)
+    out = []
+    best_die: dict[tuple[Any, ...], int] = {}
+    for m in moves:
+        k = m.kind
+        if k in SKIPPED:
+            continue
+        if k in ("move", "bicycles"):
+            mine = state.blocs[m.cell][f]
+            if m.to not in useful or m.n not in (1, 2, mine - 1, mine):
+                continue
+            if k == "bicycles" and dice:
+                continue
+            if k == "move" and (m.die not in (0, low) or (m.die == low and free)):
+                continue
+        elif k in ("barricade", "garden", "hall", "hacker"):
+            if m.die != low:
+                continue
+        elif k in ADVANCED_KINDS:
+            key = (k, m.cell, m.conn, m.occ, m.burn, m.molotovs)
+            rank = m.die + (10 if m.crowbar else 0)  # a crowbar only when no die can pay
+            if best_die.get(key, 99) <= rank:
+                continue
+            best_die[key] = rank
+        out.append(m)
+    return [m for m in out if m.kind not in ADVANCED_KINDS
+            or best_die[(m.kind, m.cell, m.conn, m.occ, m.burn, m.molotovs)] == m.die + (10 if m.crowbar else 0)]
+
+
+def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> Any:
+    f = det.faction_now()
+    end = next((m for m in moves if m.kind == "end"), None)
+    best_value = forecast(det)
+    best_first: Any = end
+    beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
+    for _ in range(DEPTH):
+        children: list[tuple[float, float, Any, Any]] = []
+        for _, state, first in beam:
+            for move in _candidates(game, state, seat, f):
+                after = game.clone(state)
+                game.fast_apply(after, seat, move)
+                _settle(game, after, seat)
+                v = forecast(after)
+                rank = v
+                if move.kind in ("move", "bicycles") and after.police(move.to) and _open(after, f):
+                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to attack
+                children.append((rank, v, after, first if first is not None else move))
+        if not children:
+            break
+        top = max(children, key=lambda x: x[1])
+        if top[1] > best_value + 1e-9:
+            best_value, best_first = top[1], top[3]
+        children.sort(key=lambda x: -x[0])
+        beam = []
+        for rank, _, after, first in children:
+            if len(beam) >= BEAM:
+                break
+            if not _open(after, f):
+                continue  # the turn is over (or waits on someone): nothing more to plan from here
+            beam.append((rank, after, first))
+        if not beam:
+            break
+    return best_first
+
+
+def _open(state: Any, f: int) -> bool:
+    """The faction's turn goes on with nothing waiting."""
+    return not state.outcome and not state.pending and state.phase == "sunset" and state.faction_now() == f
+
+
+def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> float:
+    """The best position one attack in ``cell`` leads to (a bloc moved into a clash is worth what it can do)."""
+    best = -1e18
+    for move in _candidates(game, state, seat, f):
+        if move.kind in ("defeat", "kick", "van") and move.cell == cell:
+            after = game.clone(state)
+            game.fast_apply(after, seat, move)
+            best = max(best, forecast(after))
+    return best
