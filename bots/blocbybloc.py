@@ -31,6 +31,7 @@ OCC_WORTH = {"start": 2.5, "hall": 1.6, "kitchen": 1.0, "strike": 1.5, "workshop
              "hacker": 1.2, "garden": 0.6, "cafe": 0.8, "factory": 1.2, "hideout": 1.2}
 STATE_HELD = 12.0  # a State district whose occupation survives the Sunrise
 ALL_HELD = 40.0  # … all of them: the table wins
+READY = 8.0  # the least advanced State district: the table wins only when all of them hold
 LOST = 60.0  # a faction wiped off the streets: the table loses
 
 
@@ -130,6 +131,7 @@ def forecast(state: Any) -> float:
     wiped = {f: 1.0 for f in order}  # the chance the Sunrise leaves the faction no bloc
     x = 0.0
     held = 1.0  # the chance every State district holds
+    ready = 1.0  # how near the least advanced State district is to holding an occupation
     total_cops = 0
     for c in g.districts:
         here = blocs[c]
@@ -147,8 +149,8 @@ def forecast(state: Any) -> float:
             wipe = 1.0
             if certain < n:
                 for p, k in groups:
-                    if certain + k >= n:
-                        wipe *= 1.0 - p
+                    if certain + k + 2 >= n:  # wary: more cops may gather where they come from first
+                        wipe *= 1.0 - min(1.0, 2.5 * p)  # wary: police cards chain (cops gather, then advance)
                 wipe = 1.0 - wipe
             expected = certain + sum(p * k for p, k in groups)
             kept = max(0.0, n - expected) / n if n else 0.0
@@ -170,13 +172,19 @@ def forecast(state: Any) -> float:
                     keep_occ = 1.0 - 0.6 * (1.0 - keep_occ)  # the factions still to play may come to hold it
                 x += held_w * keep_occ
                 held *= keep_occ
+                ready = min(ready, keep_occ)
             else:
                 held = 0.0
                 if vans[c] < 0:
                     x += 4.0  # the van is gone: the district can be cleared
                 else:
                     x += 0.6 * vans[c]  # damaged tonight (repaired at the Sunrise)
+                    if not last:
+                        x -= 2.5  # a van there brings more cops with each reinforcement
                 x -= 0.5 * min(cops[c], 6) + 0.3 * max(0, cops[c] - 2)
+                if not last:
+                    x -= 0.4 * sum(p * k for p, k in groups)  # cops likely to walk in
+                ready = min(ready, 0.5 / (1.0 + 0.3 * cops[c] + (1.0 if vans[c] >= 0 else 0.0)))
                 staged = sum(sum(blocs[a]) for a in g.adjacent[c] if not state.police(a))
                 x += 0.35 * min(staged, 5)
             x += 0.25 * min(survivors, 4)
@@ -194,6 +202,7 @@ def forecast(state: Any) -> float:
             x += 3.0
     if held > 0:
         x += ALL_HELD * held * (2.0 if last else 1.0)
+    x += READY * ready
     for f in order:
         later = f in to_play and state.occupation_cell(f, "start") >= 0  # a bloc forms at its Start first
         rest = left[f] + (1.0 if later else 0.0)
@@ -201,8 +210,8 @@ def forecast(state: Any) -> float:
         x -= 2.5 * max(0.0, 3.0 - rest)
         if not last:
             x += 0.45 * min(rest, 8.0)
-            for card in state.hands[f]:
-                x += CARD_WORTH.get(card, 0.3)
+        for card in state.hands[f]:  # the last night: worth keeping only for the State districts
+            x += CARD_WORTH.get(card, 0.3) * (0.4 if last else 1.0)
     x -= 1.5 * sum(1 for v in vans if v >= 0)
     x -= 0.08 * total_cops
     x -= 0.8 * state.morale

@@ -26,6 +26,7 @@ from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
+EVALUATIONS = 1500  # positions looked at in a turn's search, about (it keeps the hard bot well inside its budget)
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
 
@@ -182,17 +183,23 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> A
     best_value = forecast(det)
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
+    spent = 0  # positions evaluated: the search stops deepening past EVALUATIONS (a fixed amount, reproducible)
     for _ in range(DEPTH):
+        if spent > EVALUATIONS:
+            break
         children: list[tuple[float, float, Any, Any]] = []
         for _, state, first in beam:
-            for move in _candidates(game, state, seat, f):
+            options = _candidates(game, state, seat, f)
+            spent += len(options)
+            for move in options:
                 after = game.clone(state)
                 game.fast_apply(after, seat, move)
                 _settle(game, after, seat)
                 v = forecast(after)
                 rank = v
-                if move.kind in ("move", "bicycles") and after.police(move.to) and _open(after, f):
-                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to attack
+                if move.kind in ("move", "bicycles") and _open(after, f) and _may_act(after, f, move.to):
+                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to act there
+                    spent += 1
                 children.append((rank, v, after, first if first is not None else move))
         if not children:
             break
@@ -217,12 +224,55 @@ def _open(state: Any, f: int) -> bool:
     return not state.outcome and not state.pending and state.phase == "sunset" and state.faction_now() == f
 
 
+def _may_act(state: Any, f: int, cell: int) -> bool:
+    """Whether blocs just moved to ``cell`` could attack there or build an occupation there this turn."""
+    if state.police(cell):
+        return any(d >= state.difficulty(cell) for d in state.dice)
+    strong = any(d >= state.difficulty(cell) for d in state.dice) or "crowbar" in state.hands[f]
+    return state.occ_owner[cell] < 0 and bool(state.mats[f]) and state.may_build(f, cell) and (
+        strong or state.occupation_cell(f, "strike") >= 0)
+
+
 def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> float:
-    """The best position one attack in ``cell`` leads to (a bloc moved into a clash is worth what it can do)."""
+    """The best position one attack or build in ``cell`` leads to (blocs moved there are worth what they can do
+    there). The few actions are made up here rather than listed (listing every legal move is what costs)."""
     best = -1e18
-    for move in _candidates(game, state, seat, f):
-        if move.kind in ("defeat", "kick", "van") and move.cell == cell:
-            after = game.clone(state)
+    for move in _actions_in(game, state, f, cell):
+        after = game.clone(state)
+        try:
             game.fast_apply(after, seat, move)
-            best = max(best, forecast(after))
+        except Exception:  # (not expected: the actions are checked as the rules check them)
+            continue
+        _settle(game, after, seat)
+        best = max(best, forecast(after))
     return best
+
+
+def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> list[Any]:
+    """An attack (with no or one Molotovs card) or a build in ``cell``, paid by the lowest die that can pay."""
+    from engine.blocbybloc.moves import MOLOTOVS, Move
+
+    diff = state.difficulty(cell)
+    strong = [d for d in state.dice if d >= diff]
+    hand = state.hands[f]
+    out: list[Any] = []
+    if state.police(cell):
+        if not strong or state.attacked.get(f"{f}:{cell}", 0) >= state.blocs[cell][f]:
+            return out
+        cards = [()] + [(m,) for m in MOLOTOVS if m in hand]
+        if state.vans[cell] >= 0:
+            out += [Move("van", strong[0], cell, extra=x) for x in cards]
+        if state.cops[cell] >= 1:
+            out += [Move("defeat", strong[0], cell, extra=x) for x in cards]
+        return out
+    if (not state.dice or not state.mats[f] or state.occ_owner[cell] >= 0 or not state.may_build(f, cell)
+            or f"build:{cell}" in state.stopped):
+        return out
+    occ = sorted(set(state.mats[f]))[0]
+    if game._basic_build(state, f, cell):  # type: ignore[attr-defined]
+        out.append(Move("build", state.dice[0], cell, occ=occ))
+    elif strong:
+        out.append(Move("build", strong[0], cell, occ=occ))
+    elif "crowbar" in hand:
+        out.append(Move("build", state.dice[0], cell, occ=occ, extra=("crowbar",)))
+    return out
