@@ -31,7 +31,7 @@ OCC_WORTH = {"start": 2.5, "hall": 1.6, "kitchen": 1.0, "strike": 1.5, "workshop
              "hacker": 1.2, "garden": 0.6, "cafe": 0.8, "factory": 1.2, "hideout": 1.2}
 STATE_HELD = 12.0  # a State district whose occupation survives the Sunrise
 ALL_HELD = 40.0  # … all of them: the table wins
-READY = 8.0  # the least advanced State district: the table wins only when all of them hold
+READY = 12.0  # the least advanced State district: the table wins only when all of them hold
 LOST = 60.0  # a faction wiped off the streets: the table loses
 
 
@@ -195,11 +195,12 @@ def forecast(state: Any) -> float:
             x += worth * keep_occ
         if last:
             continue
+        lib = 3.0 if g.near_state[c] or c in g.states else 1.5  # its manifestation card may clear a State district
         if owner >= 0 and g.liberatable[c] and not state.liberated[c]:
             need = 2 * state.difficulty(c) - 2 * state.banners.get(str(c), 0)
-            x += (3.0 if survivors >= need else 1.0 * min(1.0, survivors / max(1, need))) * keep_occ
+            x += (lib if survivors >= need else lib / 3 * min(1.0, survivors / max(1, need))) * keep_occ
         if state.liberated[c]:
-            x += 3.0
+            x += lib
     if held > 0:
         x += ALL_HELD * held * (2.0 if last else 1.0)
     x += READY * ready
