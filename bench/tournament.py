@@ -14,11 +14,12 @@ Run from the repository root::
 ``--iterations`` fixes the hard bot's search per move (reproducible; default 200); ``--budget-ms`` gives it a
 time budget instead.
 
-Last measured (2 cores, 2026-11-25, 200 games per pairing; hard bot at 150 iterations, Breaks 300 playouts):
-medium beats easy in 97% (Breaks), 100% (Blockers!), 93% (Breaker Blocks) and 100% (BLOCK for two); hard beats
-medium in 60% (Breaks, 95% CI 53–66%, below the 65% target), 71% (Blockers!, 65–77%), 93% (Breaker Blocks, 89–96%)
-and 99% (BLOCK for two, 96–100%), at 13, 6, 120 and 72 ms a move. BLOCK solo averages (20 games): easy −3.4,
-medium 15.1, hard 41.6.
+Last measured (2 cores, 2026-11-25, 200 games per pairing; hard bot at 150 iterations; Breaks re-measured on
+2026-11-26, its search is a fixed expectimax that ``--iterations`` does not change): medium beats easy in 97%
+(Breaks), 100% (Blockers!), 93% (Breaker Blocks) and 100% (BLOCK for two); hard beats medium in 59% (Breaks, 95%
+CI 52–66%, below the 65% target; 59% of 700 games, 55–63%), 71% (Blockers!, 65–77%), 93% (Breaker Blocks,
+89–96%) and 99% (BLOCK for two, 96–100%), at 23, 6, 120 and 72 ms a move. BLOCK solo averages (20 games): easy
+−3.4, medium 15.1, hard 41.6.
 """
 
 from __future__ import annotations

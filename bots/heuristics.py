@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bots.blocbybloc import blocbybloc_value
+from bots.breaks import learned_value, next_draws
 from engine.base import Game
 from engine.rng import Rng
 
@@ -149,7 +150,11 @@ VALUES: dict[str, Value] = {"breaks": breaks_value, "blockers": blockers_value, 
 
 
 # the hard bot's own leaves, by name (bots.mcts.Profile.leaf)
-LEAVES: dict[str, Value] = {"breaks_risk": breaks_risk_value, "blockers_reach": blockers_reach_value}
+LEAVES: dict[str, Value] = {"breaks_risk": breaks_risk_value, "breaks_fit": learned_value,
+                            "blockers_reach": blockers_reach_value}
+
+# games' chance events listed for an expectimax (bots.mcts.Profile.chance): the outcomes of a move, or None
+CHANCES: dict[str, Callable[..., list[tuple[float, Any]] | None]] = {"breaks": next_draws}
 
 
 def value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> float:

@@ -177,3 +177,56 @@ def test_the_blockers_leaf_values_a_square_that_would_merge_two_groups() -> None
     assert blockers_value(game, open_gap, 0) == blockers_value(game, blocked, 0)
     assert blockers_reach_value(game, open_gap, 0) > blockers_reach_value(game, blocked, 0)
     assert blockers_reach_value(game, open_gap, 1) < blockers_reach_value(game, blocked, 1)
+
+
+# --- Breaks: the hard bot's learned leaf and its draws ---------------------------------------------------------
+
+def _breaks(mine: list[list[str]], theirs: list[list[str]], pile: list[str], stacks: int = 0) -> tuple[Any, Any]:
+    """A two-player Breaks position: seat 0's and seat 1's slots, the draw pile, seat 0's stacks; seat 1 to act."""
+    game: Any = default_catalog().get("breaks")
+    assert game is not None
+    state = game.new_game(2, {}, 1)
+    state.slots = [[list(s) for s in mine], [list(s) for s in theirs]]
+    state.draw = list(pile)
+    state.discard = []
+    state.stacks = [[["2C", "3C", "4C", "5C", "6C"]] * stacks, []]
+    state.turn = 1
+    return game, state
+
+
+PILE = ["JH", "QH", "KH", "2S", "3S", "4D", "5D", "6C", "7C", "8S", "9D", "TC"]
+
+
+@pytest.mark.parametrize(("better", "worse", "why"), [
+    (dict(mine=[["2H", "3H"], ["9S"], []], theirs=[["4S"], ["8D"], ["7D"]], pile=PILE, stacks=1),
+     dict(mine=[["2H", "3H"], ["9S"], []], theirs=[["4S"], ["8D"], ["7D"]], pile=PILE, stacks=0), "a stack more"),
+    (dict(mine=[["2S", "3S", "4S", "5S"], ["9D"], ["7C"]], theirs=[["4C"], ["8D"], []], pile=PILE),
+     dict(mine=[["2S", "3S", "4S", "5H"], ["9D"], ["7C"]], theirs=[["4C"], ["8D"], []], pile=PILE),
+     "a four whose top no court card in the pile matches (5H: the pile holds the heart courts)"),
+    (dict(mine=[["2S", "3S", "4S"], ["5S", "6S"], ["9D"]], theirs=[["4C"], ["8D"], ["7D"]], pile=PILE),
+     dict(mine=[["2S", "3S", "4S"], ["5H", "6H"], ["9D"]], theirs=[["4C"], ["8D"], ["7D"]], pile=PILE),
+     "two sequences that merge into a stack"),
+])
+def test_the_breaks_leaf_prefers_the_better_position(better: dict[str, Any], worse: dict[str, Any], why: str) -> None:
+    from bots.breaks import learned_value
+
+    game, good = _breaks(**better)
+    _, bad = _breaks(**worse)
+    assert learned_value(game, good, 0) > learned_value(game, bad, 0), why
+    assert learned_value(game, good, 1) < learned_value(game, bad, 1), why
+
+
+def test_breaks_draws_are_listed_from_the_piles_composition_only() -> None:
+    """Every distinct card of the pile once, weighted by its count; a shuffled pile lists the same outcomes."""
+    from bots.breaks import next_draws
+    from engine.breaks.game import DRAW, PLACE
+
+    game, state = _breaks([["2S"], ["9D"], []], [["4C"], ["8D"], []], ["KH", "3S", "KH", "7C"])
+    outs = next_draws(game, state, 1, DRAW)
+    assert outs is not None and abs(sum(w for w, _ in outs) - 1.0) < 1e-9
+    assert sorted((s.pending, w) for w, s in outs) == [("3S", 0.25), ("7C", 0.25), ("KH", 0.5)]
+    shuffled = game.clone(state)
+    shuffled.draw.reverse()
+    again = next_draws(game, shuffled, 1, DRAW)
+    assert again is not None and sorted((s.pending, w) for w, s in again) == sorted((s.pending, w) for w, s in outs)
+    assert next_draws(game, state, 1, PLACE[0]) is None
