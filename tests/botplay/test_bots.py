@@ -230,3 +230,21 @@ def test_breaks_draws_are_listed_from_the_piles_composition_only() -> None:
     again = next_draws(game, shuffled, 1, DRAW)
     assert again is not None and sorted((s.pending, w) for w, s in again) == sorted((s.pending, w) for w, s in outs)
     assert next_draws(game, state, 1, PLACE[0]) is None
+
+
+def test_the_breaks_hard_bot_does_not_read_the_pile_order() -> None:
+    """Breaks hides only the draw pile's order (it has no hidden hands, so the test above skips it): the hard bot
+    chooses the same move whatever the order (and the generator of the shuffles to come)."""
+    game = default_catalog().get("breaks")
+    assert game is not None
+    checked = 0
+    for seed in (3, 4):
+        for state in positions(game, 2, seed, count=8):
+            seat = min(game.to_act(state))
+            scrambled = game.determinize(state, seat, Rng(99))
+            assert scrambled.draw != state.draw or len(state.draw) < 2
+            real = choose(game, state, seat, "hard", Rng(5), iterations=40)
+            other = choose(game, scrambled, seat, "hard", Rng(5), iterations=40)
+            assert game.format_move(real) == game.format_move(other)
+            checked += 1
+    assert checked >= 8
