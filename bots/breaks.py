@@ -10,15 +10,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.breaks.cards import court_points, is_court, is_wild, make_deck, matches
+
 FEATURES = ("score", "potential", "len1", "len2", "len3", "len4", "empty", "growth", "exposure")
-"""Per seat: stacks scored; stacks its own merges would add now (the final merge round's gain); sequences of each
-length; empty slots; cards in sequences times the share of the future cards that match their top (how they grow);
+"""Per seat: points scored (a stack each; with ``scoring=court`` its court cards too); stacks its own merges would
+add now (the final merge round's gain); sequences of each length; empty slots; cards in sequences times the share
+of the future cards that match their top (how they grow);
 cards in sequences times the share of the future cards that are court cards matching their top, where an opponent
 could take them (how they are broken)."""
-
-
-def _matches(a: str, b: str) -> bool:
-    return a[0] == b[0] or a[1] == b[1] or a == "JK" or b == "JK"
 
 
 def _potential(seqs: list[list[str]], wild: bool) -> int:
@@ -31,7 +30,7 @@ def _potential(seqs: list[list[str]], wild: bool) -> int:
             if i == j:
                 continue
             top = onto[-1]
-            if not (_matches(bottom, top) or (wild and (bottom[0] == "A" or top[0] == "A"))):
+            if not matches(bottom, top, wild):
                 continue
             joined = onto + moving
             made = 0
@@ -48,6 +47,7 @@ def features(state: Any) -> tuple[list[list[float]], float]:
     future = state.draw + (state.discard if state.recycles_left else [])
     n = len(future)
     wild = bool(state.options["aces_wild"])
+    court = state.options["scoring"] == "court"
     by_suit: dict[str, int] = {}
     by_rank: dict[str, int] = {}
     by_card: dict[str, int] = {}
@@ -57,12 +57,12 @@ def features(state: Any) -> tuple[list[list[float]], float]:
     wilds = 0
     for c in future:
         by_card[c] = by_card.get(c, 0) + 1
-        if c == "JK" or (wild and c[0] == "A"):
+        if is_wild(c, wild):
             wilds += 1
             continue
         by_suit[c[1]] = by_suit.get(c[1], 0) + 1
         by_rank[c[0]] = by_rank.get(c[0], 0) + 1
-        if c[0] in "JQK":
+        if is_court(c):
             court_suit[c[1]] = court_suit.get(c[1], 0) + 1
             court_rank[c[0]] = court_rank.get(c[0], 0) + 1
             court_card[c] = court_card.get(c, 0) + 1
@@ -84,7 +84,7 @@ def features(state: Any) -> tuple[list[list[float]], float]:
             if not n:
                 continue
             top = seq[-1]
-            if top == "JK" or (wild and top[0] == "A"):
+            if is_wild(top, wild):
                 grow, threat = n, courts
             else:
                 grow = by_suit.get(top[1], 0) + by_rank.get(top[0], 0) - by_card.get(top, 0) + wilds
@@ -92,20 +92,20 @@ def features(state: Any) -> tuple[list[list[float]], float]:
             growth += k * grow * inv
             if threat:
                 bottom = seq[0]
-                if any(any(not s or _matches(bottom, s[-1]) or (wild and (bottom[0] == "A" or s[-1][0] == "A"))
+                if any(any(not s or matches(bottom, s[-1], wild)
                            for s in state.slots[q]) for q in range(seats) if q != p):
                     exposure += k * threat * inv
-        out.append([float(len(state.stacks[p])), float(_potential(seqs, wild)), float(lens[1]), float(lens[2]),
+        points = sum(1 + (court_points(stack) if court else 0) for stack in state.stacks[p])
+        out.append([float(points), float(_potential(seqs, wild)), float(lens[1]), float(lens[2]),
                     float(lens[3]), float(lens[4]), float(empty), growth, exposure])
-    deck = 52 * state.options["decks"] + (2 * state.options["decks"] if state.options["jokers"] else 0)
+    deck = len(make_deck(state.options["decks"], state.options["jokers"]))
     return out, n / deck
 
 
-def inputs(state: Any, seat: int, feats: list[list[float]] | None = None, left: float = -1.0) -> list[float]:
+def inputs(state: Any, seat: int) -> list[float]:
     """The regression's inputs for ``seat``: its features less the best opponent's (by score), the same scaled by
     the share of the deck to come (a feature may count for more early or late), and whether the seat is to act."""
-    if feats is None:
-        feats, left = features(state)
+    feats, left = features(state)
     mine = feats[seat]
     others = [f for p, f in enumerate(feats) if p != seat]
     best = max(others, key=lambda f: (f[0] + f[1], f[0]))
@@ -138,19 +138,20 @@ def learned_value(game: Any, state: Any, seat: int) -> float:
 def next_draws(game: Any, state: Any, actor: int, move: Any) -> list[tuple[float, Any]] | None:
     """The outcomes of ``move`` when it draws a card: every distinct card the pile can show next, with its
     chance, each the state after the draw (``None`` for a move that draws nothing). Only the pile's composition
-    counts (public), not its order: the card is brought to the top, the rest stays as shuffled."""
+    counts (public), not its order: the card is brought to the top, the rest stays as shuffled (an empty pile is
+    first refilled from the discards, shuffled, as the engine does)."""
     if move.kind != "draw":
         return None
-    cards = state.draw if state.draw else state.discard  # an empty pile is refilled from the discards first
+    if not state.draw:
+        state = state.clone()
+        game.refill(state)
+    cards = state.draw
     counts: dict[str, int] = {}
     for c in cards:
         counts[c] = counts.get(c, 0) + 1
     out = []
     for card, k in counts.items():
         s = state.clone()
-        if not s.draw:
-            s.draw, s.discard = s.discard, []
-            s.recycles_left -= 1
         i = len(s.draw) - 1 - s.draw[::-1].index(card)
         s.draw[i], s.draw[-1] = s.draw[-1], s.draw[i]
         game.fast_apply(s, actor, move)

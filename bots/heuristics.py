@@ -52,42 +52,6 @@ def breaks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _squash((mine - best) / 20.0)
 
 
-def breaks_risk_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
-    """The hard bot's Breaks leaf: :func:`breaks_value`'s sequences weighed by their future. The draw pile's cards
-    are public knowledge (every card drawn was shown), only their order is not: a sequence whose top matches many
-    of them grows, one whose top matches court cards an opponent may draw (and fit) is likely to be broken."""
-    from engine.breaks.cards import is_court
-
-    pile = state.draw or (state.discard if state.recycles_left else [])
-    n = len(pile)
-    seats = len(state.slots)
-    worth = [0.0] * seats
-    for p in range(seats):
-        worth[p] += 28.0 * len(state.stacks[p])
-    for p in range(seats):
-        for seq in state.slots[p]:
-            if not seq:
-                continue
-            w = len(seq) ** 1.5
-            if n:
-                top = seq[-1]
-                grow = sum(1 for c in pile if c[0] == top[0] or c[1] == top[1]) / n
-                w *= 0.75 + 0.5 * min(1.0, 3.0 * grow)
-                bottom = seq[0]
-                for q in range(seats):
-                    if q == p or not any(not s or s[-1][0] == bottom[0] or s[-1][1] == bottom[1]
-                                         for s in state.slots[q]):
-                        continue
-                    steal = sum(1 for c in pile if is_court(c) and (c[0] == top[0] or c[1] == top[1])) / n
-                    lost = w * min(1.0, 2.0 * steal)
-                    worth[p] -= lost
-                    worth[q] += 0.8 * lost
-            worth[p] += w
-    mine = worth[seat]
-    best = max((worth[p] for p in range(seats) if p != seat), default=0.0)
-    return _squash((mine - best) / 20.0)
-
-
 def blockers_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _lead(_scores(game, state), seat, 3.0, lower_is_better=True)
 
@@ -150,7 +114,7 @@ VALUES: dict[str, Value] = {"breaks": breaks_value, "blockers": blockers_value, 
 
 
 # the hard bot's own leaves, by name (bots.mcts.Profile.leaf)
-LEAVES: dict[str, Value] = {"breaks_risk": breaks_risk_value, "breaks_fit": learned_value,
+LEAVES: dict[str, Value] = {"breaks_fit": learned_value,
                             "blockers_reach": blockers_reach_value}
 
 # games' chance events listed for an expectimax (bots.mcts.Profile.chance): the outcomes of a move, or None

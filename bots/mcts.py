@@ -16,7 +16,7 @@ How each game is searched is its :class:`Profile` (:data:`PROFILES`), chosen by 
 out by an epsilon-greedy policy, search the root only (``flat``), or not search at all (``one_ply``: the leaf's
 best move, when deeper search measured worse). A game whose chance events are few enough to list (a hook in
 ``bots.heuristics.CHANCES``: Breaks' next card) may average over them instead of sampling (``chance``: expectimax
-on the determinization, through the opponents' next turn). BLOCK's hard bot plans its turns instead
+on the determinization, through the next seat's turn). BLOCK's hard bot plans its turns instead
 (:mod:`bots.blockplan`).
 """
 
@@ -54,11 +54,10 @@ class Profile:
     leaf: str = ""  # the heuristic (bots.heuristics.LEAVES) that scores leaves, if not the medium bot's
     pick_mean: bool = False  # play the root move with the best average reward (else the most visited)
     one_ply: bool = False  # no search: the move whose position the leaf values most (over every move; ties: chance)
-    paired: bool = False  # flat, every root move played out on the same determinizations (common random numbers)
     flat: bool = False  # search the root moves only, each iteration playing the determinization out by the policy
     fresh_nodes: bool = False  # below the root, pick the actor's best moves anew in every determinization
     chance: str = ""  # expectimax: chance outcomes listed by this game hook (bots.heuristics.CHANCES), not sampled
-    policy_leaf: str | None = None  # the heuristic the playout policy plays by (None: the leaf)
+    policy_leaf: str | None = None  # with ``chance``: the heuristic the other seats play by (None: the leaf)
 
 
 PROFILES: dict[str, Profile] = {
@@ -104,8 +103,6 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
         return legal[_candidates(game, state, seat, moves, rng, 1, leaf=prof.leaf, ties=True)[0]]
     if prof.chance:
         return _expect(game, state, seat, moves, rng, prof, legal, budget_ms, iterations)
-    if prof.paired:
-        return _paired(game, state, seat, moves, rng, prof, legal, budget_ms, iterations)
     root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf))
     deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
@@ -150,27 +147,6 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
     return legal[best] if best is not None else moves[rng.below(len(moves))]
 
 
-def _paired(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, prof: Profile,
-            legal: dict[str, Any], budget_ms: float, iterations: int | None) -> Any:
-    """Flat Monte Carlo with common random numbers: every candidate is played out on the same determinizations
-    (the same hidden cards and future dice), so the comparison between moves is not drowned by the luck of the
-    draw. ``iterations`` counts playouts (a determinization per candidate)."""
-    keys = [k for k in _candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf) if k in legal]
-    seats = game.seat_count(state)
-    totals = dict.fromkeys(keys, 0.0)
-    rounds = max(1, (iterations or 0) // max(1, len(keys)))
-    deadline = time.perf_counter() + budget_ms / 1000.0
-    done = 0
-    while (done < rounds) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
-        done += 1
-        det = game.determinize(state, seat, rng)
-        for key in keys:
-            after = game.clone(det)
-            game.fast_apply(after, seat, legal[key])
-            totals[key] += _playout(game, after, seats, rng, prof)[seat]
-    return legal[max(keys, key=lambda k: totals[k])]
-
-
 def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, prof: Profile,
             legal: dict[str, Any], budget_ms: float, iterations: int | None) -> Any:
     """Expectimax on a determinization, for games whose chance events are few enough to list (a game hook,
@@ -178,8 +154,9 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
     which depends on the pile's public composition only, not on the determinization's order). A move that draws is
     worth the average over its outcomes of the seat's best answer; then the others play by the policy (each the
     best move by ``policy_leaf``), their draws averaged too, for ``playout_plies`` plies or until the seat is to act
-    again, where the leaf scores the position. The candidates are searched best first by the leaf; past the time
-    budget (when ``iterations`` is not fixed) the rest are not searched."""
+    again, where the leaf scores the position. Every candidate is searched, those with fewest outcomes first; past
+    the time budget (when ``iterations`` is not fixed) the other seats' turns are no longer searched, the leaf
+    scoring the position they start from, so a large table still answers within its budget."""
     chance = CHANCES[prof.chance]
     det = game.determinize(state, seat, rng)
     keys = [k for k in _candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf) if k in legal]
@@ -199,7 +176,8 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
         return options[0] if len(options) == 1 else max(options, key=lambda m: _after(game, s, actor, m, leaf))
 
     def replies(s: Any, plies: int) -> float:
-        if plies <= 0 or game.is_over(s) or _actor(game, s) == seat:
+        late = iterations is None and time.perf_counter() > deadline
+        if late or plies <= 0 or game.is_over(s) or _actor(game, s) == seat:
             return value(game, s, seat, prof.leaf)
         actor = _actor(game, s)
         return sum(w * replies(after, plies - 1) for w, after in outcomes(s, actor, best(s, actor, policy_leaf)))
@@ -213,11 +191,8 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
                 total += w * replies(after, prof.playout_plies)
         return total
 
-    totals: dict[str, float] = {}
-    for key in keys:
-        if iterations is None and totals and time.perf_counter() > deadline:
-            break
-        totals[key] = mine(det, legal[key], True)
+    keys.sort(key=lambda k: len(chance(game, det, seat, legal[k]) or ()))  # the cheap ones first
+    totals = {key: mine(det, legal[key], True) for key in keys}
     return legal[max(totals, key=lambda k: totals[k])]
 
 

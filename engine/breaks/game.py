@@ -272,15 +272,19 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
     def _draw(self, s: BreaksState, seat: int, events: list[Event]) -> None:
         if not s.draw:
             # The play phase ends as soon as the pile cannot be refilled, so a refill is possible here.
-            rng = Rng(s.rng)
-            s.draw, s.discard = s.discard, []
-            rng.shuffle(s.draw)
-            s.rng = rng.state
-            s.recycles_left -= 1
+            self.refill(s)
             events.append(Event("recycle", None, "The discard pile (%d cards) was shuffled into a new draw pile."
                                 % len(s.draw), {"cards": len(s.draw)}))
         s.pending = s.draw.pop()
         events.append(Event("draw", seat, "{p%d} drew %s." % (seat, short(s.pending)), {"card": s.pending}))
+
+    def refill(self, s: BreaksState) -> None:
+        """The discard pile, shuffled by the state's generator, becomes the draw pile (a recycle)."""
+        rng = Rng(s.rng)
+        s.draw, s.discard = s.discard, []
+        rng.shuffle(s.draw)
+        s.rng = rng.state
+        s.recycles_left -= 1
 
     def _stack_up(self, s: BreaksState, seat: int, slot: int, events: list[Event]) -> list[int]:
         seq = s.slots[seat][slot]

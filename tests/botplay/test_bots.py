@@ -232,6 +232,36 @@ def test_breaks_draws_are_listed_from_the_piles_composition_only() -> None:
     assert next_draws(game, state, 1, PLACE[0]) is None
 
 
+def test_the_breaks_leaf_counts_points_with_court_scoring() -> None:
+    """With ``scoring=court`` a stack of Kings is worth more than two plain stacks: the leaf sees the points."""
+    from bots.breaks import learned_value
+
+    game, state = _breaks([["2H"], ["9S"], []], [["4S"], ["8D"], ["7D"]], PILE, stacks=2)
+    state.options = dict(state.options, scoring="court")
+    state.stacks[1] = [["KS", "KH", "KD", "KC", "QS"]]  # 1 + 4×3 + 2 = 15 points against 2
+    assert game.scores(state) == [2, 15]
+    assert learned_value(game, state, 1) > 0.5 > learned_value(game, state, 0)
+
+
+def test_a_breaks_draw_from_an_empty_pile_lists_the_shuffled_discards() -> None:
+    """An empty pile is refilled from the discards as the engine does (shuffled, one recycle spent): every discard
+    can come next, and the rest of the new pile is in the shuffle's order, not the discards'."""
+    from bots.breaks import next_draws
+    from engine.breaks.game import DRAW
+
+    game, state = _breaks([["2S"], ["9D"], []], [["4C"], ["8D"], []], [])
+    state.discard = ["3S", "7C", "KH", "5D", "6C", "8S", "TC", "2D"]
+    state.recycles_left = 1
+    outs = next_draws(game, state, 1, DRAW)
+    assert outs is not None and sorted(s.pending for _, s in outs) == sorted(state.discard)
+    assert all(s.recycles_left == 0 and s.discard == [] for _, s in outs)
+    refilled = game.clone(state)
+    game.refill(refilled)
+    assert refilled.draw != state.discard  # the shuffle moved them (this seed)
+    after = next(s for _, s in outs if s.pending == refilled.draw[-1])
+    assert after.draw == refilled.draw[:-1]
+
+
 def test_the_breaks_hard_bot_does_not_read_the_pile_order() -> None:
     """Breaks hides only the draw pile's order (it has no hidden hands, so the test above skips it): the hard bot
     chooses the same move whatever the order (and the generator of the shuffles to come)."""
