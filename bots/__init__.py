@@ -23,7 +23,7 @@ from bots.mcts import search
 from engine.base import Game
 from engine.rng import Rng
 
-PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"block": plan,
+PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, float], Any]] = {"block": plan,
                                                                                     "blocbybloc": plan_blocbybloc}
 """Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
 
@@ -55,7 +55,7 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
         return greedy(game, state, seat, moves, rng)
     planner = PLANNERS.get(game.key)
     if planner is not None:
-        move = planner(game, state, seat, moves, rng)
+        move = planner(game, state, seat, moves, rng, budget_ms)
         if move is not None:
             return move
     return search(game, state, seat, moves, rng, budget_ms=budget_ms, iterations=iterations)

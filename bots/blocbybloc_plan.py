@@ -26,13 +26,16 @@ from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
-EVALUATIONS = 1500  # positions looked at in a turn's search, about (it keeps the hard bot well inside its budget)
+EVALUATIONS = 1500  # positions looked at in a turn's search at the default budget (about 1 s at worst, measured)
+FULL_BUDGET_MS = 1500.0  # the budget EVALUATIONS is for; a smaller one looks at fewer positions
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
 
 
-def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
-    """The hard bot's move, or ``None`` to leave it to the search (trade answers)."""
+def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
+         budget_ms: float = FULL_BUDGET_MS) -> Any:
+    """The hard bot's move, or ``None`` to leave it to the search (trade answers). The turn's search looks at a
+    number of positions in proportion to ``budget_ms`` (a count, not a clock, so a choice is reproducible)."""
     if state.outcome:
         return None
     det = game.determinize(state, seat, rng)
@@ -43,7 +46,7 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
             return None
         move = _pending_choice(game, det, seat, p, moves)
     elif state.controller[state.faction_now()] == seat:
-        move = _turn(game, det, seat, moves)
+        move = _turn(game, det, seat, moves, limit(budget_ms))
     else:
         return None
     if move is None:
@@ -177,18 +180,25 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, f: int) -> lis
             or best_die[(m.kind, m.cell, m.conn, m.occ, m.burn, m.molotovs)] == m.die + (10 if m.crowbar else 0)]
 
 
-def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> Any:
+def limit(budget_ms: float) -> int:
+    """Positions a turn's search may look at for a budget."""
+    return max(50, int(EVALUATIONS * min(1.0, budget_ms / FULL_BUDGET_MS)))
+
+
+def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], evaluations: int) -> Any:
     f = det.faction_now()
     end = next((m for m in moves if m.kind == "end"), None)
     best_value = forecast(det)
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
-    spent = 0  # positions evaluated: the search stops deepening past EVALUATIONS (a fixed amount, reproducible)
+    spent = 0  # positions evaluated: the search stops past ``evaluations`` (a count: reproducible)
     for _ in range(DEPTH):
-        if spent > EVALUATIONS:
+        if spent > evaluations:
             break
         children: list[tuple[float, float, Any, Any]] = []
         for _, state, first in beam:
+            if spent > evaluations:
+                break
             options = _candidates(game, state, seat, f)
             spent += len(options)
             for move in options:
@@ -198,8 +208,9 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> A
                 v = forecast(after)
                 rank = v
                 if move.kind in ("move", "bicycles") and _open(after, f) and _may_act(after, f, move.to):
-                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to act there
-                    spent += 1
+                    follow, looked = _follow_up(game, after, seat, f, move.to)  # blocs sent in to act there
+                    rank = max(v, follow)
+                    spent += looked
                 children.append((rank, v, after, first if first is not None else move))
         if not children:
             break
@@ -233,11 +244,13 @@ def _may_act(state: Any, f: int, cell: int) -> bool:
         strong or state.occupation_cell(f, "strike") >= 0)
 
 
-def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> float:
+def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> tuple[float, int]:
     """The best position one attack or build in ``cell`` leads to (blocs moved there are worth what they can do
-    there). The few actions are made up here rather than listed (listing every legal move is what costs)."""
+    there), and how many positions that looked at. The few actions are made up here rather than listed (listing
+    every legal move is what costs)."""
     best = -1e18
-    for move in _actions_in(game, state, f, cell):
+    actions = _actions_in(game, state, f, cell)
+    for move in actions:
         after = game.clone(state)
         try:
             game.fast_apply(after, seat, move)
@@ -245,7 +258,7 @@ def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: i
             continue
         _settle(game, after, seat)
         best = max(best, forecast(after))
-    return best
+    return best, len(actions)
 
 
 def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> list[Any]:

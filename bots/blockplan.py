@@ -162,8 +162,10 @@ def _best_drop(game: Any, planner: Planner, sheet: Any, shapes: Sequence[str], v
     return best, pick
 
 
-def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any | None:
-    """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides)."""
+def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
+         budget_ms: float = 1500.0) -> Any | None:
+    """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides). Its
+    search is small (tens of milliseconds), well inside any budget, so ``budget_ms`` does not change it."""
     seen = game.determinize(state, seat, rng)
     step = game.step(seen, seat)  # type: ignore[attr-defined]
     sheet = seen.work[seat]

@@ -5,13 +5,12 @@ bot maximises ranks those moves first. Positions are set up on the beginner city
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
+import bots.blocbybloc_plan as planner
 from bots import choose
 from bots.blocbybloc import blocbybloc_value, forecast
-from bots.blocbybloc_plan import plan
+from bots.blocbybloc_plan import EVALUATIONS, plan
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.city import parse_cell
 from engine.blocbybloc.model import BlocState, Pending
@@ -131,21 +130,31 @@ def test_decisions_outside_the_turn() -> None:
     assert hard(lookout) == "accept"
 
 
-def test_the_planner_reads_only_the_seat_view_and_is_quick() -> None:
-    """Same move on a scrambled copy of what the seat cannot see; a mid-game position plans within the budget."""
+def test_the_planner_reads_only_the_seat_view_and_keeps_to_its_search_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same move on a scrambled copy of what the seat cannot see; a move looks at about ``EVALUATIONS`` positions
+    at most (its time is measured by bench.tournament), and a tenth of the budget looks at fewer."""
+    looked = [0]
+
+    def counting(state: BlocState) -> float:
+        looked[0] += 1
+        return forecast(state)
+
+    monkeypatch.setattr(planner, "forecast", counting)
     state = G.new_game(2, {"difficulty": "easy"}, 11)
-    slowest = 0.0
+    most = {150.0: 0, 1500.0: 0}
     for ply in range(60):
         if G.is_over(state):
             break
         seat = min(G.to_act(state))
         moves = G.search_moves(state, seat)
-        t0 = time.perf_counter()
-        move = choose(G, state, seat, "hard", Rng(ply))
-        slowest = max(slowest, time.perf_counter() - t0)
+        for budget in most:
+            looked[0] = 0
+            move = choose(G, state, seat, "hard", Rng(ply), budget_ms=budget)
+            most[budget] = max(most[budget], looked[0])
         if ply % 10 == 0:
             scrambled = G.determinize(state, seat, Rng(99))
             assert G.format_move(plan(G, scrambled, seat, moves, Rng(ply)) or move) == \
                 G.format_move(plan(G, state, seat, moves, Rng(ply)) or move)
         state, _ = G.apply(state, seat, move)
-    assert slowest < 1.5
+    assert EVALUATIONS // 2 < most[1500.0] < EVALUATIONS * 1.2  # (one depth's last state may overshoot a little)
+    assert most[150.0] < most[1500.0] / 2
