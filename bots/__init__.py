@@ -55,7 +55,8 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
         return greedy(game, state, seat, moves, rng)
     planner = PLANNERS.get(game.key)
     if planner is not None:
-        move = planner(game, state, seat, moves, rng, budget_ms)
+        # (a fixed ``iterations`` is a benchmark's or a test's: the planner then plans as at the default budget)
+        move = planner(game, state, seat, moves, rng, DEFAULT_BUDGET_MS if iterations is not None else budget_ms)
         if move is not None:
             return move
     return search(game, state, seat, moves, rng, budget_ms=budget_ms, iterations=iterations)

@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import Any
 
 from engine.base import Game
-from engine.blocbybloc import police as pol
 from engine.blocbybloc.city import TILES, build_city
+from engine.blocbybloc.police import DRAWS
 
 CARD_WORTH = {"molotov1": 0.9, "molotov2": 1.4, "molotov3": 1.8, "energy": 1.0, "crowbar": 1.2, "fireworks": 0.8,
               "medic": 0.5, "shield": 0.5, "paint": 0.5, "banner": 0.5, "communique": 0.3, "bicycles": 0.4,
@@ -37,12 +37,12 @@ LOST = 60.0  # a faction wiped off the streets: the table loses
 
 @dataclass(frozen=True)
 class Geo:
-    """What stays fixed in a city: the State districts, adjacency and connections, types, which can be liberated."""
+    """What stays fixed in a city: the State districts, adjacency, types and difficulties."""
 
     districts: tuple[int, ...]
     states: tuple[int, ...]
     adjacent: tuple[tuple[int, ...], ...]
-    conns: tuple[tuple[tuple[int, tuple[str, ...]], ...], ...]  # by cell: (neighbour, the connections to it)
+    conns: tuple[tuple[tuple[int, str], ...], ...]  # by cell: (other end, connection id)
     kind: tuple[str, ...]
     liberatable: tuple[bool, ...]
     near_state: tuple[bool, ...]  # adjacent to a State district
@@ -55,8 +55,7 @@ def geo(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> Geo:
     adjacent = tuple(tuple(sorted(city.adjacent[c])) for c in range(25))
     return Geo(
         districts=city.districts, states=states, adjacent=adjacent,
-        conns=tuple(tuple((t, tuple(conn.id for conn in city.between(c, t))) for t in adjacent[c])
-                    for c in range(25)),
+        conns=tuple(tuple((conn.other(c), conn.id) for conn in city.touching[c]) for c in range(25)),
         kind=tuple(TILES[t].type for t in tiles), liberatable=tuple(TILES[t].liberatable for t in tiles),
         near_state=tuple(any(a in states for a in adjacent[c]) for c in range(25)))
 
@@ -65,9 +64,19 @@ def city_geo(state: Any) -> Geo:
     return geo(tuple(state.tiles), tuple(state.rotations))
 
 
+def _stopped(barricades: int, movers: float) -> float:
+    if barricades <= 0:
+        return 0.0
+    if barricades == 1:
+        return min(1.0, movers)
+    if barricades == 2:
+        return movers / 2
+    return movers
+
+
 def draws_left(state: Any) -> int:
     """Police ops cards still to come before the next Sunrise (by the morale now; reaction rolls aside)."""
-    per = pol.DRAWS[state.morale - 1]
+    per = DRAWS[state.morale - 1]
     if state.phase == "sunset":
         return per * (len(state.order) - state.turn)
     if state.phase == "start":
@@ -78,38 +87,25 @@ def draws_left(state: Any) -> int:
 def threat(state: Any, g: Geo) -> list[list[tuple[float, float]]]:
     """By district, the groups of cops that may walk in before the Sunrise, as (chance, cops): a group of 2+ cops
     outside a clash advances (all but one) when an Advance card names a type it stands next to (or, for an
-    occupied district, a Paramilitary Operations card comes), by the route the police take; barricades on it stop
-    some (the engine's rule). The chance of a card comes from the police deck's contents (public: what is not in
-    the discard pile), not its order."""
+    occupied district, a Paramilitary Operations card comes); barricades on the way stop some."""
     draws = draws_left(state)
     out: list[list[tuple[float, float]]] = [[] for _ in range(25)]
     if not draws:
         return out
-    deck = state.police_deck or state.police_discard  # an empty deck is the discards reshuffled
-    if not deck:
-        return out
-    advance: dict[str, int] = {}
-    para = 0
-    for card in deck:
-        c = pol.CARDS[card]
-        if c.kind == "advance":
-            advance[c.target] = advance.get(c.target, 0) + 1
-        elif c.kind == "paramilitary":
-            para += 1
+    para = {"easy": 1, "medium": 2}.get(state.options.get("difficulty", "hard"), 3)
     cops, blocs, vans, occ = state.cops, state.blocs, state.vans, state.occ_owner
     chance = [0.0] * 25
     for t in g.districts:
-        q = (advance.get(g.kind[t], 0) + (para if occ[t] >= 0 else 0)) / len(deck)
-        chance[t] = 1.0 - (1.0 - min(1.0, q)) ** draws
+        q = (4 if t in g.states else 2) / 32 + (para / 32 if occ[t] >= 0 else 0.0)
+        chance[t] = 1.0 - (1.0 - q) ** draws
     for s in g.districts:
         if cops[s] < 2 or sum(blocs[s]):
             continue
         movers = cops[s] - 1
-        for t, links in g.conns[s]:
+        for t, conn in g.conns[s]:
             if vans[t] >= 0:
                 continue  # a district the police hold already
-            barricades = min(state.barricades.get(link, 0) for link in links)  # police take the least barred
-            k = movers - pol.stopped_by(barricades, movers)
+            k = movers - _stopped(state.barricades.get(conn, 0), movers)
             if k > 0:
                 out[t].append((chance[t], k))
     return out

@@ -26,7 +26,8 @@ from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
-EVALUATIONS = 1500  # positions looked at in a turn's search at the default budget (about 1 s at worst, measured)
+EVALUATIONS = 1500  # positions a turn's search may look at, at the default budget (a move's follow-ups count as
+# one, and a depth is finished once begun: 1,600-2,700 forecasts at worst, about 1 s; bench.tournament measures it)
 FULL_BUDGET_MS = 1500.0  # the budget EVALUATIONS is for; a smaller one looks at fewer positions
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
@@ -191,14 +192,12 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
     best_value = forecast(det)
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
-    spent = 0  # positions evaluated: the search stops past ``evaluations`` (a count: reproducible)
+    spent = 0  # positions evaluated: the search stops deepening past ``evaluations`` (a count: reproducible)
     for _ in range(DEPTH):
         if spent > evaluations:
             break
         children: list[tuple[float, float, Any, Any]] = []
         for _, state, first in beam:
-            if spent > evaluations:
-                break
             options = _candidates(game, state, seat, f)
             spent += len(options)
             for move in options:
@@ -208,9 +207,8 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 v = forecast(after)
                 rank = v
                 if move.kind in ("move", "bicycles") and _open(after, f) and _may_act(after, f, move.to):
-                    follow, looked = _follow_up(game, after, seat, f, move.to)  # blocs sent in to act there
-                    rank = max(v, follow)
-                    spent += looked
+                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to act there
+                    spent += 1
                 children.append((rank, v, after, first if first is not None else move))
         if not children:
             break
@@ -244,13 +242,11 @@ def _may_act(state: Any, f: int, cell: int) -> bool:
         strong or state.occupation_cell(f, "strike") >= 0)
 
 
-def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> tuple[float, int]:
+def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> float:
     """The best position one attack or build in ``cell`` leads to (blocs moved there are worth what they can do
-    there), and how many positions that looked at. The few actions are made up here rather than listed (listing
-    every legal move is what costs)."""
+    there). The few actions are made up here rather than listed (listing every legal move is what costs)."""
     best = -1e18
-    actions = _actions_in(game, state, f, cell)
-    for move in actions:
+    for move in _actions_in(game, state, f, cell):
         after = game.clone(state)
         try:
             game.fast_apply(after, seat, move)
@@ -258,7 +254,7 @@ def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: i
             continue
         _settle(game, after, seat)
         best = max(best, forecast(after))
-    return best, len(actions)
+    return best
 
 
 def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> list[Any]:

@@ -156,5 +156,5 @@ def test_the_planner_reads_only_the_seat_view_and_keeps_to_its_search_size(monke
             assert G.format_move(plan(G, scrambled, seat, moves, Rng(ply)) or move) == \
                 G.format_move(plan(G, state, seat, moves, Rng(ply)) or move)
         state, _ = G.apply(state, seat, move)
-    assert EVALUATIONS // 2 < most[1500.0] < EVALUATIONS * 1.2  # (one depth's last state may overshoot a little)
+    assert EVALUATIONS // 2 < most[1500.0] < EVALUATIONS * 2  # (follow-ups count as one; a depth is finished)
     assert most[150.0] < most[1500.0] / 2
