@@ -182,17 +182,18 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
         actor = _actor(game, s)
         return sum(w * replies(after, plies - 1) for w, after in outcomes(s, actor, best(s, actor, policy_leaf)))
 
-    def mine(s: Any, move: Any, answer: bool) -> float:
+    def mine(outs: list[tuple[float, Any]], answer: bool) -> float:
         total = 0.0
-        for w, after in outcomes(s, seat, move):
+        for w, after in outs:
             if answer and not game.is_over(after) and _actor(game, after) == seat:  # what to do with the card drawn
-                total += w * max(mine(after, m, False) for m in game.legal_moves(after, seat))
+                total += w * max(mine(outcomes(after, seat, m), False) for m in game.legal_moves(after, seat))
             else:
                 total += w * replies(after, prof.playout_plies)
         return total
 
-    keys.sort(key=lambda k: len(chance(game, det, seat, legal[k]) or ()))  # the cheap ones first
-    totals = {key: mine(det, legal[key], True) for key in keys}
+    root = {key: outcomes(det, seat, legal[key]) for key in keys}
+    keys.sort(key=lambda k: len(root[k]))  # the cheap ones (fewest outcomes) first
+    totals = {key: mine(root[key], True) for key in keys}
     return legal[max(totals, key=lambda k: totals[k])]
 
 
