@@ -10,7 +10,8 @@ next to a State district to strike, every faction kept on the streets, occupatio
 liberations, loot cards worth playing, and the police's strength (vans, cops, morale).
 
 Only what the seat may see is read when the state is the seat's determinization (``Game.determinize``): the other
-factions' hands are then resampled, and the value uses the acting seat's cards only through the position.
+factions' hands are then resampled (the value's small worth of useful cards counts every faction's hand, the
+same way in every position of one determinization, so it does not steer the choice between them).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ LOST = 60.0  # a faction wiped off the streets: the table loses
 
 @dataclass(frozen=True)
 class Geo:
-    """What stays fixed in a city: the State districts, adjacency, types and difficulties."""
+    """What stays fixed in a city: the State districts, adjacency and connections, types, which can be liberated."""
 
     districts: tuple[int, ...]
     states: tuple[int, ...]

@@ -9,8 +9,9 @@ decision, so a reaction roll or a police card that changes the position changes 
 Actions that differ only by which die pays are searched once (the lowest die that can pay), and bloc movements
 only towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles,
 the faction's occupations, clashes). Decisions outside the turn (where the Faction Start goes, Sunrise cards,
-losses in a shared clash, manifestation choices) take the move whose position :func:`forecast` values most, or a
-simple rule (always allow a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards).
+manifestation choices) take the move whose position :func:`forecast` values most, or a simple rule (always allow
+a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards; losses in a shared clash as
+the rules' default split).
 
 Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
 the moves, so a choice is reproducible.
