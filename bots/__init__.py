@@ -19,7 +19,7 @@ from typing import Any
 from bots.blocbybloc_plan import plan as plan_blocbybloc
 from bots.blockplan import plan
 from bots.heuristics import greedy
-from bots.mcts import search
+from bots.mcts import DEFAULT_BUDGET_MS, search
 from engine.base import Game
 from engine.rng import Rng
 
@@ -29,7 +29,6 @@ PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, flo
 
 LEVELS = ("easy", "medium", "hard")
 ALIASES = {"random": "easy"}  # seats stored before the levels existed
-DEFAULT_BUDGET_MS = 1500  # a hard bot's thinking time per move (under the 2 s)
 
 
 def level_of(name: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.blocbybloc import CARD_WORTH, city_geo, forecast
+from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
 from engine.rng import Rng
 
@@ -29,13 +30,12 @@ BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
 EVALUATIONS = 1500  # positions a turn's search may look at, at the default budget (a move's follow-ups count as
 # one, and a depth is finished once begun: 1,600-2,700 forecasts at worst, about 1 s; bench.tournament measures it)
-FULL_BUDGET_MS = 1500.0  # the budget EVALUATIONS is for; a smaller one looks at fewer positions
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
 
 
 def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-         budget_ms: float = FULL_BUDGET_MS) -> Any:
+         budget_ms: float = DEFAULT_BUDGET_MS) -> Any:
     """The hard bot's move, or ``None`` to leave it to the search (trade answers). The turn's search looks at a
     number of positions in proportion to ``budget_ms`` (a count, not a clock, so a choice is reproducible)."""
     if state.outcome:
@@ -184,7 +184,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, f: int) -> lis
 
 def limit(budget_ms: float) -> int:
     """Positions a turn's search may look at for a budget."""
-    return max(50, int(EVALUATIONS * min(1.0, budget_ms / FULL_BUDGET_MS)))
+    return max(50, int(EVALUATIONS * min(1.0, budget_ms / DEFAULT_BUDGET_MS)))  # (a smaller budget: fewer)
 
 
 def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], evaluations: int) -> Any:

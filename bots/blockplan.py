@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
 from engine.rng import Rng
 
@@ -163,7 +164,7 @@ def _best_drop(game: Any, planner: Planner, sheet: Any, shapes: Sequence[str], v
 
 
 def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-         budget_ms: float = 1500.0) -> Any | None:
+         budget_ms: float = DEFAULT_BUDGET_MS) -> Any | None:
     """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides). Its
     search is small (tens of milliseconds), well inside any budget, so ``budget_ms`` does not change it."""
     seen = game.determinize(state, seat, rng)

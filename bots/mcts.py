@@ -31,6 +31,7 @@ from bots.heuristics import CHANCES, value
 from engine.base import Game
 from engine.rng import Rng
 
+DEFAULT_BUDGET_MS = 1500  # a hard bot's thinking time per move (under the issue's 2 s); planners scale to it too
 EXPLORE = 0.7
 PLAYOUT_PLIES = 0  # a playout stops here and the position is scored by the heuristic
 MAX_CHILDREN = 60  # moves considered at a node (a random sample of long lists, fixed at the node's creation)
@@ -171,16 +172,13 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
             return [(1.0, after)]
         return outs
 
-    def best(s: Any, actor: int, leaf: str) -> Any:
-        options = game.legal_moves(s, actor)
-        return options[0] if len(options) == 1 else max(options, key=lambda m: _after(game, s, actor, m, leaf))
-
     def replies(s: Any, plies: int) -> float:
         late = iterations is None and time.perf_counter() > deadline
         if late or plies <= 0 or game.is_over(s) or _actor(game, s) == seat:
             return value(game, s, seat, prof.leaf)
         actor = _actor(game, s)
-        return sum(w * replies(after, plies - 1) for w, after in outcomes(s, actor, best(s, actor, policy_leaf)))
+        move = _greedy(game, s, actor, game.legal_moves(s, actor), policy_leaf)
+        return sum(w * replies(after, plies - 1) for w, after in outcomes(s, actor, move))
 
     def mine(outs: list[tuple[float, Any]], answer: bool) -> float:
         total = 0.0
@@ -198,9 +196,15 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
 
 
 def _after(game: Game[Any, Any, Any], state: Any, actor: int, move: Any, leaf: str) -> float:
+    """The actor's value of the position ``move`` leads to (on a copy)."""
     after = game.clone(state)
     game.fast_apply(after, actor, move)
     return value(game, after, actor, leaf)
+
+
+def _greedy(game: Game[Any, Any, Any], state: Any, actor: int, moves: list[Any], leaf: str) -> Any:
+    """The move whose position the actor values most, one move ahead (ties: the first)."""
+    return moves[0] if len(moves) == 1 else max(moves, key=lambda m: _after(game, state, actor, m, leaf))
 
 
 def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rng: Rng, prof: Profile,
@@ -242,9 +246,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[An
     seen = state if fresh else game.determinize(state, seat, rng)  # fresh: already a determinization
     scored = []
     for move in moves:
-        after = game.clone(seen)
-        game.fast_apply(after, seat, move)
-        scored.append((value(game, after, seat, leaf) + (rng.below(1000) * 1e-9 if ties else 0.0),
+        scored.append((_after(game, seen, seat, move, leaf) + (rng.below(1000) * 1e-9 if ties else 0.0),
                        game.format_move(move)))
     scored.sort(key=lambda x: -x[0])
     return [key for _, key in scored[:width]]
@@ -273,15 +275,6 @@ def _policy(game: Game[Any, Any, Any], state: Any, actor: int, rng: Rng, prof: P
     if rng.below(1000) < 1000 * prof.playout_eps:
         return game.sample_move(state, actor, rng)
     moves = game.legal_moves(state, actor)
-    if len(moves) == 1:
-        return moves[0]
     if len(moves) > prof.playout_sample:
         moves = [moves[rng.below(len(moves))] for _ in range(prof.playout_sample)]
-    best, best_value = moves[0], -1.0
-    for move in moves:
-        after = game.clone(state)
-        game.fast_apply(after, actor, move)
-        v = value(game, after, actor, prof.leaf)
-        if v > best_value:
-            best, best_value = move, v
-    return best
+    return _greedy(game, state, actor, moves, prof.leaf)
