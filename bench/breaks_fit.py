@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots import choose
-from bots.breaks import inputs
+from bots.breaks import inputs, sigmoid
 from engine.rng import Rng
 from tables.catalog import default_catalog
 
@@ -52,10 +52,6 @@ def play(game: Any, seed: int, eps: float, levels: Sequence[str], keep: float) -
     return out
 
 
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting."""
     n = len(b)
@@ -78,7 +74,7 @@ def fit(rows: list[tuple[list[float], float]], l2: float = 1.0, steps: int = 12)
         grad = [l2 * wi for wi in w]
         hess = [[l2 if i == j else 0.0 for j in range(d)] for i in range(d)]
         for x, y in rows:
-            p = _sigmoid(sum(wi * xi for wi, xi in zip(w, x, strict=True)))
+            p = sigmoid(sum(wi * xi for wi, xi in zip(w, x, strict=True)))
             g = p - y
             h = p * (1 - p)
             for i in range(d):
@@ -100,7 +96,7 @@ def fit(rows: list[tuple[list[float], float]], l2: float = 1.0, steps: int = 12)
 def log_loss(w: list[float], rows: list[tuple[list[float], float]]) -> float:
     total = 0.0
     for x, y in rows:
-        p = min(1 - 1e-9, max(1e-9, _sigmoid(sum(wi * xi for wi, xi in zip(w, x, strict=True)))))
+        p = min(1 - 1e-9, max(1e-9, sigmoid(sum(wi * xi for wi, xi in zip(w, x, strict=True)))))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / max(1, len(rows))
 

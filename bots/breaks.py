@@ -129,10 +129,14 @@ WEIGHTS: tuple[float, ...] = (
 )
 
 
+def sigmoid(z: float) -> float:
+    """The logistic function (its argument clamped, so a large one cannot overflow)."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 def learned_value(game: Any, state: Any, seat: int) -> float:
     """The chance that ``seat`` wins, by the fitted regression on :func:`inputs`."""
-    z = sum(w * x for w, x in zip(WEIGHTS, inputs(state, seat), strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return sigmoid(sum(w * x for w, x in zip(WEIGHTS, inputs(state, seat), strict=True)))
 
 
 def next_draws(game: Any, state: Any, actor: int, move: Any) -> list[tuple[float, Any]] | None:
