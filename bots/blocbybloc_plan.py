@@ -207,8 +207,9 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 _settle(game, after, seat)
                 v = forecast(after)
                 rank = v
-                if move.kind in ("move", "bicycles") and _open(after, f) and _may_act(after, f, move.to):
-                    rank = max(v, _follow_up(game, after, seat, f, move.to))  # blocs sent in to act there
+                acts = _actions_in(game, after, f, move.to) if move.kind in ("move", "bicycles") else []
+                if acts and _open(after, f):  # blocs sent in to act there are worth what they can do there
+                    rank = max(v, _follow_up(game, after, seat, acts))
                     spent += 1
                 children.append((rank, v, after, first if first is not None else move))
         if not children:
@@ -234,55 +235,30 @@ def _open(state: Any, f: int) -> bool:
     return not state.outcome and not state.pending and state.phase == "sunset" and state.faction_now() == f
 
 
-def _may_act(state: Any, f: int, cell: int) -> bool:
-    """Whether blocs just moved to ``cell`` could attack there or build an occupation there this turn."""
-    if state.police(cell):
-        return any(d >= state.difficulty(cell) for d in state.dice)
-    strong = any(d >= state.difficulty(cell) for d in state.dice) or "crowbar" in state.hands[f]
-    return state.occ_owner[cell] < 0 and bool(state.mats[f]) and state.may_build(f, cell) and (
-        strong or state.occupation_cell(f, "strike") >= 0)
-
-
-def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, f: int, cell: int) -> float:
-    """The best position one attack or build in ``cell`` leads to (blocs moved there are worth what they can do
-    there). The few actions are made up here rather than listed (listing every legal move is what costs)."""
+def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, actions: list[Any]) -> float:
+    """The best position one of these actions leads to."""
     best = -1e18
-    for move in _actions_in(game, state, f, cell):
+    for move in actions:
         after = game.clone(state)
-        try:
-            game.fast_apply(after, seat, move)
-        except Exception:  # (not expected: the actions are checked as the rules check them)
-            continue
+        game.fast_apply(after, seat, move)
         _settle(game, after, seat)
         best = max(best, forecast(after))
     return best
 
 
 def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> list[Any]:
-    """An attack (with no or one Molotovs card) or a build in ``cell``, paid by the lowest die that can pay."""
-    from engine.blocbybloc.moves import MOLOTOVS, Move
-
-    diff = state.difficulty(cell)
-    strong = [d for d in state.dice if d >= diff]
-    hand = state.hands[f]
-    out: list[Any] = []
-    if state.police(cell):
-        if not strong or state.attacked.get(f"{f}:{cell}", 0) >= state.blocs[cell][f]:
-            return out
-        cards = [()] + [(m,) for m in MOLOTOVS if m in hand]
-        if state.vans[cell] >= 0:
-            out += [Move("van", strong[0], cell, extra=x) for x in cards]
-        if state.cops[cell] >= 1:
-            out += [Move("defeat", strong[0], cell, extra=x) for x in cards]
-        return out
-    if (not state.dice or not state.mats[f] or state.occ_owner[cell] >= 0 or not state.may_build(f, cell)
-            or f"build:{cell}" in state.stopped):
-        return out
-    occ = sorted(set(state.mats[f]))[0]
-    if game._basic_build(state, f, cell):  # type: ignore[attr-defined]
-        out.append(Move("build", state.dice[0], cell, occ=occ))
-    elif strong:
-        out.append(Move("build", strong[0], cell, occ=occ))
-    elif "crowbar" in hand:
-        out.append(Move("build", state.dice[0], cell, occ=occ, extra=("crowbar",)))
+    """What blocs just sent to ``cell`` could do there, from the engine's actions on that district
+    (``district_actions``; listing every legal move is what costs): van and defeat attacks with the lowest die
+    that can pay (no Molotovs card or one), and a build of the first occupation in the faction's supply with the
+    lowest die (a crowbar only when no die can pay)."""
+    actions = game.district_actions(state, f, cell)  # type: ignore[attr-defined]
+    attacks = [m for m in actions if m.kind in ("van", "defeat") and len(m.extra) <= 1]
+    builds = [m for m in actions if m.kind == "build"]
+    out = []
+    if attacks:
+        low = min(m.die for m in attacks)
+        out += [m for m in attacks if m.die == low]
+    if builds:
+        occ = min(m.occ for m in builds)
+        out.append(min(builds, key=lambda m: (m.occ != occ, bool(m.extra), m.die)))
     return out

@@ -407,7 +407,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             mine = state.blocs[cell][f]
             if not mine:
                 continue
-            diff = state.difficulty(cell)
             if not state.police(cell):
                 routes = routes_from(city, cell, blocked, metro=metro) if move_dice or bikes else []
                 for dest in routes:
@@ -420,16 +419,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                         if state.barricades.get(conn.id, 0) < MAX_BARRICADES and conn.id not in walls:
                             walls.add(conn.id)
                             out += [Move("barricade", d, conn=conn.id) for d in dice]
-                out += self._advanced_options(state, f, cell, dice, diff)
-            else:
-                if dice and state.attacked.get(f"{f}:{cell}", 0) < mine:
-                    strong = [d for d in dice if d >= diff]
-                    if state.cops[cell] >= 1:
-                        out += [Move("defeat", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
-                    if state.cops[cell] >= 2:
-                        out += [Move("kick", d, cell, conn=c.id) for c in city.touching[cell] for d in strong]
-                    if state.vans[cell] >= 0:
-                        out += [Move("van", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
+            out += self.district_actions(state, f, cell)  # after the movements, before the escapes
+            if state.police(cell):
                 if "clothes" in hand:
                     for dest in sorted(city.adjacent[cell]):
                         out += [Move("clothes", cell=cell, to=dest, n=n) for n in range(1, min(2, mine) + 1)]
@@ -441,6 +432,29 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         out += self._card_options(state, f, dice, pool)
         out += self._turn_exchanges(state, f, offers)
         out.append(END)
+        return out
+
+    def district_actions(self, state: BlocState, f: int, cell: int) -> list[Move]:
+        """Faction ``f``'s actions on the district ``cell`` itself, with every die and card that may pay: attacks on
+        its police (defeat, kick, van), or else loots, builds and swaps there. Part of ``legal_moves``; bots use it
+        to see what blocs sent to a district could do there, without listing every move."""
+        mine = state.blocs[cell][f]
+        if not mine:
+            return []
+        dice = sorted(set(state.dice))
+        diff = state.difficulty(cell)
+        if not state.police(cell):
+            return self._advanced_options(state, f, cell, dice, diff)
+        out: list[Move] = []
+        if dice and state.attacked.get(f"{f}:{cell}", 0) < mine:
+            hand = state.hands[f]
+            strong = [d for d in dice if d >= diff]
+            if state.cops[cell] >= 1:
+                out += [Move("defeat", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
+            if state.cops[cell] >= 2:
+                out += [Move("kick", d, cell, conn=c.id) for c in state.city.touching[cell] for d in strong]
+            if state.vans[cell] >= 0:
+                out += [Move("van", d, cell, extra=m) for m in _submultisets(hand) for d in strong]
         return out
 
     # --- loot exchanges (cards part C1): beside the acting faction's step 2, from either side ---------------
