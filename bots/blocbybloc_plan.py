@@ -43,7 +43,7 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
     det = game.determinize(state, seat, rng)
     legal = {game.format_move(m): m for m in moves}
     if state.pending:
-        p = game._pending_of(det, seat)  # type: ignore[attr-defined]
+        p = game.pending_of(det, seat)  # type: ignore[attr-defined]
         if p is None:
             return None
         move = _pending_choice(game, det, seat, p, moves)

@@ -219,7 +219,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 out.append(p)
         return out
 
-    def _pending_of(self, state: BlocState, seat: int) -> Pending | None:
+    def pending_of(self, state: BlocState, seat: int) -> Pending | None:
+        """The pending decision ``seat`` owes now, if any (what ``decisions`` asks of it, with its details)."""
         return next((p for p in self._open_now(state) if state.controller[p.faction] == seat), None)
 
     def _pending_decision(self, state: BlocState, p: Pending, alongside: bool = False) -> Decision:
@@ -297,7 +298,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if state.outcome:
             return []
         if state.pending:
-            p = self._pending_of(state, seat)
+            p = self.pending_of(state, seat)
             return self._pending_moves(state, p) if p is not None else []
         if seat != state.controller[state.faction_now()]:
             return self._side_moves(state, seat, offers)
@@ -633,7 +634,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         state.rng = rng.state
 
     def _answer(self, state: BlocState, seat: int, move: Move, events: list[Event], rng: Rng) -> None:
-        p = self._pending_of(state, seat) or state.pending[0]
+        p = self.pending_of(state, seat) or state.pending[0]
         if p.kind == "start":
             self._place_start(state, p, move, events, rng)
         elif p.kind == "stop":
