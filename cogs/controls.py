@@ -70,7 +70,7 @@ async def last_word(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not answer user %s after a failure: %s", interaction.user.id, err)
 
 
-OOPS = "Something went wrong on my side; nothing was changed. The error has been logged."
+OOPS = "Something went wrong on my side; the error has been logged. `/board` shows the game as it stands."
 REFUSED = ("Discord refused one of my messages just now. Anything you played is saved: `/board` shows the game as "
            "it stands.")
 

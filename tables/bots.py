@@ -1,12 +1,18 @@
 """Bot seats: the table service's side of :mod:`bots`. Easy bots choose at once; medium and hard ones think in a
 worker process (:mod:`bots.worker`) so that a search never blocks the event loop, with the table's per-move
-budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves."""
+budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves.
+
+A bot always moves: if the worker process dies (killed, out of memory), a new one is started and asked again; if
+that fails too, or the bot's code raises, the failure is logged and the bot plays a random legal move, so a table
+never waits on a bot that cannot think."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bots import DEFAULT_BUDGET_MS, LEVELS, choose, level_of
@@ -15,6 +21,7 @@ from engine.base import Game
 from engine.rng import Rng
 
 BOT_LEVELS = LEVELS
+log = logging.getLogger(__name__)
 
 
 class Thinker:
@@ -37,9 +44,20 @@ class Thinker:
             return choose(game, state, seat, level, rng, budget_ms=self.budget_ms, iterations=self.iterations)
         seed = rng.next64()
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(self._executor(), think, game.key, game.dump(state), seat, level, seed,
-                                          self.budget_ms, self.iterations)
-        return game.parse_move(text)
+        for attempt in (1, 2):
+            try:
+                text = await loop.run_in_executor(self._executor(), think, game.key, game.dump(state), seat, level,
+                                                  seed, self.budget_ms, self.iterations)
+                return game.parse_move(text)
+            except BrokenProcessPool:  # the worker died: a new one is started for the next try (and every table)
+                log.warning("the bots' worker process died (a %s bot of %s, try %d); starting a new one", level,
+                            game.key, attempt)
+                self.close()
+            except Exception:
+                log.exception("a %s bot of %s failed to choose for seat %d", level, game.key, seat)
+                break
+        log.warning("a %s bot of %s plays a random legal move for seat %d instead", level, game.key, seat)
+        return choose(game, state, seat, "easy", Rng(seed))
 
     def close(self) -> None:
         if self._pool is not None:

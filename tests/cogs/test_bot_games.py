@@ -103,3 +103,45 @@ async def test_giving_up_a_cooperative_game_is_a_loss_for_everyone(simcord_env: 
     result = next(f.value for f in last_board(thread).embeds[0].fields if f.name == "Result")
     assert "Lost together" in result and "gave up" in result
     simcord_env.bot.service.thinker.close()
+
+
+async def test_a_killed_worker_process_is_replaced_and_the_bot_still_answers(simcord_env: Any) -> None:
+    """The bots' worker process dies between two moves (killed, out of memory): Alice's next move is answered by the
+    bot as usual, through a new worker, and her reply says nothing false."""
+    import os
+    import signal
+
+    simcord_env.bot.service.thinker.iterations = 20
+    channel, alice = await lobby_of_one(simcord_env, game="blockers")
+    await alice.click(lobby(channel), label="Add bot: hard")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    db = simcord_env.bot.db
+    game = simcord_env.bot.service.game("blockers")
+
+    async def alice_moves() -> Any:
+        choices = await alice.autocomplete(thread, "move", "move", "")
+        return await alice.slash(thread, "move", move=choices[0]["value"])
+
+    table = await db.latest_table_in(thread.id)
+    if 0 not in game.to_act(game.load(table.state)):
+        pytest.skip("the bot opens this seed")  # (the seed is fixed: it does not)
+    await alice_moves()  # the bot answers in its worker process, which is then killed
+    pool = simcord_env.bot.service.thinker._pool
+    assert pool is not None
+    for pid in list(pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    made = len(await db.moves(table.id))
+    boards = len([m for m in thread.history() if m.attachments])
+    reply = await alice_moves()
+    said = [reply.response.content or "", *(f.content or "" for f in reply.followups)]
+    assert any("Played" in text for text in said) and not any("went wrong" in text for text in said), said
+    table = await db.latest_table_in(thread.id)
+    moves = await db.moves(table.id)
+    assert [m.seat for m in moves[made:]] == [0, 1], "Alice's move, then the bot's"
+    assert 0 in game.to_act(game.load(table.state))
+    assert len([m for m in thread.history() if m.attachments]) == boards + 1
+    assert "Bot 1 (hard)" in (last_board(thread).embeds[0].description or "")
+    await alice_moves()  # and the new worker goes on serving
+    assert [m.seat for m in (await db.moves(table.id))[made:]] == [0, 1, 0, 1]
+    simcord_env.bot.service.thinker.close()
