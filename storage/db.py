@@ -342,6 +342,11 @@ class Database:
         if deadline is not False:
             sets, args = sets + ", deadline = ?, remind_at = ?", args + [deadline, _first_reminder(deadline, now)]
         async with self.transaction() as conn:
+            if outbox and moves:  # the board owes every move not told yet: also those stored unannounced before
+                # (a person's move, stored before a bot thought), so the range starts after the last one told
+                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at) "
+                           "SELECT id, ?, MIN(announced_ply + 1, ?), ?, ? FROM tables WHERE id = ?",
+                           (version + 1, min(m[0] for m in moves), last, now, table_id))
             await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -349,10 +354,6 @@ class Database:
             )
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
-            if outbox and moves:
-                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at) "
-                           "VALUES (?, ?, ?, ?, ?)", (table_id, version + 1, min(m[0] for m in moves),
-                                                      max(m[0] for m in moves), now))
             return await self._row_of(conn, table_id)
 
     async def undo_move(self, table_id: int, version: int, ply: int, state: dict[str, Any], now: float) -> TableRow:

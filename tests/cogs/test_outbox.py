@@ -117,3 +117,32 @@ async def test_archiving_a_finished_games_thread(simcord_env: Any) -> None:
     await simcord_env.settle()
     live = simcord_env.bot.get_channel(thread.id) or await simcord_env.bot.fetch_channel(thread.id)
     assert getattr(live, "archived", False)
+
+
+async def test_a_board_owed_after_a_bots_reply_tells_the_persons_move_too(simcord_env: Any) -> None:
+    """Alice's move is stored (unannounced) before the medium bot thinks, then the board with both moves is refused:
+    the board posted later from the outbox tells Alice's move as well as the bot's."""
+    from tests.cogs.test_bot_games import lobby
+
+    channel = simcord_env.create_guild().create_text_channel("games")
+    guild = channel.guild
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", game="blockers")
+    await alice.click(lobby(channel), label="Add bot: medium")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+
+    async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
+        return False  # Discord refused the board
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(GameCog, "_post", refused)
+        choices = await alice.autocomplete(thread, "move", "move", "")
+        await alice.slash(thread, "move", move=choices[0]["value"])
+    boards = len(board_messages(thread))
+    await simcord_env.bot.get_cog("GameCog").redeliver()
+    await simcord_env.settle()
+    assert len(board_messages(thread)) == boards + 1
+    told = last_board(thread).embeds[0].description or ""
+    assert "alice played" in told and "Bot 1 (medium) played" in told, told
+    simcord_env.bot.service.thinker.close()
