@@ -246,8 +246,7 @@ class PlayPipeline(Presenter):
                                                    asked=_asked(game, table, written, state))
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
-        lines = ([intro] if intro else []) + earlier
-        lines += [name_seats(e.text, names) for _, _, evs in record for e in evs]
+        lines = earlier + [name_seats(e.text, names) for _, _, evs in record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
         if continuing and mover is not None:  # the mover carries on privately, with the next step's choices
             out.reply_post = await self._private_post(table, game, state, mover, game.view(state, mover), names)
@@ -257,7 +256,7 @@ class PlayPipeline(Presenter):
             # message per turn that is edited as players finish.
             waiting = set(game.to_act(state))
             done = [names[s.seat] for s in table.seats if s.seat not in waiting and not s.resigned]
-            if lines and done:
+            if (lines or intro) and done:
                 out.public.append(Post(description=f"**Done this turn:** {', '.join(done)}",
                                        footer=name_seats(game.status_line(state), names), colour=COLOUR_PLAY,
                                        status_of=(table.id, game.revealed_ply(state))))
@@ -266,7 +265,7 @@ class PlayPipeline(Presenter):
             return out
         # The public board and the private views render at once: Pillow releases the GIL while it
         # draws and encodes, so on a multi-core host the move costs about its slowest image.
-        board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines),
+        board, out.dms = await asyncio.gather(self._board_post(table, game, state, lines, intro),
                                               self._private_updates(table, game, old_state, state))
         # the mover's turn goes on, on choices only they may see (a hand): their next choices come with the answer,
         # without a picture (the board just posted has it)

@@ -29,7 +29,8 @@ from tables.outcome import (
 
 log = logging.getLogger(__name__)
 
-EVENT_LINES = 12  # how many event lines a board post lists
+EVENT_CHARS = 2800  # a board post lists the latest event lines that fit in this many characters: a whole round of
+# bots' turns, mostly (an embed's description holds 4,096; the rest, and every move, are in /log)
 LOG_PAGE_CHARS = 1800  # a /log page: well inside an embed description, short enough to read on a phone
 ALT_LIMIT = 1024  # Discord's attachment description limit
 PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
@@ -79,7 +80,10 @@ class Presenter(ServiceCore):
         alt = game.alt_text(view, names) or f"{game.name} board."
         return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
 
-    async def _board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str]) -> Post:
+    async def _board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str], note: str = ""
+                          ) -> Post:
+        """The board post: ``lines`` (what happened since the last board; the latest that fit) under ``note``, a
+        word on why this board comes (a seat changed hands, a clock ran out), which is always shown."""
         names = [s.name for s in table.seats]
         view = game.view(state, None)
         board = await self._render(game, view, names)
@@ -124,9 +128,11 @@ class Presenter(ServiceCore):
             colour = COLOUR_OVER
             rematch = table.id
         ply = game.ply(state)
-        shown = list(lines)[-EVENT_LINES:]
-        if len(lines) > EVENT_LINES:
-            shown.insert(0, f"… {len(lines) - EVENT_LINES} earlier events in `/log`")
+        shown = _latest(lines, EVENT_CHARS - len(note))
+        if len(shown) < len(lines):
+            shown.insert(0, f"… {len(lines) - len(shown)} earlier events in `/log`")
+        if note:
+            shown.insert(0, note)
         if board is None and self.render_images:
             shown.append(PICTURE_FAILED)
         return Post(
@@ -452,3 +458,14 @@ def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
     if standings.get("reason"):
         parts.append(f"*{name_seats(str(standings['reason']), names)}*")
     return "\n".join(parts)
+
+
+def _latest(lines: Sequence[str], room: int) -> list[str]:
+    """The latest of ``lines`` that fit in ``room`` characters as bullets (the last one at least)."""
+    out: list[str] = []
+    for line in reversed(lines):
+        room -= len(line) + 3
+        if room < 0 and out:
+            break
+        out.append(line)
+    return out[::-1]

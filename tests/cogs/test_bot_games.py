@@ -30,6 +30,10 @@ async def test_a_game_of_bots_alone_plays_to_the_end(simcord_env: Any) -> None:
     assert res.ephemeral
     final = last_board(thread)
     assert "Game over" in (final.content or ""), final.content
+    told = (final.embeds[0].description or "").split("\n")
+    assert told[0].startswith("• alice resigned. Their seat plays on"), told[:2]  # however many moves followed
+    assert told[1].startswith("• … ") and "earlier events in `/log`" in told[1]
+    assert len("\n".join(told)) <= 4096
     table = await simcord_env.bot.db.latest_table_in(thread.id)
     moves = await simcord_env.bot.db.moves(table.id)
     assert {m.seat for m in moves} >= {1, 2} and table.status == "finished"
@@ -85,6 +89,10 @@ async def test_a_bloc_by_bloc_game_of_bots_plays_to_the_end(simcord_env: Any) ->
     await alice.slash(thread, "resign")
     final = last_board(thread)
     assert "Game over" in (final.content or ""), final.content
+    told = (final.embeds[0].description or "").split("\n")
+    assert told[0].startswith("• alice resigned. Their seat plays on"), told[:2]  # however many moves followed
+    assert told[1].startswith("• … ") and "earlier events in `/log`" in told[1]
+    assert len("\n".join(told)) <= 4096
     table = await simcord_env.bot.db.latest_table_in(thread.id)
     assert table.status == "finished" and table.result and table.result.get("cooperative")
     assert "resigned" not in table.result["reason"] and "gave up" not in table.result["reason"], \
