@@ -749,18 +749,22 @@ class GameCog(commands.Cog):
         await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
 
-def played_embed(message: discord.Message) -> discord.Embed:
+def played_embed(message: discord.Message) -> discord.Embed | None:
     """The card of a private menu or preview once its move is played: it no longer asks for a move (nor says
-    "nothing is played until you submit")."""
-    before = message.embeds[0] if message.embeds else discord.Embed()
+    "nothing is played until you submit"). A menu that had no card (a second level, opened on its own) gets none;
+    the card speaks of a picture only if it has one."""
+    if not message.embeds:
+        return None
+    before = message.embeds[0]
     title = before.title or ""
-    preview = title.startswith("Preview")
+    picture = bool(before.image and before.image.url)
     embed = discord.Embed(title=title.replace("Preview", "Played").replace("Your view", "Played") or None,
-                          description="The picture shows your pick." if preview
-                          else "The picture shows the position before your move.", colour=before.colour)
-    if before.image and before.image.url:
+                          colour=before.colour)
+    if picture:
+        embed.description = ("The picture shows your pick." if title.startswith("Preview")
+                             else "The picture shows the position before your move.")
         embed.set_image(url=before.image.url)
-    return embed
+    return embed if embed.title or picture else None
 
 
 def _component_ids(message: discord.Message | None) -> set[str]:

@@ -35,3 +35,36 @@ async def test_a_move_from_the_private_menu_does_not_leave_its_turn_prompt(simco
     await pick_through_menu(mover, panel.message, pick=0)
     text = card_text(panel.message)
     assert "Played" in text and "It's your turn" not in text
+
+
+async def test_a_played_menu_speaks_of_a_picture_only_when_it_has_one(simcord_env: Any) -> None:
+    """Picked from the public board's menu, the menu's next level opens as a private message of its own, without a
+    card or picture: once played it says so and nothing about a picture that is not there."""
+    from tests.cogs.test_bot_games import lobby
+
+    channel = simcord_env.create_guild().create_text_channel("games")
+    alice = channel.guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", game="breakerblocks")
+    await alice.click(lobby(channel), label="Add bot: easy")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+    board = last_board(thread)
+    assert alice.id in to_act(board), "the bot, if it opened, has moved: the newest board is Alice's turn"
+    assert move_select(board) is not None, "Breaker Blocks' choices are on the public board"
+    message, played = board, []
+    for _ in range(6):  # down the menu's levels, first option each, until the move is played
+        select = move_select(message)
+        assert select is not None, components(message)
+        res = await alice.select(message, [select.options[0].value], custom_id=select.custom_id)
+        shown = [f.message for f in res.followups if f.ephemeral]
+        if message.flags.ephemeral and res.response is not None:
+            shown.insert(0, res.response.message)  # a private menu changes in place
+        played = [m for m in shown if (m.content or "").startswith("✅ Played")]
+        if played:
+            break
+        message = next(m for m in shown if move_select(m) is not None)
+    assert played and message is not board, "played from a level that opened privately"
+    for spent in played:
+        assert not components(spent)
+        for embed in spent.embeds:
+            assert embed.image.url or "picture" not in (embed.description or ""), embed.to_dict()
