@@ -58,7 +58,7 @@ class PlayPipeline(Presenter):
             # a button names its move, which is checked again below: it stays good while only others move
             if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
-                    raise AlreadyPlayed(f"Already played: `{text}` (your first tap played it).")
+                    raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
                 raise StaleButton("That button is from an earlier turn.")
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))

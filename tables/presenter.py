@@ -43,7 +43,7 @@ class Presenter(ServiceCore):
     def _lobby_card(self, table: TableRow, note: str = "") -> LobbyCard:
         game = self.game(table.game)
         seats = "\n".join(
-            f"{i + 1}. {s.name}" + (" (bot)" if s.is_bot else "") + (" — host" if s.user_id == table.host_id else "")
+            f"{i + 1}. {s.name}" + (" — host" if s.user_id == table.host_id else "")  # (a bot's name says so)
             for i, s in enumerate(table.seats)) or "nobody yet"
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
         if table.turn_seconds:
@@ -301,7 +301,7 @@ class Presenter(ServiceCore):
         game = self.game(table.game)
         names = [s.name for s in table.seats]
         head = f"**{game.name}** · table #{table.id} · {table.status}"
-        players = ", ".join(s.name + (" (bot)" if s.is_bot else "") + (" (resigned)" if s.resigned else "")
+        players = ", ".join(s.name + (" (resigned)" if s.resigned else "")
                             for s in table.seats)
         lines = [head, f"Players: {players}"]
         if table.state:
@@ -429,7 +429,7 @@ def _answering(decisions: Sequence[Decision]) -> set[int]:
 
 def _who(table: TableRow, seat: int) -> str:
     s = table.seats[seat]
-    return f"<@{s.user_id}>" if s.user_id is not None else f"{s.name} (bot)"
+    return f"<@{s.user_id}>" if s.user_id is not None else s.name  # a bot's name says so: "Bot 1 (hard)"
 
 
 def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
