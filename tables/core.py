@@ -126,7 +126,7 @@ class ServiceCore:
         seat = self._seat_for(table, actor)
         state = game.load(table.state or {})
         if not self._current(table, game, seat, version):
-            raise StaleButton("That menu is from an earlier turn.")
+            raise StaleButton("That menu is from an earlier position: the game has moved on since.")
         return table, game, seat, state
 
     async def _ply_base(self, table: TableRow) -> int:

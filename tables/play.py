@@ -59,7 +59,7 @@ class PlayPipeline(Presenter):
             if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
-                raise StaleButton("That button is from an earlier turn.")
+                raise StaleButton("That button is from an earlier position: the game has moved on since.")
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
             if public:
@@ -117,7 +117,7 @@ class PlayPipeline(Presenter):
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown
-            raise StaleButton("That menu is from an earlier turn.")
+            raise StaleButton("That menu is from an earlier position: the game has moved on since.")
         # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
         confirm = (node.choice is not None and len(choices) > 1
                    and game.previewed(state, seat, game.parse_move(node.choice.notation)))

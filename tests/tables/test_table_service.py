@@ -330,7 +330,7 @@ async def test_a_stale_version_is_a_stale_button(svc: TableService) -> None:
     table, actor, move = await whose_turn(svc, tid)
     await svc.submit(actor, move, table_id=tid, version=table.version)
     after, actor2, move2 = await whose_turn(svc, tid)
-    with pytest.raises(StaleButton, match="earlier turn"):
+    with pytest.raises(StaleButton, match="earlier position"):
         await svc.submit(actor2, move2, table_id=tid, version=table.version)
     await assert_unchanged(svc, tid, after, 1)
 
