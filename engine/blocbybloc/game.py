@@ -742,8 +742,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         count = (3 if n < 6 else 4 if n <= 8 else 5) + state.momentum[f]
         state.momentum[f] = 0
         state.dice = sorted(1 + rng.below(6) for _ in range(count))
-        self._say(events, state, "dice", f"Night {state.night}: {_text(f)} roll "
-                  f"{' '.join(str(d) for d in state.dice)}.", f)
+        self._say(events, state, "dice", f"Night {state.night}: {_text(f)}, played by {{p{state.controller[f]}}}, "
+                  f"roll {' '.join(str(d) for d in state.dice)}.", f)
 
     def _spend(self, state: BlocState, f: int, die: int) -> None:
         if die > 0:
@@ -1817,8 +1817,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def status_line(self, state: BlocState) -> str:
         if state.outcome:
             return state.reason
+        f = self.acting_faction(state)
         return (f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
-                f"{_text(self.acting_faction(state))} to act")
+                f"{_text(f)} ({{p{state.controller[f]}}}) to act")
 
     def alt_text(self, view: BlocView, names: Sequence[str]) -> str:
         occupied = sum(1 for c in view["cells"] if c["occupation"])
