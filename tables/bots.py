@@ -45,14 +45,17 @@ class Thinker:
         seed = rng.next64()
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
+            pool = self._executor()
             try:
-                text = await loop.run_in_executor(self._executor(), think, game.key, game.dump(state), seat, level,
-                                                  seed, self.budget_ms, self.iterations)
+                text = await loop.run_in_executor(pool, think, game.key, game.dump(state), seat, level, seed,
+                                                  self.budget_ms, self.iterations)
                 return game.parse_move(text)
             except BrokenProcessPool:  # the worker died: a new one is started for the next try (and every table)
                 log.warning("the bots' worker process died (a %s bot of %s, try %d); starting a new one", level,
                             game.key, attempt)
-                self.close()
+                if self._pool is pool:  # (not one another table's bot has started since)
+                    self._pool = None
+                    pool.shutdown(wait=False)
             except Exception:
                 log.exception("a %s bot of %s failed to choose for seat %d", level, game.key, seat)
                 break

@@ -1,0 +1,39 @@
+"""The bots' worker process (tables/bots.py): a bot always moves, even when its worker dies while it thinks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+from engine.rng import Rng
+from tables.bots import Thinker
+from tables.catalog import default_catalog
+
+
+async def test_two_bots_thinking_when_the_worker_dies_both_move() -> None:
+    """Two tables' hard bots wait on the one worker when it is killed: each gets a legal move, through a new
+    worker, and neither retry shuts down the worker the other has just started."""
+    game = default_catalog().get("breakerblocks")
+    assert game is not None
+    thinker = Thinker(budget_ms=1500)  # a time budget: the worker is busy when it is killed
+    try:
+        states = [game.new_game(2, game.resolve_options({}), seed) for seed in (1, 2)]
+        seats = [min(game.to_act(s)) for s in states]
+        await thinker.move(game, states[0], seats[0], "medium", Rng(0), True)  # the worker is up
+        pool = thinker._pool
+        assert pool is not None
+        first = [pid for pid in pool._processes]
+        moves = [asyncio.create_task(thinker.move(game, s, seat, "hard", Rng(i), True))
+                 for i, (s, seat) in enumerate(zip(states, seats, strict=True))]
+        await asyncio.sleep(0.5)
+        for pid in first:
+            os.kill(pid, signal.SIGKILL)
+        done = await asyncio.wait_for(asyncio.gather(*moves), timeout=60)
+        for state, seat, move in zip(states, seats, done, strict=True):
+            assert move in game.legal_moves(state, seat)
+        assert thinker._pool is not None and thinker._pool is not pool, "a new worker serves the bots"
+        assert await thinker.move(game, states[0], seats[0], "medium", Rng(5), True) in game.legal_moves(
+            states[0], seats[0])
+    finally:
+        thinker.close()
