@@ -19,9 +19,8 @@ Last measured (2 cores, 2026-11-25, 200 games per pairing; hard bot at 150 itera
 (Breaks), 100% (Blockers!), 93% (Breaker Blocks) and 100% (BLOCK for two); hard beats medium in 59% (Breaks, 95%
 CI 52–66%, below the 65% target; 59% of 700 games, 55–63%), 71% (Blockers!, 65–77%), 93% (Breaker Blocks,
 89–96%) and 99% (BLOCK for two, 96–100%), at 23, 6, 120 and 72 ms a move. BLOCK solo averages (20 games): easy
-−3.4, medium 15.1, hard 41.6. Bloc by Bloc tables of hard bots (2026-11-26, 20–40 games per setup): 35 wins in 240
-games (15%), from 0% to 28% a setup (Easy re-measured after the planner scored rolls on several outcomes: 12%,
-28%, 20% for 2, 3, 4 players; bench/README.md has the table); medium tables 1 win in 180.
+−3.4, medium 15.1, hard 41.6. Bloc by Bloc tables of hard bots (2026-11-26, 20–40 games per setup): 26 wins in 240
+games (11%), from 0% to 20% a setup (bench/README.md has the table); medium tables 1 win in 180.
 """
 
 from __future__ import annotations

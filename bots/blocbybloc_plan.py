@@ -6,12 +6,6 @@ sequence scored by :func:`bots.blocbybloc.forecast` (what the coming Sunrise wou
 the best sequence is played (or ``end`` when no sequence beats stopping). The search is replanned at each
 decision, so a reaction roll or a police card that changes the position changes the plan.
 
-An action that rolls a die or draws a card (a reaction roll: a 1 brings a cop, a 2 a police card; loot) is scored
-on ``SAMPLES`` outcomes, the determinization's own and others (reseeded, the unseen loot and police decks
-reshuffled), so one lucky roll does not make a risky action look safe; the plan goes on from the determinization's
-own outcome, its luck (its value less the average) taken out of the sequences that follow. The samples count in
-the search's size.
-
 Actions that differ only by which die pays are searched once (the lowest die that can pay), and bloc movements
 only towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles,
 the faction's occupations, clashes). Decisions outside the turn (where the Faction Start goes, Sunrise cards,
@@ -33,7 +27,6 @@ from engine.base import Game
 from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
-SAMPLES = 4  # an action that rolls or draws is scored on this many outcomes (other rolls, other deck orders)
 DEPTH = 8  # actions planned ahead at most
 EVALUATIONS = 1500  # positions a turn's search may look at, at the default budget (a move's follow-ups count as
 # one, and a depth is finished once begun: 1,600-2,700 forecasts at worst, about 1 s; bench.tournament measures it)
@@ -199,14 +192,13 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
     end = next((m for m in moves if m.kind == "end"), None)
     best_value = forecast(det)
     best_first: Any = end
-    beam: list[tuple[float, Any, Any, float]] = [(best_value, det, None, 0.0)]
-    luck = Rng(det.rng ^ 0x5DEECE66D)  # other outcomes of the actions that roll or draw
+    beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
     spent = 0  # positions evaluated: the search stops deepening past ``evaluations`` (a count: reproducible)
     for _ in range(DEPTH):
         if spent > evaluations:
             break
-        children: list[tuple[float, float, Any, Any, float]] = []
-        for _, state, first, shift in beam:
+        children: list[tuple[float, float, Any, Any]] = []
+        for _, state, first in beam:
             options = _candidates(game, state, seat, f)
             spent += len(options)
             for move in options:
@@ -214,20 +206,12 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 game.fast_apply(after, seat, move)
                 _settle(game, after, seat)
                 v = forecast(after)
-                delta = shift
-                if SAMPLES > 1 and spent <= evaluations and _chancy(state, after):
-                    total = v
-                    for _ in range(SAMPLES - 1):
-                        total += _sample(game, state, seat, move, luck)
-                    spent += SAMPLES - 1
-                    delta += total / SAMPLES - v  # this outcome's luck, taken out of what follows from it
-                v += delta
                 rank = v
                 acts = _actions_in(game, after, f, move.to) if move.kind in ("move", "bicycles") else []
                 if acts and _open(after, f):  # blocs sent in to act there are worth what they can do there
-                    rank = max(v, _follow_up(game, after, seat, acts) + delta)
+                    rank = max(v, _follow_up(game, after, seat, acts))
                     spent += 1
-                children.append((rank, v, after, first if first is not None else move, delta))
+                children.append((rank, v, after, first if first is not None else move))
         if not children:
             break
         top = max(children, key=lambda x: x[1])
@@ -235,40 +219,15 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
             best_value, best_first = top[1], top[3]
         children.sort(key=lambda x: -x[0])
         beam = []
-        for rank, _, after, first, delta in children:
+        for rank, _, after, first in children:
             if len(beam) >= BEAM:
                 break
             if not _open(after, f):
                 continue  # the turn is over (or waits on someone): nothing more to plan from here
-            beam.append((rank, after, first, delta))
+            beam.append((rank, after, first))
         if not beam:
             break
     return best_first
-
-
-def _chancy(before: Any, after: Any) -> bool:
-    """The action rolled a die or drew a card."""
-    return (after.rng != before.rng or len(after.loot_deck) != len(before.loot_deck)
-            or len(after.police_deck) != len(before.police_deck))
-
-
-def _sample(game: Game[Any, Any, Any], state: Any, seat: int, move: Any, luck: Rng) -> float:
-    """The value after ``move`` with other rolls and another order of the (unseen) loot and police decks."""
-    other = game.clone(state)
-    game.reseed(other, luck)
-    _shuffle_top(other.loot_deck, luck)
-    _shuffle_top(other.police_deck, luck)
-    game.fast_apply(other, seat, move)
-    _settle(game, other, seat)
-    return forecast(other)
-
-
-def _shuffle_top(deck: list[str], luck: Rng, k: int = 4) -> None:
-    """Redraw the top ``k`` cards of a deck (its last items) uniformly from the whole deck: the first steps of a
-    Fisher-Yates shuffle, all an action draws from it (a whole shuffle costs more than the rest of a sample)."""
-    for i in range(len(deck) - 1, max(0, len(deck) - 1 - k), -1):
-        j = luck.below(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
 
 
 def _open(state: Any, f: int) -> bool:
