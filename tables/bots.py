@@ -2,9 +2,10 @@
 worker process (:mod:`bots.worker`) so that a search never blocks the event loop, with the table's per-move
 budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves.
 
-A bot always moves: if the worker process dies (killed, out of memory), a new one is started and asked again; if
-that fails too, or the bot's code raises, the failure is logged and the bot plays a random legal move, so a table
-never waits on a bot that cannot think."""
+A bot always moves: if the worker process dies (killed, out of memory) or hangs, a new one is started and asked
+again; if that fails too, or the bot's code raises, the failure is logged and the bot plays a random legal move, so a
+table never waits on a bot that cannot think. (The tables share the one worker: a position that crashes it makes the
+bots waiting on it then use their retry too.)"""
 
 from __future__ import annotations
 
@@ -27,9 +28,11 @@ log = logging.getLogger(__name__)
 class Thinker:
     """Runs medium and hard bots in one worker process, started on first use and reused."""
 
-    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, iterations: int | None = None) -> None:
+    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, iterations: int | None = None,
+                 timeout_s: float | None = None) -> None:
         self.budget_ms = budget_ms
         self.iterations = iterations  # tests: a fixed search instead of a time budget
+        self.timeout_s = timeout_s  # a worker silent this long is hung (default: 30 s and 5 times the budget)
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -44,18 +47,23 @@ class Thinker:
             return choose(game, state, seat, level, rng, budget_ms=self.budget_ms, iterations=self.iterations)
         seed = rng.next64()
         loop = asyncio.get_running_loop()
+        timeout = self.timeout_s if self.timeout_s is not None else 30.0 + 5 * self.budget_ms / 1000
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                text = await loop.run_in_executor(pool, think, game.key, game.dump(state), seat, level, seed,
-                                                  self.budget_ms, self.iterations)
+                text = await asyncio.wait_for(loop.run_in_executor(pool, think, game.key, game.dump(state), seat,
+                                                                   level, seed, self.budget_ms, self.iterations),
+                                              timeout)
                 return game.parse_move(text)
-            except BrokenProcessPool:  # the worker died: a new one is started for the next try (and every table)
-                log.warning("the bots' worker process died (a %s bot of %s, try %d); starting a new one", level,
-                            game.key, attempt)
+            except (BrokenProcessPool, TimeoutError) as err:  # the worker died or hangs: a new one is started for
+                # the next try (and every table's bots, which share it)
+                log.warning("the bots' worker process %s (a %s bot of %s, try %d); starting a new one",
+                            "hangs" if isinstance(err, TimeoutError) else "died", level, game.key, attempt)
                 if self._pool is pool:  # (not one another table's bot has started since)
                     self._pool = None
-                    pool.shutdown(wait=False)
+                    for process in list(pool._processes.values()):  # a hung worker is stopped (no public API
+                        process.kill()  # for it before Python 3.14's kill_workers)
+                    pool.shutdown(wait=False)  # (other tables' bots waiting on it get a break: they retry)
             except Exception:
                 log.exception("a %s bot of %s failed to choose for seat %d", level, game.key, seat)
                 break

@@ -5,17 +5,31 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
+import pytest
+
+import tables.bots
 from engine.rng import Rng
 from tables.bots import Thinker
 from tables.catalog import default_catalog
 
 
-async def test_two_bots_thinking_when_the_worker_dies_both_move() -> None:
+async def test_two_bots_thinking_when_the_worker_dies_both_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables' hard bots wait on the one worker when it is killed: each gets a legal move, through a new
     worker, and neither retry shuts down the worker the other has just started."""
     game = default_catalog().get("breakerblocks")
     assert game is not None
+    pools: list[ProcessPoolExecutor] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(tables.bots, "ProcessPoolExecutor", Counted)
     thinker = Thinker(budget_ms=1500)  # a time budget: the worker is busy when it is killed
     try:
         states = [game.new_game(2, game.resolve_options({}), seed) for seed in (1, 2)]
@@ -33,7 +47,34 @@ async def test_two_bots_thinking_when_the_worker_dies_both_move() -> None:
         for state, seat, move in zip(states, seats, done, strict=True):
             assert move in game.legal_moves(state, seat)
         assert thinker._pool is not None and thinker._pool is not pool, "a new worker serves the bots"
+        assert len(pools) == 2, "one new worker for both: neither retry shut down the one the other started"
         assert await thinker.move(game, states[0], seats[0], "medium", Rng(5), True) in game.legal_moves(
             states[0], seats[0])
+    finally:
+        thinker.close()
+
+
+async def test_a_hung_worker_is_stopped_and_the_bot_still_moves() -> None:
+    """A worker silent past its timeout is taken as hung: it is stopped, a new one is asked, and when that one
+    hangs too the bot plays a random legal move, well within the timeouts."""
+    game = default_catalog().get("breakerblocks")
+    assert game is not None
+    thinker = Thinker(budget_ms=1500)
+    try:
+        state = game.new_game(2, game.resolve_options({}), 3)
+        seat = min(game.to_act(state))
+        await thinker.move(game, state, seat, "medium", Rng(0), True)  # the worker is up
+        first = thinker._pool
+        assert first is not None
+        workers = list(first._processes.values())
+        thinker.timeout_s = 0.3  # a hard bot thinks 1.5 s: longer than this "hang" bound
+        started = time.monotonic()
+        move = await thinker.move(game, state, seat, "hard", Rng(1), True)
+        assert move in game.legal_moves(state, seat)
+        assert time.monotonic() - started < 30
+        assert thinker._pool is not first
+        for worker in workers:
+            worker.join(5)
+            assert not worker.is_alive(), "the hung worker was stopped"
     finally:
         thinker.close()
