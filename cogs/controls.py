@@ -2,7 +2,7 @@
 
 Each is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries everything needed to
 act (table id, table version, move notation), so buttons keep working after a restart
-and a button from an earlier turn is recognised as stale. Callbacks only parse the id
+and a button from an earlier position is recognised as stale. Callbacks only parse the id
 and hand over to the game cog; no game logic lives here.
 """
 

@@ -265,7 +265,7 @@ class GameCog(commands.Cog):
             return
         try:
             await channel.get_partial_message(previous).edit(view=None)
-        except discord.HTTPException as err:  # gone, or too old to edit: its buttons answer "from an earlier turn"
+        except discord.HTTPException as err:  # gone, or too old to edit: its buttons answer "from an earlier position"
             log.info("could not take the controls off board message %s: %s", previous, err)
 
     async def _ask_quietly(self, work: Awaitable[T]) -> T | None:
@@ -347,7 +347,7 @@ class GameCog(commands.Cog):
                 return  # discord.py runs it
             # discord.py drops a control whose id is no longer on the message (a second click landing after the
             # first one took the buttons off): run it anyway, so the player hears what happened ("the game has
-            # started", "that button is from an earlier turn")
+            # started", "that button is from an earlier position")
             await run_control(interaction, custom_id)
             return
         log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,

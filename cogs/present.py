@@ -27,7 +27,9 @@ MAX_BUTTON_CHOICES = 5  # more than this (or any grouping) become a menu of sele
 
 
 def embed_of(post: Post) -> discord.Embed:
-    embed = discord.Embed(title=post.title or None, description=post.description or None, colour=post.colour)
+    description = post.description if len(post.description or "") <= 4096 else post.description[:4095] + "…"
+    embed = discord.Embed(title=(post.title or "")[:256] or None, description=description or None,
+                          colour=post.colour)  # (Discord's limits: a title 256 characters, a description 4,096)
     for name, value in post.fields:
         embed.add_field(name=name[:256], value=(value or "\u200b")[:1024], inline=len(value) < 40)
     if post.footer:

@@ -18,6 +18,7 @@ from storage import ACTIVE, LOBBY, Database, TableRow
 from tables.bots import Thinker
 from tables.catalog import Catalog
 from tables.outcome import (
+    STALE_MENU,
     Actor,
     Refusal,
     StaleButton,
@@ -126,7 +127,7 @@ class ServiceCore:
         seat = self._seat_for(table, actor)
         state = game.load(table.state or {})
         if not self._current(table, game, seat, version):
-            raise StaleButton("That menu is from an earlier position: the game has moved on since.")
+            raise StaleButton(STALE_MENU)
         return table, game, seat, state
 
     async def _ply_base(self, table: TableRow) -> int:

@@ -17,6 +17,10 @@ class StaleButton(Refusal):
     """The control was made for an earlier position of the game (the player is shown the current one)."""
 
 
+STALE_MENU = "That menu is from an earlier position: the game has moved on since."
+STALE_BUTTON = "That button is from an earlier position: the game has moved on since."
+
+
 class AlreadyPlayed(Refusal):
     """A second tap of a move the first tap has just played: nothing to show but that."""
 

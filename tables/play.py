@@ -18,6 +18,8 @@ from tables.catalog import default_catalog
 from tables.menu import MenuNode, MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
+    STALE_BUTTON,
+    STALE_MENU,
     Actor,
     AlreadyPlayed,
     Board,
@@ -59,7 +61,7 @@ class PlayPipeline(Presenter):
             if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
-                raise StaleButton("That button is from an earlier position: the game has moved on since.")
+                raise StaleButton(STALE_BUTTON)
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
             if public:
@@ -117,7 +119,7 @@ class PlayPipeline(Presenter):
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown
-            raise StaleButton("That menu is from an earlier position: the game has moved on since.")
+            raise StaleButton(STALE_MENU)
         # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
         confirm = (node.choice is not None and len(choices) > 1
                    and game.previewed(state, seat, game.parse_move(node.choice.notation)))
@@ -163,7 +165,7 @@ class PlayPipeline(Presenter):
                 out.reply = "You resigned."
                 return out
             await self._schedule_archive(table)
-            return Outcome(public=[await self._board_post(table, game, state, [note])], table_id=table.id,
+            return Outcome(public=[await self._board_post(table, game, state, [], note)], table_id=table.id,
                            channel_id=table.channel_id, reply="You resigned.")
 
     async def _advance(self, table: TableRow, game: Game, state: Any, record: list[tuple[int, str, list[Event]]],
@@ -393,7 +395,7 @@ class PlayPipeline(Presenter):
             note = f"{actor.name} gave {old.name}'s seat to {name}."
             out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
             if not out.public:
-                out.public.append(await self._board_post(table, game, state, [note]))
+                out.public.append(await self._board_post(table, game, state, [], note))
             out.reply = note
             return out
 
@@ -525,7 +527,7 @@ class PlayPipeline(Presenter):
             note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
             if result is not None:
                 await self._schedule_archive(table)
-                return Outcome(public=[await self._board_post(table, game, old, [note])], table_id=table.id,
+                return Outcome(public=[await self._board_post(table, game, old, [], note)], table_id=table.id,
                                channel_id=table.channel_id)
             return await self._advance(table, game, state, record, [old], intro=note, persisted=not record)
         for seat in late:

@@ -6,7 +6,7 @@ import discord
 import pytest
 
 from cogs.controls import MoveButton, PanelButton, RematchButton, StepBack, StepSelect
-from cogs.present import controls_view, lobby_kwargs, menu_view, message_kwargs
+from cogs.present import controls_view, embed_of, lobby_kwargs, menu_view, message_kwargs
 from tables import Board, Choice, Controls, LobbyCard, Post
 from tables.menu import MenuStep, build_menu, walk
 
@@ -92,3 +92,11 @@ def test_closed_lobby_has_no_buttons() -> None:
     labels = [getattr(i, "item", i).label for i in lobby_kwargs(card)["view"].children]
     assert labels == ["Join", "Leave", "Start", "Cancel", "Add bot: easy", "Add bot: medium", "Add bot: hard",
                       "Remove bot"]
+
+
+def test_an_overlong_description_is_cut_to_discords_limit() -> None:
+    """Whatever a game's lines come to, Discord gets at most 4,096 characters of description (it refuses more)."""
+    embed = embed_of(Post(title="t" * 300, description="• a long line " * 400))
+    assert embed.description is not None and len(embed.description) == 4096 and embed.description.endswith("…")
+    assert embed.title is not None and len(embed.title) == 256
+    assert embed_of(Post(description="short")).description == "short"
