@@ -75,11 +75,12 @@ class TimedDatabase(Database):
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
                            announce: bool = True, outbox: bool = False,
-                           deadline: float | None | bool = False, asked: Sequence[int] = ()) -> TableRow:
+                           deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = ""
+                           ) -> TableRow:
         t0 = time.perf_counter()
         try:
             return await super().record_moves(table_id, version, moves, state, now, result=result, announce=announce,
-                                              outbox=outbox, deadline=deadline, asked=asked)
+                                              outbox=outbox, deadline=deadline, asked=asked, note=note)
         finally:
             self.persist_s += time.perf_counter() - t0
 

@@ -326,11 +326,13 @@ class Database:
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
                            announce: bool = True, outbox: bool = False,
-                           deadline: float | None | bool = False, asked: Sequence[int] = ()) -> TableRow:
+                           deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = ""
+                           ) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
-        ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is.
+        ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is, with the
+        board's ``note`` (why it comes: a resignation, a clock run out).
         ``deadline``: the new turn deadline (None clears it; False keeps it). ``asked``: seats whose decision changed
         (their controls from before are stale, like those of the seats that moved)."""
         last = max((m[0] for m in moves), default=None)
@@ -344,9 +346,9 @@ class Database:
         async with self.transaction() as conn:
             if outbox and moves:  # the board owes every move not told yet: also those stored unannounced before
                 # (a person's move, stored before a bot thought), so the range starts after the last one told
-                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at) "
-                           "SELECT id, ?, MIN(announced_ply + 1, ?), ?, ? FROM tables WHERE id = ?",
-                           (version + 1, min(m[0] for m in moves), last, now, table_id))
+                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note) "
+                           "SELECT id, ?, MIN(announced_ply + 1, ?), ?, ?, ? FROM tables WHERE id = ?",
+                           (version + 1, min(m[0] for m in moves), last, now, note, table_id))
             await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -534,15 +536,17 @@ class Database:
             await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
                        "AND delivered_at IS NULL", (now, table_id, version))
 
-    async def undelivered(self, between: tuple[float, float] | None = None) -> list[tuple[int, int, int, int]]:
-        """Boards still owed, one per table: (table, newest version, first ply, last ply) over its rows. With
-        ``between=(oldest, newest)``, only tables whose latest owed board was committed in that time span."""
-        sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply "
+    async def undelivered(self, between: tuple[float, float] | None = None
+                          ) -> list[tuple[int, int, int, int, str]]:
+        """Boards still owed, one per table: (table, newest version, first ply, last ply, their notes) over its rows.
+        With ``between=(oldest, newest)``, only tables whose latest owed board was committed in that time span."""
+        sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply, "
+               "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes "
                "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id "
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
         async with self.transaction() as conn, conn.execute(sql, between or ()) as cur:
             rows = await cur.fetchall()
-        return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"]) for r in rows]
+        return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "") for r in rows]
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
                      result: dict[str, Any] | None = None) -> TableRow:

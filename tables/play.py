@@ -245,7 +245,7 @@ class PlayPipeline(Presenter):
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
                                                    outbox=posts_board and bool(rows), deadline=deadline,
-                                                   asked=_asked(game, table, written, state))
+                                                   asked=_asked(game, table, written, state), note=intro)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = earlier + [name_seats(e.text, names) for _, _, evs in record for e in evs]
@@ -578,12 +578,12 @@ class PlayPipeline(Presenter):
         now = self.clock()
         between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         out = []
-        for table_id, version, first, last in await self.db.undelivered(between):
+        for table_id, version, first, last, note in await self.db.undelivered(between):
             table = await self._table(table_id)
             game = self.game(table.game)
             state = game.load(table.state or {})
             lines = [e for m in await self.db.moves(table.id) if first <= m.ply <= last for e in m.events]
-            board = await self._board_post(table, game, state, lines)
+            board = await self._board_post(table, game, state, lines, note)
             dms = await self._private_updates(table, game, None, state)
             out.append(Outcome(public=[board], dms=dms, table_id=table.id, channel_id=table.channel_id,
                                outbox=(table.id, max(version, table.version))))

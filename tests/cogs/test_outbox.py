@@ -146,3 +146,32 @@ async def test_a_board_owed_after_a_bots_reply_tells_the_persons_move_too(simcor
     told = last_board(thread).embeds[0].description or ""
     assert "alice played" in told and "Bot 1 (medium) played" in told, told
     simcord_env.bot.service.thinker.close()
+
+
+async def test_a_board_owed_after_a_resignation_still_says_why_it_comes(simcord_env: Any) -> None:
+    """Alice resigns and the bots play on; the board that says so is refused. Posted later from the outbox, it
+    still opens with her resignation (which is in no move's events, so not in /log)."""
+    from tests.cogs.test_bot_games import lobby
+
+    simcord_env.bot.service.thinker.iterations = 20
+    channel = simcord_env.create_guild().create_text_channel("games")
+    alice = channel.guild.add_member(simcord_env.create_user("alice"))
+    await alice.slash(channel, "game new", game="breaks")
+    await alice.click(lobby(channel), label="Add bot: medium")
+    await alice.click(lobby(channel), label="Add bot: easy")
+    await alice.click(lobby(channel), label="Start")
+    thread = channel.threads[0]
+
+    async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
+        return False  # Discord refused the board
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(GameCog, "_post", refused)
+        await alice.slash(thread, "resign")
+    assert await simcord_env.bot.db.undelivered(), "the board is owed"
+    await simcord_env.bot.get_cog("GameCog").redeliver()
+    await simcord_env.settle()
+    told = last_board(thread).embeds[0].description or ""
+    assert told.startswith("• alice resigned. Their seat plays on automatically"), told[:200]
+    assert await simcord_env.bot.db.undelivered() == []
+    simcord_env.bot.service.thinker.close()

@@ -331,12 +331,14 @@ async def test_the_outbox_owes_a_board_with_the_moves_or_not_at_all(db: Database
     await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0, outbox=False)  # a turn going on: nothing owed
     assert await db.undelivered() == []
     await db.record_moves(tid, 3, [(2, 0, "place 1", [])], STATE, 5.0, outbox=True)
-    await db.record_moves(tid, 4, [(3, 1, "draw", []), (4, 1, "discard", [])], STATE, 6.0, outbox=True)
-    assert await db.undelivered() == [(tid, 5, 2, 4)]  # one board per table: the newest, covering both
+    await db.record_moves(tid, 4, [(3, 1, "draw", []), (4, 1, "discard", [])], STATE, 6.0, outbox=True,
+                          note="Ann resigned.")
+    assert await db.undelivered() == [(tid, 5, 2, 4, "Ann resigned.")]  # one board per table: the newest, covering
+    # both, with the note of either
     with pytest.raises(StaleVersion):  # a stale write owes nothing either
         await db.record_moves(tid, 4, [(5, 0, "draw", [])], STATE, 7.0, outbox=True)
-    assert await db.undelivered() == [(tid, 5, 2, 4)]
+    assert await db.undelivered() == [(tid, 5, 2, 4, "Ann resigned.")]
     await db.delivered(tid, 4, 8.0)  # the board of version 4 went out: version 5's is still owed
-    assert await db.undelivered() == [(tid, 5, 3, 4)]
+    assert await db.undelivered() == [(tid, 5, 3, 4, "Ann resigned.")]
     await db.delivered(tid, 5, 9.0)
     assert await db.undelivered() == []
