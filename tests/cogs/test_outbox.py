@@ -119,22 +119,27 @@ async def test_archiving_a_finished_games_thread(simcord_env: Any) -> None:
     assert getattr(live, "archived", False)
 
 
+async def alone_with_bots(env: Any, game: str, *levels: str) -> tuple[Any, Any]:
+    """Alice opens ``game`` with bots of ``levels`` and starts it. Returns the game's thread and Alice."""
+    from tests.cogs.test_bot_games import lobby
+
+    channel = env.create_guild().create_text_channel("games")
+    alice = channel.guild.add_member(env.create_user("alice"))
+    await alice.slash(channel, "game new", game=game)
+    for level in levels:
+        await alice.click(lobby(channel), label=f"Add bot: {level}")
+    await alice.click(lobby(channel), label="Start")
+    return channel.threads[0], alice
+
+
+async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
+    return False  # Discord refused the board
+
+
 async def test_a_board_owed_after_a_bots_reply_tells_the_persons_move_too(simcord_env: Any) -> None:
     """Alice's move is stored (unannounced) before the medium bot thinks, then the board with both moves is refused:
     the board posted later from the outbox tells Alice's move as well as the bot's."""
-    from tests.cogs.test_bot_games import lobby
-
-    channel = simcord_env.create_guild().create_text_channel("games")
-    guild = channel.guild
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="blockers")
-    await alice.click(lobby(channel), label="Add bot: medium")
-    await alice.click(lobby(channel), label="Start")
-    thread = channel.threads[0]
-
-    async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
-        return False  # Discord refused the board
-
+    thread, alice = await alone_with_bots(simcord_env, "blockers", "medium")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(GameCog, "_post", refused)
         choices = await alice.autocomplete(thread, "move", "move", "")
@@ -151,20 +156,8 @@ async def test_a_board_owed_after_a_bots_reply_tells_the_persons_move_too(simcor
 async def test_a_board_owed_after_a_resignation_still_says_why_it_comes(simcord_env: Any) -> None:
     """Alice resigns and the bots play on; the board that says so is refused. Posted later from the outbox, it
     still opens with her resignation (which is in no move's events, so not in /log)."""
-    from tests.cogs.test_bot_games import lobby
-
     simcord_env.bot.service.thinker.iterations = 20
-    channel = simcord_env.create_guild().create_text_channel("games")
-    alice = channel.guild.add_member(simcord_env.create_user("alice"))
-    await alice.slash(channel, "game new", game="breaks")
-    await alice.click(lobby(channel), label="Add bot: medium")
-    await alice.click(lobby(channel), label="Add bot: easy")
-    await alice.click(lobby(channel), label="Start")
-    thread = channel.threads[0]
-
-    async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
-        return False  # Discord refused the board
-
+    thread, alice = await alone_with_bots(simcord_env, "breaks", "medium", "easy")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(GameCog, "_post", refused)
         await alice.slash(thread, "resign")
