@@ -1168,3 +1168,29 @@ def test_a_search_does_not_see_the_cards_another_faction_is_choosing_from() -> N
     state.pending = [Pending("scan", W, cards=list(seen))]
     scans = {tuple(G.determinize(state, s, Rng(seed)).pending[0].cards) for seed in range(30)}
     assert len(scans) > 1 and all(len(x) == 3 for x in scans)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_factions_turn_says_who_plays_it(players: int) -> None:
+    """The dice roll that opens a faction's turn names the seat playing it, and so does the status line, so the
+    channel can follow which player (or bot) did what (the table service fills in the names)."""
+    from engine.base import name_seats
+
+    state = G.new_game(players, G.resolve_options({}), 11)
+    names = [f"seat{i}" for i in range(players)]
+    rolls = 0
+    for _ in range(400):
+        if G.is_over(state) or rolls >= 2 * len(state.order):
+            break
+        seat = min(G.to_act(state))
+        if not state.pending and state.phase == "sunset":
+            f = state.faction_now()
+            assert name_seats(G.status_line(state), names).endswith(f"{FACTIONS[f]} (seat{state.controller[f]}) to act")
+        state, events = G.apply(state, seat, G.legal_moves(state, seat)[-1])
+        for e in events:
+            m = re.match(r"Night \d+: (\w+), played by \{p(\d)\}, roll [1-6 ]+\.$", e.text)
+            if e.kind == "dice":
+                assert m is not None, e.text
+                assert state.controller[FACTIONS.index(m.group(1))] == int(m.group(2))
+                rolls += 1
+    assert rolls >= len(state.order), "every faction's turn began"
