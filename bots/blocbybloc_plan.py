@@ -207,8 +207,9 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 _settle(game, after, seat)
                 v = forecast(after)
                 rank = v
-                acts = _actions_in(game, after, f, move.to) if move.kind in ("move", "bicycles") else []
-                if acts and _open(after, f):  # blocs sent in to act there are worth what they can do there
+                sent = move.kind in ("move", "bicycles") and _open(after, f)
+                acts = _actions_in(game, after, f, move.to) if sent else []
+                if acts:  # blocs sent in to act there are worth what they can do there
                     rank = max(v, _follow_up(game, after, seat, acts))
                     spent += 1
                 children.append((rank, v, after, first if first is not None else move))
@@ -259,6 +260,5 @@ def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> lis
         low = min(m.die for m in attacks)
         out += [m for m in attacks if m.die == low]
     if builds:
-        occ = min(m.occ for m in builds)
-        out.append(min(builds, key=lambda m: (m.occ != occ, bool(m.extra), m.die)))
+        out.append(min(builds, key=lambda m: (m.occ, bool(m.extra), m.die)))
     return out
