@@ -6,7 +6,8 @@ a budget. No Discord, no storage; the table service runs them off the event loop
   state, so it never reads what its seat cannot see;
 * ``hard``: information-set Monte Carlo tree search (:mod:`bots.mcts`): each iteration searches a fresh
   determinization of what its seat sees, leaves scored by a heuristic (per game: :data:`bots.mcts.PROFILES`);
-  BLOCK's hard bot plans each turn on its own sheet instead (:mod:`bots.blockplan`).
+  BLOCK's and Bloc by Bloc's hard bots plan each turn instead (:data:`PLANNERS`: :mod:`bots.blockplan`,
+  :mod:`bots.blocbybloc_plan`), leaving to the search the decisions their planner does not take.
 
 Every level only ever returns a move from ``legal_moves`` of the real state.
 """

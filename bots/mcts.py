@@ -16,8 +16,8 @@ How each game is searched is its :class:`Profile` (:data:`PROFILES`), chosen by 
 out by an epsilon-greedy policy, search the root only (``flat``), or not search at all (``one_ply``: the leaf's
 best move, when deeper search measured worse). A game whose chance events are few enough to list (a hook in
 ``bots.heuristics.CHANCES``: Breaks' next card) may average over them instead of sampling (``chance``: expectimax
-on the determinization, through the next seat's turn). BLOCK's hard bot plans its turns instead
-(:mod:`bots.blockplan`).
+on the determinization, through the next seat's turn). BLOCK's and Bloc by Bloc's hard bots plan their turns
+instead (:mod:`bots.blockplan`, :mod:`bots.blocbybloc_plan`).
 """
 
 from __future__ import annotations
