@@ -272,10 +272,13 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
     def open_inputs(self, s: BreakerState, seat: int, lifted: int = -1,
                     inputs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
         """``seat``'s open inputs as (parent, cell) pairs: its core inputs and block inputs facing an empty cell.
-        ``lifted``: a block being moved, whose cell counts as empty and whose own inputs are gone."""
+        ``lifted``: a block being moved, whose cell counts as empty, whose own inputs are gone, and whose present
+        input is not one to move to (a move goes to a *different* open input, which may face the same cell)."""
         board = s.board
+        placed = board[lifted] if lifted >= 0 else None
+        here = (placed.parent, lifted) if placed is not None else None
         return [(p, c) for p, c in (inputs if inputs is not None else self._all_inputs(s, seat))
-                if p != lifted and (board[c] is None or c == lifted)]
+                if p != lifted and (board[c] is None or c == lifted) and (p, c) != here]
 
     @staticmethod
     def circuit_of(s: BreakerState, cell: int) -> int:
@@ -354,11 +357,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     def _targets(self, s: BreakerState, owner: int, src: int, inputs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """Where ``owner``'s block at ``src`` may move: (cell, parent or -1 where one input faces the cell)."""
-        placed = s.board[src]
-        assert placed is not None
-        pairs = [(p, c) for p, c in self.open_inputs(s, owner, lifted=src, inputs=inputs)
-                 if not (c == src and p == placed.parent)]  # not where it is now
-        return _named(pairs)
+        return _named(self.open_inputs(s, owner, lifted=src, inputs=inputs))
 
     def _moves_of(self, s: BreakerState, owner: int, kind: str) -> list[Move]:
         inputs = self._all_inputs(s, owner)
@@ -493,6 +492,13 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
                 return "AUTHENTICATE can't be moved."
             if move.source not in self.leaves(state):
                 return "Only a block with nothing plugged into it can be moved."
+            if move.cell == move.source and move.parent == placed.parent:
+                return (f"Your {placed.kind} at {cell_name(move.source)} is plugged into {cell_name(placed.parent)} "
+                        "already: a move takes it to a different input.")
+            facing = [p for p, c in self.open_inputs(state, seat, move.source) if c == move.cell]
+            if len(facing) > 1 and move.parent < 0:
+                names = " or ".join(f"`from {cell_name(p)}`" for p in facing)
+                return f"Two of your inputs face {cell_name(move.cell)}: say which, {names}."
             return f"{cell_name(move.cell)} is not one of your open inputs."
         return "That move is not allowed now."
 
@@ -575,8 +581,15 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         s.board[move.cell] = Placed(placed.kind, owner, parent)
         assert s.last is not None
         s.last.cells += [move.source, move.cell]
-        events.append(Event("move", owner, "{p%d}'s %s moved from %s to %s." % (
-            owner, placed.kind, cell_name(move.source), cell_name(move.cell))))
+        circuit = CIRCUITS[self.circuit_of(s, move.cell)]
+        name = placed.kind.upper() if is_module(placed.kind) else placed.kind
+        if move.cell == move.source:  # the same cell, plugged into another input
+            text = "{p%d}'s %s at %s now plugs into %s (circuit %s)." % (
+                owner, name, cell_name(move.cell), cell_name(parent), circuit)
+        else:
+            text = "{p%d}'s %s moved from %s to %s (circuit %s)." % (
+                owner, name, cell_name(move.source), cell_name(move.cell), circuit)
+        events.append(Event("move", owner, text))
 
     def _trigger(self, s: BreakerState, seat: int, kind: str, cell: int, events: list[Event]) -> None:
         if kind == AUTHENTICATE:

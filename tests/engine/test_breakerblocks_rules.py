@@ -8,7 +8,7 @@ import pytest
 
 from engine.base import IllegalMoveError
 from engine.breakerblocks import BreakerBlocks
-from engine.breakerblocks.board import CORE_INPUTS, MODULES, cell_name, parse_cell
+from engine.breakerblocks.board import CIRCUITS, CORE_INPUTS, MODULES, cell_name, parse_cell
 from engine.breakerblocks.game import BreakerState, Placed
 
 G = BreakerBlocks()
@@ -375,3 +375,25 @@ def test_automate_cannot_add_a_second_authenticate_in_a_turn() -> None:
     s2.hands[P1] = ["automate"]
     s2 = play(s2, P1, "play automate d4")
     assert "authenticate" in {m.block for m in G.legal_moves(s2, P1)}
+
+
+def test_a_block_moves_to_the_other_input_facing_its_own_cell() -> None:
+    """AGGREGATE moves a block to a *different* open input, which may face the cell it stands on: the move the
+    list offers re-plugs it there, and the block's present input is never a target (it was, and did nothing)."""
+    s = game()
+    at(s, P1, "0", "d4", "d5")
+    at(s, P1, "0", "c5", "d5")  # d4 and c5 both face c4
+    at(s, P1, "3", "c4", "c5")
+    offered = [G.format_move(m) for m in G.legal_moves(s, P1) if m.kind == "move" and m.source == parse_cell("c4")]
+    assert "move c4 c4" in offered and not any(t.startswith("move c4 c4 from") for t in offered)
+    label = G.describe_move(s, P1, G.parse_move("move c4 c4"))
+    assert "into d4" in label
+    after, events = G.apply(s, P1, G.parse_move("move c4 c4"))
+    assert after.board[parse_cell("c4")] == Placed("3", P1, parse_cell("d4"))
+    circuit = CIRCUITS[G.circuit_of(after, parse_cell("c4"))]
+    assert [e.text for e in events if e.kind == "move"] == [f"{{p0}}'s 3 at c4 now plugs into d4 (circuit {circuit})."]
+    # `from` naming the other input is the same move; naming the present one is refused in words
+    assert G.normalise_move(s, P1, G.parse_move("move c4 c4 from d4")) == G.parse_move("move c4 c4")
+    assert play(s, P1, "move c4 c4 from d4").board[parse_cell("c4")] == Placed("3", P1, parse_cell("d4"))
+    with pytest.raises(IllegalMoveError, match="plugged into c5 already"):
+        play(s, P1, "move c4 c4 from c5")
