@@ -242,6 +242,7 @@ class Game(ABC, Generic[S, M, V]):
     turns: Turns = Turns.SEQUENTIAL  # how turns work (see Turns); the platform derives its behaviour from it
     hidden_information: bool = False  # some seat views differ from the public one (hands, secret picks)
     cooperative: bool = False  # every seat wins or loses together (its results say so too)
+    tie: str = "shared win"  # what a tie for first is called in the game's rules ("draw" in Breaker Blocks)
     summary: str = ""
 
     # --- options -------------------------------------------------------------------

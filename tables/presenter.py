@@ -124,7 +124,7 @@ class Presenter(ServiceCore):
         else:
             standings = table.result or self._standings(table, game, state)
             fields.insert(0, ("Result", _standings_text(standings, names)))
-            content = "🏁 Game over! " + _verdict(table, standings)
+            content = "🏁 Game over! " + _verdict(table, standings, game.tie)
             colour = COLOUR_OVER
             rematch = table.id
         ply = game.ply(state)
@@ -432,8 +432,9 @@ def _who(table: TableRow, seat: int) -> str:
     return f"<@{s.user_id}>" if s.user_id is not None else s.name  # a bot's name says so: "Bot 1 (hard)"
 
 
-def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
-    """Who won, in words: one winner, a shared win, a cooperative win or loss."""
+def _verdict(table: TableRow, standings: dict[str, Any], tie: str) -> str:
+    """Who won, in words: one winner, a tie for first (a shared win, or as the game's rules call it: ``tie``), a
+    cooperative win or loss."""
     winners = standings["winners"]
     if standings.get("cooperative"):
         return "Everyone won together!" if winners else "Everyone lost."
@@ -441,7 +442,7 @@ def _verdict(table: TableRow, standings: dict[str, Any]) -> str:
         return "Nobody won."
     if len(winners) == 1:
         return f"Winner: {_who(table, winners[0])}."
-    return "Shared win: " + ", ".join(_who(table, w) for w in winners) + "."
+    return tie.capitalize() + ": " + ", ".join(_who(table, w) for w in winners) + "."
 
 
 def _standings_text(standings: dict[str, Any], names: list[str]) -> str:

@@ -212,6 +212,7 @@ def format_move(move: Move) -> str:
 class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
     key = "breakerblocks"
     name = "Breaker Blocks"
+    tie = "draw"  # "the player controlling more circuits wins; otherwise the game is a draw"
     min_players = 2
     max_players = 2
     turns = Turns.SEQUENTIAL

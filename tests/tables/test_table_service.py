@@ -921,6 +921,21 @@ async def test_preview_shows_the_pick_with_submit_and_changes_nothing(bsvc: Tabl
         await bsvc.preview(tid, ALICE, table.version, "write c1")  # Alice has picked since
 
 
+async def test_a_tie_is_called_what_the_games_rules_call_it(svc: TableService) -> None:
+    """Breaker Blocks' rules call a tie a draw ("otherwise the game is a draw"), not a shared win: both players
+    end every turn, no circuit is controlled, and the round limit scores the game."""
+    tid, _ = await started(svc, ALICE, BOB, game="breakerblocks", options="max_rounds=20")
+    table = await read(svc, tid)
+    while table.status != FINISHED:
+        game, state = state_of(svc, table)
+        (seat,) = game.to_act(state)
+        out = await svc.submit(actor_of(table, seat), "end", table_id=tid)
+        table = await read(svc, tid)
+    assert table.result is not None and table.result["winners"] == [0, 1]
+    (board,) = out.public
+    assert board.content == "🏁 Game over! Draw: <@1>, <@2>."
+
+
 # --- cooperative results --------------------------------------------------------------------------------------------
 
 
