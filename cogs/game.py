@@ -364,8 +364,8 @@ class GameCog(commands.Cog):
         if out is not None and message is not None and (message.flags.ephemeral or interaction.guild_id is None):
             # The spent private menu (or preview, or the DM it came in) goes, and its card says what is true now;
             # its picture stays.
-            await interaction.edit_original_response(content=f"✅ Played `{notation}`.", view=None,
-                                                     embed=played_embed(message))
+            await interaction.edit_original_response(content=("✅ " if out.played else "↩️ ") + out.reply, view=None,
+                                                     embed=played_embed(message, out.played))
 
     async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str,
                       notation: str | None = None) -> None:
@@ -749,16 +749,17 @@ class GameCog(commands.Cog):
         await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
 
-def played_embed(message: discord.Message) -> discord.Embed | None:
-    """The card of a private menu or preview once its move is played: it no longer asks for a move (nor says
-    "nothing is played until you submit"). A menu that had no card (a second level, opened on its own) gets none;
-    the card speaks of a picture only if it has one."""
+def played_embed(message: discord.Message, played: bool = True) -> discord.Embed | None:
+    """The card of a private menu or preview once its move is played (or, ``played`` false, cancelled by the game):
+    it no longer asks for a move (nor says "nothing is played until you submit"). A menu that had no card (a second
+    level, opened on its own) gets none; the card speaks of a picture only if it has one."""
     if not message.embeds:
         return None
     before = message.embeds[0]
     title = before.title or ""
     picture = bool(before.image and before.image.url)
-    embed = discord.Embed(title=title.replace("Preview", "Played").replace("Your view", "Played") or None,
+    done = "Played" if played else "Not played"
+    embed = discord.Embed(title=title.replace("Preview", done).replace("Your view", done) or None,
                           colour=before.colour)
     if picture:
         embed.description = ("The picture shows your pick." if title.startswith("Preview")

@@ -97,9 +97,15 @@ class OptionSpec:
         return out
 
 
+CANCEL = "cancel"  # an Event kind: the move was not carried out (see Event)
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened while applying a move, for logs and the turn embed."""
+    """Something that happened while applying a move, for logs and the turn embed.
+
+    Kind :data:`CANCEL`: the move asked for was not carried out after all (what came first stands, such as a
+    roll it set off); its text says why, and the mover is told so instead of "Played"."""
 
     kind: str
     seat: int | None

@@ -116,6 +116,7 @@ class Outcome:
     """Everything a request produced."""
 
     reply: str = ""  # a private answer to the requester
+    played: bool = True  # a move asked for was carried out (False: the game cancelled it, and ``reply`` says why)
     reply_post: Post | None = None  # a private rich answer (e.g. /hand)
     public: list[Post] = field(default_factory=list)  # to the table's channel, in order
     dms: list[DirectMessage] = field(default_factory=list)

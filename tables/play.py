@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots import level_of
-from engine.base import Event, Game, GameError, Turns, name_seats
+from engine.base import CANCEL, Event, Game, GameError, Turns, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
@@ -73,7 +73,10 @@ class PlayPipeline(Presenter):
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
             out = await self._advance(table, game, new_state, record, [state], mover=seat)
-            out.reply = f"Played `{record[0][1]}`."
+            cancelled = next((e for e in events if e.kind == CANCEL), None)
+            out.reply = (f"Not played: {name_seats(cancelled.text, [s.name for s in table.seats])}" if cancelled
+                         else f"Played `{record[0][1]}`.")
+            out.played = cancelled is None
             return out
 
     async def _just_played(self, table: TableRow, seat: int, version: int, text: str) -> bool:

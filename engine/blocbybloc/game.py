@@ -23,7 +23,7 @@ from dataclasses import replace
 from itertools import combinations_with_replacement, permutations
 from typing import Any
 
-from engine.base import Decision, Event, Game, NotationError, OptionSpec, Result, Turns
+from engine.base import CANCEL, Decision, Event, Game, NotationError, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.city import (
     STATE,
@@ -818,7 +818,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 self._end_turn(state, f, events, rng)
             return
         if move not in self._actions(state, f):
-            self._say(events, state, "cancel", f"`{self.format_move(move)}` is no longer possible after the police "
+            self._say(events, state, CANCEL, f"`{self.format_move(move)}` is no longer possible after the police "
                       "reaction: nothing spent.", f)
             return
         self._do(state, f, move, events, rng)

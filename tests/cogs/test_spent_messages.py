@@ -68,3 +68,60 @@ async def test_a_played_menu_speaks_of_a_picture_only_when_it_has_one(simcord_en
         assert not components(spent)
         for embed in spent.embeds:
             assert embed.image.url or "picture" not in (embed.description or ""), embed.to_dict()
+
+
+async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None:
+    """Bloc by Bloc: an attack opens a run that closes with a reaction roll before the next action; a roll of 1 sends
+    a cop into the district, so blocs there may no longer leave and the move that set the roll off is cancelled
+    ("nothing spent"). Typed or picked from the menu, the mover is told it was not played, never "Played"."""
+    from engine.blocbybloc import BlocByBloc
+    from tests.engine.test_blocbybloc_rules import W, blank, c, rig
+
+    game = BlocByBloc()
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice, bob = guild.add_member(simcord_env.create_user("alice")), guild.add_member(simcord_env.create_user("bob"))
+    await alice.slash(channel, "game new", game="blocbybloc", options="city=beginner")
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    thread = channel.threads[0]
+    db = simcord_env.bot.db
+
+    async def workers_attack_then_roll_a_one() -> Any:
+        """The Workers, two blocs in The Park (C4) with one cop, defeat it (two 6s to spend); the run's roll is 1."""
+        table = await db.latest_table_in(thread.id)
+        state = game.load(table.state)
+        while state.pending:  # every Faction Start where it goes by default
+            seat = next(iter(game.to_act(state)))
+            state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
+        state = blank(state, W, [6, 6])
+        state.cops[c("C4")], state.blocs[c("C4")][W] = 1, 2
+        await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
+        player = [alice, bob][state.controller[W]]
+        res = await player.slash(thread, "move", move="defeat 6 C4")
+        assert "Played `defeat 6 C4`" in (res.response.content or "")
+        table = await db.latest_table_in(thread.id)
+        state = game.load(table.state)
+        rig(state, 1)
+        await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
+        return player
+
+    cancelled = "Not played: `move 6 C4 C3 1` is no longer possible after the police reaction: nothing spent."
+    player = await workers_attack_then_roll_a_one()
+    res = await player.slash(thread, "move", move="move 6 C4 C3 1")
+    assert res.ephemeral and res.response.content == cancelled
+    assert "nothing spent" in (last_board(thread).embeds[0].description or "")
+
+    player = await workers_attack_then_roll_a_one()  # again, from the private menu
+    await player.slash(thread, "board")
+    message = (await player.click(last_board(thread), label="My view")).response.message
+    for wanted in ("Move blocs", "from The Park (C4)", "to Commercial District 3 (C3)", "1 bloc"):
+        select = move_select(message)
+        assert select is not None, components(message)
+        option = next(o for o in select.options if wanted in o.label)
+        res = await player.select(message, [option.value], custom_id=select.custom_id)
+        message = res.response.message  # the private menu changes in place
+    assert message.content == "↩️ " + cancelled
+    assert "Played" not in card_text(message).replace("Not played", "")
+    assert not components(message)

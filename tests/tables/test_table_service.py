@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from engine.base import Game
+from engine.base import CANCEL, Game
 from engine.breaks import Breaks
+from engine.rng import Rng
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database, TableRow
 from tables import Actor, Choice, Outcome, Post, Refusal, StaleButton, TableService
 from tables.catalog import Catalog, GameEntry, default_catalog
@@ -934,6 +935,30 @@ async def test_a_tie_is_called_what_the_games_rules_call_it(svc: TableService) -
     assert table.result is not None and table.result["winners"] == [0, 1]
     (board,) = out.public
     assert board.content == "🏁 Game over! Draw: <@1>, <@2>."
+
+
+async def test_a_move_the_game_cancels_is_answered_not_played(db: Database) -> None:
+    """Bloc by Bloc checks a move again after the reaction roll it sets off, and cancels it when the police made it
+    impossible ("nothing spent"): the mover is told it was not played, not "Played". Moves at random from a seeded
+    generator, until one the engine would cancel is on offer (the engine decides as the service will: its dice are
+    in the state)."""
+    svc = TableService(db, default_catalog(), seeds=lambda: 30, render=False)
+    tid, _ = await started(svc, ALICE, BOB, game="blocbybloc")
+    rng = Rng(30)
+    for _ in range(200):
+        table = await read(svc, tid)
+        game, state = state_of(svc, table)
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        doomed = next((m for m in moves if any(e.kind == CANCEL for e in game.apply(state, seat, m)[1])), None)
+        if doomed is not None:
+            text = game.format_move(doomed)
+            out = await svc.submit(actor_of(table, seat), text, table_id=tid)
+            assert not out.played
+            assert out.reply == f"Not played: `{text}` is no longer possible after the police reaction: nothing spent."
+            return
+        await svc.submit(actor_of(table, seat), game.format_move(moves[rng.below(len(moves))]), table_id=tid)
+    raise AssertionError("no cancelled move came up in 200 moves")
 
 
 # --- cooperative results --------------------------------------------------------------------------------------------
