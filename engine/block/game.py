@@ -641,18 +641,29 @@ class Block(Game[BlockState, Move, BlockView]):
         prog = s.progress[p]
         sheet = s.work[p]
         who = "{p%d}" % p
+        # solo: the tile the shape die slides by itself when a die shows ★ (every slide less those the player chose)
+        automatic = list(prog.slides)
+        for text in prog.done:
+            if text.startswith("slide"):
+                automatic.remove(parse_move(text).letter)
+        auto = ", ".join(automatic)
+        told = not automatic
         parts = []
         for text in prog.done:
             move = parse_move(text)
-            if move.kind == "drop":
-                parts.append(f"dropped {move.shape} with {','.join(map(str, move.values))} "
-                             f"at {_cells_text(sorted(prog.placed[-4:]))}")
+            if move.kind == "drop":  # each value with its cell (the drop's cells, in the order its values fill them)
+                cells = [c for c in prog.placed if c not in prog.penalty]
+                parts.append(f"dropped {move.shape} at "
+                             + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(cells, move.values, strict=True)))
             elif move.kind == "penalty":
                 parts.append(f"took a penalty at {_cells_text(sorted(prog.penalty))}")
             elif move.kind == "combo":
                 parts.append(f"circled {move.combo} {len(move.cells)}")
             elif move.kind == "slide":
-                parts.append(f"slid tile {move.letter}")
+                parts.append(f"slid tile {move.letter}" + ("" if told else f", then tile {auto} by the shape die"))
+                told = True
+        if not told:
+            parts.append(f"the shape die slid tile {auto}")
         if prog.stuck:
             parts.append("had no room to drop (crossed the Game Over line)")
         if new_rows:

@@ -432,6 +432,19 @@ def test_solo_turn_mandatory_slide_then_the_shape_die_tile_when_a_star_shows() -
     assert G.step(s, 0) == "star"
 
 
+def test_the_turn_summary_pairs_each_value_with_its_cell_and_tells_the_automatic_slide() -> None:
+    """The public summary of a turn: a drop's values each with the cell it fills (they fill the shape's cells in
+    reading order, which sorted cells would not show), and in solo the shape die's tile sliding by itself."""
+    s = G.with_dice(solo(), [1, "*", 3, 5, "L"])
+    clear(s, 0)
+    s = play(s, 0, "slide A", "star 2", "drop L r1 b 1,2,3,5")
+    while G.to_act(s) and G.step(s, 0) in ("combo", "pass"):
+        s, events = G.apply(s, 0, G.legal_moves(s, 0)[-1])
+    (summary,) = [e.text for e in events if e.kind == "turn"]
+    assert summary.startswith("{p0} slid tile A, then tile D by the shape die; dropped L at b2=1, c2=2, d2=3, b1=5"), \
+        summary
+
+
 def test_solo_star_on_the_shape_die_lets_the_player_pick_the_extra_tile() -> None:
     s = G.with_dice(solo(), [1, 2, 3, 5, "*"])
     s = play(s, 0, "slide B")
