@@ -71,10 +71,26 @@ PROMPTS = {
     "keep": "{f}: choose the loot card to discard.",
     "lookout": "{f}: reaction roll {roll}. Play Lookouts to roll again, or keep it?",
     "scan": "{f}: Police Scanner: put the cards back on top in the order you choose.",
+    "reorder": "{f}: put the revealed police ops cards back on top in the order you choose.",  # a scan, revealed
     "window": "{f}: the {window} window is open: play a card, or pass.",
     "place": "{f}: a Medic Kit saved a bloc: place it where one of your occupations stands.",
     "communique": "{f}: play Communiqué on {where} (its card one level higher), or pass?",
 }
+
+
+PASSED = {"repression": "{f} play no card in the Police Repression window.",
+          "liberation": "{f} play no card in the District Liberation window.",
+          "communique": "{f} do not play Communiqué.", "squat": "{f} build no occupation (Squatting Wave).",
+          "fever": "{f} place no more barricades (Barricade Fever).", "reveal": "{f} discard no revealed card."}
+"""What a pass says, by the pending decision's action (a window) or kind."""
+
+
+def _struck(who: str, one: bool, defeated: str, evicted: str) -> str:
+    """A police attack in words, the verbs agreeing with ``who`` (``one``: singular), naming only what happened:
+    "2 cops in C5 defeat 3 blocs and evict the Neighbors' Faction Start.", "1 cop in B5 evicts …"."""
+    s = "s" if one else ""
+    done = ([f"defeat{s} {defeated}"] if defeated else []) + ([f"evict{s} {evicted}"] if evicted else [])
+    return f"{who} {' and '.join(done) or 'defeat' + s + ' nothing'}."
 
 
 def _text(f: int) -> str:
@@ -235,12 +251,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return Decision(seat, "stop", f"{name}: {_text(actor)} declared `{p.action}` where you have the "
                             "most blocs. Allow or stop it?", clock="decision", default="allow")
         if p.kind == "split":
-            return Decision(seat, "split", f"{name}: {p.hits} cops attack in {cell_name(p.cell)}; choose which "
+            return Decision(seat, "split", f"{name}: {p.hits} cop{'s' if p.hits > 1 else ''} attack"
+                            f"{'' if p.hits > 1 else 's'} in {cell_name(p.cell)}; choose which "
                             "blocs are defeated.", clock="decision",
                             default=self.format_move(Move("split", cell=p.cell, losses=tuple(p.default))),
                             alongside=alongside)
         window = {"repression": "Police Repression", "liberation": "District Liberation"}.get(p.action, "")
-        prompt = PROMPTS[p.kind].format(f=name, roll=p.hits, window=window,
+        asked = "reorder" if p.kind == "scan" and p.action == "reveal" else p.kind  # the pooled reveal, not a card
+        prompt = PROMPTS[asked].format(f=name, roll=p.hits, window=window,
                                         where=cell_name(p.cell) if p.cell >= 0 else "")
         own = p.kind in OWN_TURN
         # choices that show a hand (the cards drawn, the seen police cards, a card one holds) are never public
@@ -635,6 +653,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     def _answer(self, state: BlocState, seat: int, move: Move, events: list[Event], rng: Rng) -> None:
         p = self.pending_of(state, seat) or state.pending[0]
+        if move.kind == "pass":  # said, so that the board a pass brings tells it (it may be all that happened)
+            said = PASSED.get(p.action or p.kind, "{f} pass.")
+            self._say(events, state, "pass", said.format(f=_text(p.faction)), p.faction)
         if p.kind == "start":
             self._place_start(state, p, move, events, rng)
         elif p.kind == "stop":
@@ -1260,8 +1281,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             lost = sum(state.blocs[cell])
             state.defeated[cell] = list(state.blocs[cell])
             state.blocs[cell] = [0, 0, 0, 0]
-            evicted = self._evict(state, cell, "evicts")
-            events.append(Event("repression", None, f"The van in {cell_name(cell)} defeats {blocs(lost)}{evicted}."))
+            events.append(Event("repression", None, _struck(f"The van in {cell_name(cell)}", True,
+                                                            blocs(lost) if lost else "", self._evict(state, cell))))
         for cell in sorted(city.districts, key=lambda c: city.tile(c).pid):
             c, n = self._attackers(state, cell), sum(state.blocs[cell])
             if c <= 0 or (n == 0 and state.occ_owner[cell] < 0):
@@ -1333,9 +1354,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 for f in range(4):
                     state.defeated[cell][f] += state.blocs[cell][f]
                 state.blocs[cell] = [0, 0, 0, 0]
-                evicted = self._evict(state, cell, "evict" if c > 1 else "evicts") if c > n else ""
-                events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}{shield} "
-                                    f"defeat {blocs(n)}{evicted}."))
+                evicted = self._evict(state, cell) if c > n else ""
+                events.append(Event("repression", None, _struck(f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}"
+                                                                f"{shield}", c == 1, blocs(n) if n else "", evicted)))
                 continue
             losses = chosen.get(cell)
             if losses is None:
@@ -1345,8 +1366,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             for f in range(4):
                 state.blocs[cell][f] -= losses[f]
                 state.defeated[cell][f] += losses[f]
-            events.append(Event("repression", None, f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}{shield} "
-                                "defeat " + ", ".join(f"{k} {_text(f)}" for f, k in enumerate(losses) if k) + "."))
+            lost = ", ".join(f"{k} {_text(f)} bloc{'s' if k > 1 else ''}" for f, k in enumerate(losses) if k)
+            events.append(Event("repression", None, _struck(f"{c} cop{'s' if c > 1 else ''} in {cell_name(cell)}"
+                                                            f"{shield}", c == 1, lost, "")))
         self._medics(state, events)
         if not state.pending:
             self._liberation_window(state, events, rng)
@@ -1369,14 +1391,15 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         city = state.city
         return sorted((c for c in range(25) if state.occ_owner[c] == f), key=lambda c: city.tile(c).pid)
 
-    def _evict(self, state: BlocState, cell: int, verb: str) -> str:
+    def _evict(self, state: BlocState, cell: int) -> str:
+        """The district's occupation goes back to its owner's mat: what was evicted, in words ("" for none)."""
         owner = state.occ_owner[cell]
         if owner < 0:
             return ""
         kind = state.occ_kind[cell]
         state.mats[owner].append(kind)
         state.occ_owner[cell], state.occ_kind[cell] = -1, ""
-        return f" and {verb} the {_text(owner)}' {OCCUPATION_NAMES[kind]}"
+        return f"the {_text(owner)}' {OCCUPATION_NAMES[kind]}"
 
     # --- District Liberation ----------------------------------------------------------------------------------
     def _liberation_window(self, state: BlocState, events: list[Event], rng: Rng) -> None:
@@ -1462,11 +1485,14 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             return [f"{names} each form up to {blocs(n)} in {cell_name(cell)}."]
         if card == "barricade_fever":
             n = (1, 1, 2, 3, 4)[lv]
-            for f in liberators:
-                if self._walls(state, f):
-                    state.pending.append(Pending("fever", f, cell=cell, hits=n))
-            return [f"{names} each build {n} barricade{'s' if n > 1 else ''} around districts where they have "
-                    "blocs."]
+            builders = [f for f in liberators if self._walls(state, f)]  # those with room for a barricade
+            for f in builders:
+                state.pending.append(Pending("fever", f, cell=cell, hits=n))
+            if not builders:
+                return ["Barricade Fever: no room for a barricade around the liberators' districts."]
+            each = "each " if len(builders) > 1 else ""
+            return [f"{', '.join(_text(f) for f in builders)} may {each}build up to {n} "
+                    f"barricade{'s' if n > 1 else ''} around districts where they have blocs."]
         if card == "free_transit":
             n = (1, 1, 1, 2, 2)[lv]
             for f in liberators:
@@ -1478,15 +1504,21 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 state.momentum[f] += n
             return [f"{names} each roll {n} more action di{'ce' if n > 1 else 'e'} next turn."]
         if card == "squatting_wave":
-            for f in liberators:
-                if self._squats(state, f, cell, lv + 1):
-                    state.pending.append(Pending("squat", f, cell=cell, hits=lv + 1))
-            return [f"{names} may each build an occupation next to {cell_name(cell)}, free."]
+            builders = [f for f in liberators if self._squats(state, f, cell, lv + 1)]  # those who can build
+            for f in builders:
+                state.pending.append(Pending("squat", f, cell=cell, hits=lv + 1))
+            if not builders:
+                return [f"Squatting Wave: no liberator can build an occupation next to {cell_name(cell)}."]
+            each = "each " if len(builders) > 1 else ""
+            return [f"{', '.join(_text(f) for f in builders)} may {each}build an occupation next to "
+                    f"{cell_name(cell)}, free."]
         if card == "police_rout":
-            n = (1, 1, 2, 3, 4)[lv]
-            if any(state.cops[c] for c in self._near(state, cell)):
+            n = min((1, 1, 2, 3, 4)[lv], sum(state.cops[c] for c in self._near(state, cell)))  # as many as there are
+            if n:
                 state.pending.append(Pending("rout", liberators[0], cell=cell, hits=n))
-            return [f"Police Rout: {n} cop{'s' if n > 1 else ''} from {cell_name(cell)} and around go to staging."]
+                return [f"Police Rout: {n} cop{'s' if n > 1 else ''} from {cell_name(cell)} and around "
+                        f"go{'' if n > 1 else 'es'} to staging."]
+            return [f"Police Rout: no cop in or around {cell_name(cell)}."]
         if card == "tactical_collapse":
             area = self._near(state, cell) if lv < 3 else list(city.districts)
             gone = [c for c in area if state.cops[c] == 1 and state.vans[c] < 0]

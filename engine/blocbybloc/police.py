@@ -192,7 +192,8 @@ def rotation(state: BlocState, city: City) -> list[str]:
     lines = []
     for c in city.districts:
         if state.cops[c] >= 7:
-            lines.append(f"{state.cops[c] - 6} cops leave {cell_name(c)}")
+            n = state.cops[c] - 6
+            lines.append(f"{n} cop{'s leave' if n > 1 else ' leaves'} {cell_name(c)}")
             state.cops[c] = 6
     return lines or ["no district holds 7 or more cops"]
 

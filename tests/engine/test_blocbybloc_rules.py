@@ -402,10 +402,18 @@ def test_vans_wipe_their_district_and_cops_defeat_blocs_then_occupations() -> No
     state.blocs[c("C2")][S] = 1
     state.blocs[c("E1")][N] = 1
     state.blocs[c("E4")][P] = 1
+    state.cops[c("B3")] = 1  # one cop, no bloc: the occupation alone goes
+    state.occ_owner[c("B3")], state.occ_kind[c("B3")] = S, "kitchen"
+    state.mats[S].remove("kitchen")
     state, said = sunrise(state)
     assert state.blocs[c("A4")] == [0, 0, 0, 0] and state.occ_owner[c("A4")] == -1 and "hall" in state.mats[W]
     assert state.blocs[c("C3")][S] == 0
     assert state.blocs[c("C4")][N] == 1 and state.occ_kind[c("C4")] == "hall"
+    assert state.occ_owner[c("B3")] == -1
+    told = [t for t in said if " in A4" in t or " in C3" in t or " in C4" in t or " in B3" in t]
+    assert told == ["The van in A4 defeats 5 blocs and evicts the Workers' Assembly Hall.",
+                    "3 cops in C3 defeat 2 blocs.", "1 cop in B3 evicts the Students' People's Kitchen.",
+                    "2 cops in C4 defeat 2 Neighbors blocs."], said
 
 
 def test_a_mixed_clash_is_split_by_the_faction_with_the_most_blocs() -> None:
@@ -440,6 +448,7 @@ def test_splits_in_two_districts_are_asked_at_once_and_answered_in_any_order() -
     owed = G.decisions(state)
     assert [(d.kind, d.seat, d.alongside) for d in owed] == [
         ("split", seat_of(state, S), False), ("split", seat_of(state, N), True)]
+    assert owed[1].prompt == "Neighbors: 1 cop attacks in D4; choose which blocs are defeated."
     assert G.to_act(state) == {seat_of(state, S), seat_of(state, N)}
     state, said = play(state, "split D4 P1", seat=seat_of(state, N))  # the second one first
     assert said == ["Neighbors choose the losses in D4: Prisoners 1."] and state.blocs[c("D4")][P] == 1
@@ -543,6 +552,12 @@ def defaults(state: BlocState) -> BlocState:
 
 def liberate_with(card: str, cops: dict[str, int] | None = None, vans: tuple[str, ...] = ()) -> BlocState:
     """Workers liberate the Garment Sweatshop (B5, level 3) and its manifestation card is ``card``."""
+    return liberating(card, cops, vans)[0]
+
+
+def liberating(card: str, cops: dict[str, int] | None = None,
+               vans: tuple[str, ...] = ()) -> tuple[BlocState, list[str]]:
+    """:func:`liberate_with`, and what the Sunrise said."""
     state = blank(position(), W, [])
     cell = c("B5")
     state.occ_owner[cell], state.occ_kind[cell] = W, "hall"
@@ -555,8 +570,7 @@ def liberate_with(card: str, cops: dict[str, int] | None = None, vans: tuple[str
     for where in vans:
         state.vans[c(where)] = 0
     state.under[cell] = card
-    state, _ = sunrise(state)
-    return state
+    return sunrise(state)
 
 
 def test_barricade_fever_asks_each_liberating_faction_where() -> None:
@@ -578,6 +592,17 @@ def test_police_rout_lets_the_earliest_liberator_pick_the_cops() -> None:
     state, _ = play(state, "rout B4")
     state, _ = play(state, "rout B4")
     assert state.cops[c("B4")] == 1 and state.cops[c("A5")] == 1
+
+
+def test_a_manifestation_announces_what_will_happen_not_more() -> None:
+    """Police Rout at level 3 sends 2 cops, but only 1 stands in or around B5: the card says 1. Squatting Wave names
+    the factions that can build (the Workers alone liberate here); with no cop around, the rout says so."""
+    state, said = liberating("police_rout", cops={"A5": 1})
+    assert "Police Rout: 1 cop from B5 and around goes to staging." in said and state.pending[0].hits == 1
+    state, said = liberating("police_rout")
+    assert "Police Rout: no cop in or around B5." in said and not state.pending
+    state, said = liberating("squatting_wave")
+    assert "Workers may build an occupation next to B5, free." in said
 
 
 def test_riot_van_burns_asks_which_van_when_several_are_in_range() -> None:
@@ -609,6 +634,8 @@ def test_a_whistleblower_reveal_may_discard_then_order() -> None:
     state, _ = play(state, "drop 2")
     assert top[1] in state.police_discard
     assert state.pending[0].kind == "scan" and not G.decisions(state)[0].private
+    assert G.decisions(state)[0].prompt == "Workers: put the revealed police ops cards back on top in the order you " \
+        "choose.", "a revealed order, not a Police Scanner's"
     state, said = play(state, "order 2 1")
     assert state.police_deck[-2:][::-1] == [top[2], top[0]] and state.night == 2
 
@@ -918,6 +945,19 @@ def test_shield_wall_and_paint_bombs_in_the_repression_window() -> None:
         state, _ = play(state, "pass")
     assert state.blocs[c("C3")][W] == 2, "one cop of three attacks"
     assert state.blocs[c("A4")][W] == 0, "the van held back, its 3 cops still attack"
+
+
+def test_a_pass_in_a_window_is_told() -> None:
+    """A pass may be all a move does (the window asks the next holder): its board must still say what happened."""
+    state = blank(position(), W, [])
+    homes(state)
+    state.blocs[c("C3")][W] = 3
+    state.cops[c("C3")] = 3
+    give(state, W, "shield")
+    state, _ = sunrise(state)
+    assert state.pending[0].kind == "window"
+    state, said = play(state, "pass")
+    assert said[0] == "Workers play no card in the Police Repression window."
 
 
 def test_a_medic_kit_saves_two_defeated_blocs_at_an_occupation() -> None:
