@@ -31,6 +31,7 @@ from cogs.present import (
 )
 from engine.base import GameError
 from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
+from tables.lobby import CLOCKS, ON_TIMEOUT
 from tables.menu import decode_path, encode_path
 from tables.outcome import PREVIEW_FILE
 
@@ -610,8 +611,8 @@ class GameCog(commands.Cog):
                            reminders="Turn reminders a player gets at most each day (0-20)",
                            away_days="The longest /away vacation (0-60 days)")
     @app_commands.choices(
-        clock=[app_commands.Choice(name=c, value=c) for c in ("off", "1h", "6h", "12h", "24h", "48h", "72h", "7d")],
-        timeout=[app_commands.Choice(name=t, value=t) for t in ("bot", "skip", "forfeit")])
+        clock=[app_commands.Choice(name=c, value=c) for c in CLOCKS],
+        timeout=[app_commands.Choice(name=t, value=t) for t in ON_TIMEOUT])
     async def settings(self, interaction: discord.Interaction, clock: str | None = None, timeout: str | None = None,
                        archive_hours: int | None = None, reminders: int | None = None,
                        away_days: int | None = None) -> None:

@@ -46,6 +46,7 @@ class SeatRow:
     dm_open: bool
     acted_version: int = 0  # the table version from which this seat's controls are current: after its latest
     # move, or after what it is asked changed (a new decision); other seats' moves leave its controls good
+    left_how: str = ""  # how the player left: 'resigned', 'removed' (kicked) or 'forfeit' (out of time); '' playing
 
     @property
     def is_bot(self) -> bool:
@@ -218,12 +219,14 @@ class Database:
                 rows = await cur.fetchall()
             return [await self._table(r) for r in rows]
 
-    async def tables_of_player(self, guild_id: int, user_id: int) -> list[TableRow]:
-        """The lobbies and games in progress in ``guild_id`` where ``user_id`` holds a seat (not resigned)."""
+    async def tables_of_player(self, guild_id: int | None, user_id: int) -> list[TableRow]:
+        """The lobbies and games in progress in ``guild_id`` (None: anywhere) where ``user_id`` holds a seat (not
+        resigned)."""
         sql = ("SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id WHERE s.user_id = ? AND s.resigned = 0 "
-               "AND t.guild_id = ? AND t.status IN ('lobby', 'active') ORDER BY t.updated_at DESC")
+               f"{'AND t.guild_id = ? ' if guild_id is not None else ''}AND t.status IN ('lobby', 'active') "
+               "ORDER BY t.updated_at DESC")
         async with self._reading() as conn:
-            async with conn.execute(sql, (user_id, guild_id)) as cur:
+            async with conn.execute(sql, (user_id, guild_id) if guild_id is not None else (user_id,)) as cur:
                 rows = await cur.fetchall()
             return [await self._table(r) for r in rows]
 
@@ -249,7 +252,7 @@ class Database:
         async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
             seat_rows = await cur.fetchall()
         seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]),
-                              s["acted_version"]) for s in seat_rows)
+                              s["acted_version"], s["left_how"]) for s in seat_rows)
         return TableRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
             lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
@@ -307,10 +310,17 @@ class Database:
             return await self._row_of(conn, table_id)
 
     async def replace_seat(self, table_id: int, version: int, seat: int, user_id: int | None, name: str,
-                           bot: str | None, now: float) -> TableRow:
-        """Give a seat of a game in progress to another person (or a bot); returns the new row."""
+                           bot: str | None, now: float, deadline: float | bool = False,
+                           paused_left: float | bool = False) -> TableRow:
+        """Give a seat of a game in progress to another person (or a bot); returns the new row. ``deadline`` or
+        ``paused_left`` (unless False): the seat's turn starts again on the clock, running or paused."""
+        sets, args = "", list[Any]()
+        if deadline is not False:
+            sets, args = "deadline = ?, remind_at = ?", [deadline, _first_reminder(deadline, now)]
+        elif paused_left is not False:
+            sets, args = "paused_left = ?", [paused_left]
         async with self.transaction() as conn:
-            await self._bump(conn, table_id, version, now)
+            await self._bump(conn, table_id, version, now, sets, args)
             await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1 WHERE table_id = ? "
                        "AND seat = ?", (user_id, name, bot, table_id, seat))
             return await self._row_of(conn, table_id)
@@ -326,15 +336,16 @@ class Database:
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
                            announce: bool = True, outbox: bool = False,
-                           deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = ""
-                           ) -> TableRow:
+                           deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = "",
+                           paused_left: float | None | bool = False) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
         ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is, with the
         board's ``note`` (why it comes: a resignation, a clock run out).
-        ``deadline``: the new turn deadline (None clears it; False keeps it). ``asked``: seats whose decision changed
-        (their controls from before are stale, like those of the seats that moved)."""
+        ``deadline``: the new turn deadline (None clears it; False keeps it); ``paused_left``: the same for a paused
+        clock's time left. ``asked``: seats whose decision changed (their controls from before are stale, like those
+        of the seats that moved)."""
         last = max((m[0] for m in moves), default=None)
         sets, args = "state = ?", list[Any]([json.dumps(state)])
         if result is not None:
@@ -343,6 +354,8 @@ class Database:
             sets, args = sets + ", announced_ply = ?", args + [last]
         if deadline is not False:
             sets, args = sets + ", deadline = ?, remind_at = ?", args + [deadline, _first_reminder(deadline, now)]
+        if paused_left is not False:
+            sets, args = sets + ", paused_left = ?", args + [paused_left]
         async with self.transaction() as conn:
             if outbox and moves:  # the board owes every move not told yet: also those stored unannounced before
                 # (a person's move, stored before a bot thought), so the range starts after the last one told
@@ -549,7 +562,8 @@ class Database:
         return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "") for r in rows]
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
-                     result: dict[str, Any] | None = None) -> TableRow:
+                     result: dict[str, Any] | None = None, how: str = "resigned") -> TableRow:
+        """A player leaves a game in progress (``how``: 'resigned', 'removed' or 'forfeit'); ``result``: it ends."""
         async with self.transaction() as conn:
             if result is None:
                 await self._bump(conn, table_id, version, now)
@@ -557,8 +571,8 @@ class Database:
                 await self._bump(conn, table_id, version, now, "status = 'finished', result = ?",
                                  (json.dumps(result),))
             await _run(conn,
-                "UPDATE seats SET resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE table_id = ?) "
-                "WHERE table_id = ? AND seat = ?", (table_id, table_id, seat))
+                "UPDATE seats SET resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE table_id = ?), left_how = ? "
+                "WHERE table_id = ? AND seat = ?", (table_id, how, table_id, seat))
             return await self._row_of(conn, table_id)
 
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float) -> TableRow:

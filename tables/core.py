@@ -65,8 +65,8 @@ class ServiceCore:
         seat = table.seat_of(actor.user_id)
         if seat is None:
             raise Refusal("You are not playing in this game.")
-        if seat.resigned:
-            raise Refusal("You resigned from this game.")
+        if seat.resigned:  # resigned, removed by the host, or forfeited on time: a bot plays the seat now
+            raise Refusal("You are no longer playing in this game: a bot plays your seat.")
         return seat.seat
 
     def _playing(self, table: TableRow) -> Game:

@@ -146,7 +146,9 @@ class PlayPipeline(Presenter):
                     controls=Controls(table.id, version, actor.user_id, (Choice(game.format_move(move), "Submit"),)),
                     footer="Only you can see this. Nothing is played until you submit.")
 
-    async def resign(self, channel_id: int, actor: Actor) -> Outcome:
+    async def resign(self, channel_id: int, actor: Actor, removed_by: str = "") -> Outcome:
+        """``/resign``, or (``removed_by`` the host's or moderator's name) ``/game kick``: the player leaves the game
+        and a bot plays their seat, ranked last; with one player left, the game ends."""
         table = await self.table_in(channel_id, finished_ok=True)
         async with self._locks[table.id]:
             table = await self._table(table.id)
@@ -158,18 +160,22 @@ class PlayPipeline(Presenter):
             if len(remaining) < 2:
                 result = self._standings(table, game, state, resigning=seat)
             try:
-                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
+                                             how="removed" if removed_by else "resigned")
             except StaleVersion:
                 raise StaleButton("The game moved on while you clicked; try again.") from None
-            note = f"{actor.name} resigned."
+            note = f"{actor.name} was removed from the game by {removed_by}." if removed_by else \
+                f"{actor.name} resigned."
+            reply = f"{actor.name} was removed from the game; a bot plays their seat." if removed_by else \
+                "You resigned."
             if result is None:
                 note += " Their seat plays on automatically and ranks last."
                 out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
-                out.reply = "You resigned."
+                out.reply = reply
                 return out
             await self._schedule_archive(table)
             return Outcome(public=[await self._board_post(table, game, state, [], note)], table_id=table.id,
-                           channel_id=table.channel_id, reply="You resigned.")
+                           channel_id=table.channel_id, reply=reply)
 
     async def _advance(self, table: TableRow, game: Game, state: Any, record: list[tuple[int, str, list[Event]]],
                        before: list[Any], intro: str = "", persisted: bool = False, mover: int | None = None
@@ -229,26 +235,29 @@ class PlayPipeline(Presenter):
         # The turn clock restarts when a board hands the turn on, and stops when the game ends; a turn that goes
         # on (a second action, a secret pick) keeps its deadline.
         deadline: float | None | bool = False
-        owed = game.decisions(state) if result is None else ()
-        answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
-        # an answer owed outside one's own turn waits the table's `answers=` time, else its time per turn, else 12
-        # hours, then takes its default: the game never waits forever on one player
-        seconds = (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
+        seconds = _clock_seconds(table, game, state) if result is None else None
         # a move beside the main line (a gift, a trade's answer, one Start of several) leaves the clock of the main
         # line running: the acting player gains no time from it, and the other answers keep their deadline
         beside = old_state is not None and mover is not None and _beside(game, old_state, mover) and \
             _main_line(game, old_state) == _main_line(game, state) and mover not in game.to_act(state)
+        # A paused clock stays paused: the turn handed on keeps its whole time for when it is resumed.
+        paused_left: float | None | bool = False
         if result is not None:
             deadline = None
+            paused_left = None
         elif posts_board and not beside:
-            deadline = self.clock() + seconds if seconds else None
+            if table.paused_left is not None:
+                paused_left = float(seconds) if seconds else None
+            else:
+                deadline = self.clock() + seconds if seconds else None
         if record or not persisted:
             rows = rows_of(record)
             try:
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
                                                    outbox=posts_board and bool(rows), deadline=deadline,
-                                                   asked=_asked(game, table, written, state), note=intro)
+                                                   asked=_asked(game, table, written, state), note=intro,
+                                                   paused_left=paused_left)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = earlier + [name_seats(e.text, names) for _, _, evs in record for e in evs]
@@ -367,11 +376,10 @@ class PlayPipeline(Presenter):
         table = await self.table_in(channel_id)
         if actor.user_id != table.host_id and not actor.can_manage:
             raise Refusal("Only the host or a moderator can remove a player.")
-        if table.status != ACTIVE or table.seat_of(target.user_id) is None:
+        seat = table.seat_of(target.user_id)
+        if table.status != ACTIVE or seat is None or seat.resigned:
             raise Refusal(f"{target.name} isn't playing in the game here.")
-        out = await self.resign(channel_id, target)
-        out.reply = f"{target.name} was removed from the game; a bot plays their seat."
-        return out
+        return await self.resign(channel_id, target, removed_by=actor.name)
 
     async def replace(self, channel_id: int, actor: Actor, old: Actor, new: Actor | None) -> Outcome:
         """``/game replace`` (a moderator): another member (or, without one, a bot) takes a player's seat; the game
@@ -387,14 +395,19 @@ class PlayPipeline(Presenter):
         async with self._locks[table.id]:
             table = await self._table(table.id)
             name = new.name if new is not None else f"Bot ({old.name})"
-            try:
-                table = await self.db.replace_seat(table.id, table.version, seat.seat,
-                                                   new.user_id if new is not None else None, name,
-                                                   None if new is not None else TIMEOUT_BOT, self.clock())
-            except StaleVersion:
-                raise StaleButton("The game moved on while you asked; try again.") from None
             game = self._playing(table)
             state = game.load(table.state or {})
+            # a person given a seat that is to act gets the turn's whole time (a bot plays at once)
+            seconds = _clock_seconds(table, game, state) if seat.seat in game.to_act(state) else None
+            paused = table.paused_left is not None
+            try:
+                table = await self.db.replace_seat(
+                    table.id, table.version, seat.seat, new.user_id if new is not None else None, name,
+                    None if new is not None else TIMEOUT_BOT, self.clock(),
+                    deadline=self.clock() + seconds if new is not None and seconds and not paused else False,
+                    paused_left=seconds if new is not None and seconds and paused else False)
+            except StaleVersion:
+                raise StaleButton("The game moved on while you asked; try again.") from None
             note = f"{actor.name} gave {old.name}'s seat to {name}."
             out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
             if not out.public:
@@ -424,6 +437,8 @@ class PlayPipeline(Presenter):
             state = game.load(table.state or {})
             late = [table.seats[p] for p in sorted(game.to_act(state))
                     if table.seats[p].user_id is not None and not table.seats[p].resigned]
+            away = await self.db.away_until([s.user_id for s in late if s.user_id is not None], now)
+            late = [s for s in late if s.user_id not in away]  # a player on vacation is not reminded
             left = table.deadline - now
             half_time = table.turn_seconds is not None and left > 0.3 * table.turn_seconds
             await self.db.set_remind_at(table_id, next_reminder(table.deadline, now) if half_time else None)
@@ -435,7 +450,7 @@ class PlayPipeline(Presenter):
                 continue
             reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
                         f"then {TIMEOUT_WORDS[table.on_timeout]}.")
-            ids = [u for u, mode in modes.items() if mode != "dm"]
+            ids = await self._mentioned(table, list(modes))  # DM-only players by DM, unless their DMs fail
             out = Outcome(table_id=table.id, channel_id=table.channel_id)
             if ids:
                 mentions = " ".join(f"<@{u}>" for u in ids)
@@ -487,12 +502,31 @@ class PlayPipeline(Presenter):
         limit = await self.db.away_days(guild_id)
         if not 0 <= days <= limit:
             raise Refusal(f"A vacation here lasts 0 to {limit} days (0 ends it).")
-        until = self.clock() + days * 86400 if days else None
-        await self.db.set_away(actor.user_id, until, self.clock())
+        now = self.clock()
+        until = now + days * 86400 if days else None
+        await self.db.set_away(actor.user_id, until, now)
         if until is None:
+            await self._back(actor.user_id)
             return Outcome(reply="Welcome back: your turn clocks run again.")
         return Outcome(reply=f"Away for {duration_text(days * 86400)}: turn clocks waiting for you stop until then "
                              "(your turns are not played for you).")
+
+    async def _back(self, user_id: int) -> None:
+        """Back from a vacation: a turn of theirs whose deadline was moved past it gets the turn's time from now,
+        not the rest of the vacation. (Another player still away moves it again when it comes.)"""
+        now = self.clock()
+        for row in await self.db.tables_of_player(None, user_id):
+            async with self._locks[row.id]:
+                table = await self._table(row.id)
+                if table.status != ACTIVE or table.deadline is None:
+                    continue
+                game = self.game(table.game)
+                state = game.load(table.state or {})
+                if not any(table.seats[p].user_id == user_id for p in game.to_act(state)):
+                    continue
+                seconds = _clock_seconds(table, game, state)
+                if seconds and table.deadline > now + seconds:
+                    await self.db.postpone(table.id, now + seconds, now)
 
     async def _time_out(self, table: TableRow) -> Outcome | None:
         game = self.game(table.game)
@@ -526,8 +560,10 @@ class PlayPipeline(Presenter):
             for seat in late:
                 if len(remaining) < 2 and seat == late[-1]:
                     result = self._standings(table, game, old, resigning=seat)
-                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result)
-            note = f"⏰ {who} ran out of time and forfeited; a bot keeps their seat."
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
+                                             how="forfeit")
+            note = f"⏰ {who} ran out of time and forfeited" + (
+                "; a bot keeps their seat." if result is None else ": the game is over.")
             if result is not None:
                 await self._schedule_archive(table)
                 return Outcome(public=[await self._board_post(table, game, old, [], note)], table_id=table.id,
@@ -605,6 +641,15 @@ class PlayPipeline(Presenter):
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
                     "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
                     colour=COLOUR_LOBBY, mention_ids=[user_id])
+
+
+def _clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:
+    """The time the turn now owed gets on the clock (None: no clock). An answer owed outside one's own turn waits
+    the table's `answers=` time, else its time per turn, else 12 hours, then takes its default: the game never
+    waits forever on one player."""
+    owed = game.decisions(state)
+    answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
+    return (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
 
 
 def _asked(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:

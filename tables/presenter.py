@@ -108,8 +108,7 @@ class Presenter(ServiceCore):
                 fields.append(("Now", status))
             mention_ids = [uid for p in acting
                            if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
-            modes = await self.db.notify_modes(mention_ids)
-            mention_ids = [u for u in mention_ids if modes[u] != "dm"]  # DM-only players hear of it by DM
+            mention_ids = await self._mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
                 content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
                                                                        else " — your move.")
@@ -149,6 +148,24 @@ class Presenter(ServiceCore):
                                game.menu_groups(state, seat, m)) for m in moves)
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
                         choices=choices)
+
+    async def _mentioned(self, table: TableRow, user_ids: list[int]) -> list[int]:
+        """Those of ``user_ids`` told of their turn by a mention in the game's channel: all but those who chose DMs
+        only (``/notify dm``), unless a DM to them has failed at this table (it would not arrive)."""
+        modes = await self.db.notify_modes(user_ids)
+        closed = {s.user_id for s in table.seats if not s.dm_open}
+        return [u for u in user_ids if modes[u] != "dm" or u in closed]
+
+    async def _told_how(self, table: TableRow, user_id: int | None) -> str:
+        """How a player will hear that it is their turn, in words (for their private view while they wait)."""
+        if user_id is None:
+            return ""
+        mode = (await self.db.notify_modes([user_id]))[user_id]
+        if mode == "mention" or any(s.user_id == user_id and not s.dm_open for s in table.seats):
+            return "You will be mentioned in the game's channel when it is your turn."
+        if mode == "both":
+            return "You will be mentioned in the game's channel and sent a direct message when it is your turn."
+        return "You will get a direct message when it is your turn."
 
     async def turn_dms(self, table: TableRow, game: Game, state: Any) -> list[DirectMessage]:
         """'Your turn' by DM for the players to act who asked for it (``/notify``)."""
@@ -196,7 +213,7 @@ class Presenter(ServiceCore):
             desc = "You are done for this turn; waiting for the others."
         else:  # true whenever it is read: a DM after your move, or /hand while others play
             waiting = ", ".join(names[p] for p in sorted(game.to_act(state)))
-            desc = f"Waiting for {waiting}. You will be mentioned in the game's channel when it is your turn."
+            desc = f"Waiting for {waiting}. {await self._told_how(table, table.seats[seat].user_id)}".rstrip()
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
                     controls=self._controls(table, game, state, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)
@@ -263,7 +280,7 @@ class Presenter(ServiceCore):
                     board=Board(gif, f"{game.name}: the public board after each turn, animated.",
                                 f"replay-{table.id}.gif"),
                     attachments=[(f"table-{table.id}-moves.json", moves)])
-        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
+        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id, reply="Replay posted.")
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,

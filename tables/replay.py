@@ -20,13 +20,17 @@ FRAME_MS, LAST_FRAME_MS = 700, 4000
 
 def public_states(game: Game[Any, Any, Any], seats: int, options: dict[str, Any], seed: int,
                   log: Sequence[tuple[int, str]]) -> list[Any]:
-    """The positions the channel saw: the start and every position where the public record moved on (a secret
-    pick of simultaneous picks is not one: its turn shows when it resolves), the end included."""
+    """The positions the channel saw a board of: the start and every position where the public record moved on,
+    the end included. A secret pick of simultaneous picks is not one (its turn shows when it resolves), nor a move
+    whose mover goes on privately (a Breaks card drawn, to place): the board comes when their turn ends."""
     state = game.new_game(seats, options, seed)
     out = [state]
     shown = game.revealed_ply(state)
     for seat, notation in log:
         state, _ = game.apply(state, seat, game.parse_move(notation))
+        follow_up = game.decision(state, seat) if not game.is_over(state) else None
+        if follow_up is not None and follow_up.followup:
+            continue
         if game.revealed_ply(state) != shown or game.is_over(state):
             shown = game.revealed_ply(state)
             out.append(state)

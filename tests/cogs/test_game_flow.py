@@ -376,3 +376,16 @@ async def test_mygames_lists_my_games_here_those_waiting_for_me_first(simcord_en
     carol = simcord_env.guild.add_member(simcord_env.create_user("carol"))
     res = await carol.slash(channel, "mygames")
     assert "no games in progress" in res.response.content
+
+
+async def test_replay_answers_the_one_who_asked_and_posts_the_animation(simcord_env: Any) -> None:
+    """/replay posts the animation in the channel and tells the person who asked (their deferred answer is filled
+    in, or Discord shows "The application did not respond")."""
+    from tests.cogs.discord_helpers import against_a_bot
+
+    thread, alice = await against_a_bot(simcord_env)
+    await alice.slash(thread, "resign")
+    res = await alice.slash(thread, "replay")
+    assert res.ephemeral and res.response is not None and res.response.content == "Replay posted."
+    posted = thread.history()[-1]
+    assert posted.attachments and posted.attachments[0].filename.endswith(".gif")

@@ -43,7 +43,7 @@ async def finished(svc: TableService, game_key: str) -> int:
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("game_key", ["blockers", "block"])
+@pytest.mark.parametrize("game_key", ["blockers", "block", "breaks"])
 async def test_a_replay_animates_the_public_boards_and_its_file_replays_the_game(svc: TableService,
                                                                                   game_key: str) -> None:
     with pytest.raises(Refusal):
@@ -62,6 +62,8 @@ async def test_a_replay_animates_the_public_boards_and_its_file_replays_the_game
     if game_key == "block":  # secret picks are never a frame: one per resolved turn, plus the start
         assert len(states) == 1 + len({game.revealed_ply(s) for s in states[1:]})
         assert all(game.revealed_ply(s) == game.ply(s) for s in states)
+    if game_key == "breaks":  # one frame per turn, as the channel's boards: never a card drawn and not yet placed
+        assert all(s.pending is None for s in states)
     name, data = post.attachments[0]
     log = json.loads(data)
     assert name.endswith(".json") and log["game"] == game_key and log["names"] == [s.name for s in table.seats]

@@ -486,7 +486,7 @@ async def test_resign_in_a_three_player_game_plays_the_seat_automatically(svc: T
     game, state = state_of(svc, table)
     assert bob.seat not in game.to_act(state)  # never waiting for a resigned seat
     resigned_at = len(await svc.db.moves(tid))
-    with pytest.raises(Refusal, match="You resigned from this game."):
+    with pytest.raises(Refusal, match="You are no longer playing in this game"):
         await svc.submit(BOB, "draw", channel_id=CH)
     hand = (await svc.hand(CH, BOB)).reply_post
     assert hand is not None and hand.description == "You resigned." and hand.controls is None

@@ -139,10 +139,40 @@ async def test_kick_lets_a_bot_play_the_seat_and_only_the_host_or_a_moderator_ma
         await svc.kick(CH, BOB, CAROL)
     res = await svc.kick(CH, ALICE, CAROL)
     assert "Carol was removed" in res.reply
+    told = " ".join(p.description for p in res.public)
+    assert "Carol was removed from the game by Alice." in told and "resigned" not in told, told
     table = await svc.db.get_table(tid)
     assert table is not None and table.status == "active"
     carol = table.seat_of(CAROL.user_id)
     assert carol is not None and carol.resigned
+    with pytest.raises(Refusal, match="Carol isn't playing"):
+        await svc.kick(CH, ALICE, CAROL)  # once is enough, and the refusal is about Carol
+    with pytest.raises(Refusal, match="no longer playing in this game"):
+        await svc.resign(CH, CAROL)
+    # the game ends (Bob leaves too); a rematch invites who was still playing, not who was removed
+    await svc.resign(CH, BOB)
+    table = await svc.db.get_table(tid)
+    assert table is not None and table.status == "finished"
+    rematch = await svc.rematch(tid, ALICE)
+    assert rematch.lobby is not None
+    assert rematch.lobby.post.mention_ids == [BOB.user_id], rematch.lobby.post.content
+
+
+async def test_a_member_given_a_seat_that_is_to_act_gets_the_turns_whole_time(tmp_path: Path) -> None:
+    """55 minutes into a 1-hour turn, a moderator gives the seat to Carol: her turn starts with the hour, not with
+    the 5 minutes left (the board that hands her the turn mentions her)."""
+    now = [1000.0]
+    db = await Database.open(tmp_path / "replace.db")
+    try:
+        svc = TableService(db, default_catalog(), clock=lambda: now[0], seeds=lambda: 3, render=False)
+        tid = await started(svc, "breaks", "clock=1h")
+        late, _ = await mover(svc, tid)
+        now[0] += 55 * 60
+        await svc.replace(CH, MOD, late, CAROL)
+        table = await svc.db.get_table(tid)
+        assert table is not None and table.deadline == now[0] + 3600
+    finally:
+        await db.close()
 
 
 async def test_replace_gives_a_seat_to_another_member_or_a_bot(svc: TableService) -> None:
