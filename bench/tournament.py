@@ -18,8 +18,8 @@ Last measured (2 cores, 2026-11-25, 200 games per pairing; hard bot at 150 itera
 2026-11-26, its search is a fixed expectimax that ``--iterations`` does not change): medium beats easy in 97%
 (Breaks), 100% (Blockers!), 93% (Breaker Blocks) and 100% (BLOCK for two); hard beats medium in 59% (Breaks, 95%
 CI 52–66%, below the 65% target; 59% of 700 games, 55–63%), 71% (Blockers!, 65–77%), 93% (Breaker Blocks,
-89–96%) and 99% (BLOCK for two, 96–100%), at 23, 6, 120 and 72 ms a move. BLOCK solo averages (20 games): easy
-−3.4, medium 15.1, hard 41.6. Bloc by Bloc tables of hard bots (2026-11-26, 20–40 games per setup): 26 wins in 240
+89–96%) and 99% (BLOCK for two, 96–100%), at 23, 6, 120 and 72 ms a move. BLOCK solo averages (200 games): easy
+−3.9, medium 14.9, hard 40.2. Bloc by Bloc tables of hard bots (2026-11-26, 20–40 games per setup): 26 wins in 240
 games (11%), from 0% to 20% a setup (bench/README.md has the table); medium tables 1 win in 180.
 """
 
