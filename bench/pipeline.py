@@ -72,15 +72,10 @@ class TimedDatabase(Database):
         super().__init__(conn, path)
         self.persist_s = 0.0
 
-    async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
-                           state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
-                           announce: bool = True, outbox: bool = False,
-                           deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = ""
-                           ) -> TableRow:
+    async def record_moves(self, *args: Any, **kwargs: Any) -> TableRow:  # whatever Database.record_moves takes
         t0 = time.perf_counter()
         try:
-            return await super().record_moves(table_id, version, moves, state, now, result=result, announce=announce,
-                                              outbox=outbox, deadline=deadline, asked=asked, note=note)
+            return await super().record_moves(*args, **kwargs)
         finally:
             self.persist_s += time.perf_counter() - t0
 

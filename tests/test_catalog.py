@@ -59,3 +59,10 @@ def test_a_catalogue_refuses_duplicates_and_unknown_keys() -> None:
     with pytest.raises(KeyError):
         catalog.entry("no-such-game")
     assert catalog.get("no-such-game") is None
+
+
+async def test_the_pipeline_benchmark_runs_through_the_table_service() -> None:
+    """bench.pipeline wraps the storage layer's writes to time them: one short game keeps it in step with
+    Database.record_moves (a new parameter there once broke the benchmark, and no test saw it)."""
+    res = await pipeline.run(1, [2], seed=1, warmup=0, game_key="breaks")
+    assert res["overall"]["moves"] > 0
