@@ -729,10 +729,12 @@ class GameCog(commands.Cog):
             "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
             "`/hand` your private view · `/mygames` your games here · `/board` repost the board · "
-            "`/undo` take back your last move · `/replay` a finished game, animated · `/notify` how your turn is "
-            "announced · "
-            "`/status` scores and turn · "
-            "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress"
+            "`/undo` take back your last move · `/replay` a finished game, animated · `/status` scores and turn · "
+            "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress\n"
+            "`/notify` how your turn is announced · `/away` a vacation: your turn clocks wait\n"
+            "Hosts and moderators: `/game kick` remove a player (a bot keeps the seat) · `/game replace` give a "
+            "seat to someone else · `/game pause` and `/game resume` the turn clock · `/settings` the server's "
+            "defaults"
         )
         await interaction.response.send_message(text, ephemeral=True)
 

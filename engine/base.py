@@ -70,7 +70,11 @@ class OptionSpec:
     kind: type  # bool, int or str
     default: Any
     description: str
-    choices: tuple[Any, ...] = ()
+    choices: tuple[Any, ...] = ()  # a bool's are always (False, True), so that autocomplete offers both
+
+    def __post_init__(self) -> None:
+        if self.kind is bool and not self.choices:
+            object.__setattr__(self, "choices", (False, True))
 
     def coerce(self, value: Any) -> Any:
         if self.kind is bool:

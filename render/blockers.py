@@ -496,7 +496,7 @@ def _legend_sprite(size: tuple[int, int]) -> Image.Image:
         ("captured", ("crossed tile: what the last move captured",)),
         ("wild", ("W: wild, fits any square",)),
         ("faint", ("a tile fits its column's number, its row's", "letter or its section's symbol (faint)")),
-        ("border", ("thick border: to play",)),
+        ("border", ("thick border: to play (at the end: won)",)),
     ]
     text_x = PAD + 50
     for kind, lines in rows:

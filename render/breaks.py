@@ -356,7 +356,7 @@ def _legend(img: Image.Image, box: Box) -> None:
     draw_text(draw, (x0 + 20, y0 + 24), "HOW TO READ THE TABLE", 18, MUTED, anchor="lm", bold=True)
     x, y, step = x0 + 20, y0 + 64, 52
     draw.rounded_rectangle((x, y - 16, x + 44, y + 16), radius=6, outline=YELLOW, width=5)
-    draw_text(draw, (x + 60, y), "thick border: to play", 18, WHITE, anchor="lm")
+    draw_text(draw, (x + 60, y), "thick border: to play (at the end: won)", 18, WHITE, anchor="lm")
     y += step
     dashed_rect(draw, (x, y - 16, x + 44, y + 16), HIGHLIGHT, width=4, dash=8, gap=4)
     draw_text(draw, (x + 60, y), "dashed outline: last move", 18, WHITE, anchor="lm")

@@ -33,6 +33,14 @@ def test_every_entry_is_complete(entry: GameEntry) -> None:
     assert isinstance(entry.playout_target, int) and entry.playout_target > 0
 
 
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.key for e in ENTRIES])
+def test_every_option_lists_its_values_for_autocomplete(entry: GameEntry) -> None:
+    """/game new's options autocomplete offers each option's listed values: an option without them (Bloc by Bloc's
+    beginner= and overpass= were) is never suggested."""
+    for spec in entry.rules.options:
+        assert spec.choices and spec.default in spec.choices, spec.name
+
+
 def test_rules_pages_readme_and_catalogue_agree() -> None:
     keys = {e.key for e in ENTRIES}
     assert {p.stem for p in DOCS.glob("*.md")} == keys, "a rules page for every game and no other"

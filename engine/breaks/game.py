@@ -344,8 +344,11 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         if move.kind == "break":
             if not is_court(card):
                 return f"Only a Jack, Queen or King drawn from the pile can break; you drew {short(card)}."
-            if not 0 <= move.player < s.seats or move.player == seat:
-                return "Break an opponent's sequence: name another player, e.g. `break P2 1 onto 3`."
+            if not 0 <= move.player < s.seats:
+                return f"There is no P{move.player + 1} in this game: the players are P1 to P{s.seats}."
+            if move.player == seat:
+                return (f"Break an opponent's sequence, not your own (you are P{seat + 1}): e.g. "
+                        f"`break P{(seat + 1) % s.seats + 1} 1 onto 3`.")
             theirs = s.slots[move.player][move.slot]
             if not theirs:
                 return f"Player {move.player + 1}'s {_slot_name(move.slot)} is empty."
@@ -379,8 +382,13 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             keys = [(scores[p],) for p in range(state.seats)]
         ranks = rank_by(keys)
         winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
-        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners,
-                      reason="most points" if len(winners) == 1 else "tie: the win is shared")
+        if len(winners) > 1:
+            reason = "tie: the win is shared"
+        elif sorted(scores)[-2:].count(max(scores)) > 1:  # tied on points, the tiebreak decided
+            reason = "more cards left in the slots (equal points)"
+        else:
+            reason = "most points"
+        return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners, reason=reason)
 
     # --- notation -------------------------------------------------------------------
     _RE = {
@@ -408,8 +416,9 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         m = self._RE["break"].match(t)
         if m:
             player = int(m.group(1)) - 1
-            if player < 0 or player >= self.max_players:
-                raise NotationError(f"There is no player {m.group(1)}; players are P1 to P{self.max_players}.")
+            if player < 0 or player >= self.max_players:  # (past this table's seats: why_illegal names them)
+                raise NotationError(f"There is no player {m.group(1)}: {self.name} seats P1 to P{self.max_players} "
+                                    "at most.")
             target = self._slot(m.group(3)) if m.group(3) else -1
             return Move("break", slot=self._slot(m.group(2)), target=target, player=player)
         raise NotationError(f"I don't understand `{text.strip()[:40]}`. {self.HELP}")

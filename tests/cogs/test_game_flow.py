@@ -269,6 +269,24 @@ async def test_help_and_rules(simcord_env: Any, command: str) -> None:
     assert "Breaks" in text
 
 
+async def test_help_names_every_command_and_the_readme_lists_them(simcord_env: Any) -> None:
+    """/help is "this list, in Discord" (README): every command the bot registers is in it, and in the README's
+    command table."""
+    from pathlib import Path
+
+    _, channel, alice, _ = world(simcord_env)
+    text = (await alice.slash(channel, "help")).response.content or ""
+    assert len(text) <= 2000
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = "\n".join(line for line in readme.splitlines() if line.startswith("| `/"))
+    names = [c.qualified_name for c in simcord_env.bot.tree.walk_commands()
+             if not isinstance(c, discord.app_commands.Group)]
+    assert len(names) > 15
+    for name in names:
+        assert f"`/{name}" in text or name == "help", f"/help leaves out /{name}"
+        assert f"`/{name}" in table, f"the README's command table leaves out /{name}"
+
+
 @pytest.mark.parametrize("game", ["breaks", "blockers", "block"])
 async def test_rules_open_with_one_screen_and_the_full_rules_behind_a_button(simcord_env: Any, game: str) -> None:
     _, channel, alice, _ = world(simcord_env)

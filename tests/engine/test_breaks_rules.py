@@ -142,7 +142,9 @@ LEGALITY: list[tuple[str, list[list[str]], dict[str, Any], str, tuple[str, ...] 
     ("break-own-tableau", [["5D", "", "9H"], ["7H 8H", "3S", "2C"]], {"pending": "KH"}, "break P1 3 onto 2",
      ("opponent",)),
     ("break-missing-player", [["5D", "", "9C"], ["7H 8H", "3S", "2C"]], {"pending": "KH"}, "break P3 1 onto 2",
-     ("another player",)),
+     ("no p3 in this game", "p1 to p2")),
+    ("break-player-past-this-table", [["5D", "", "9C"], ["7H 8H", "3S", "2C"]], {"pending": "KH"}, "break P4 1",
+     ("no p4 in this game", "p1 to p2")),
     ("break-empty-victim-slot", [["5D", "", "9C"], ["7H 8H", "", "2C"]], {"pending": "KH"}, "break P2 2 onto 2",
      ("empty",)),
     ("break-before-draw", [["5D", "", "9C"], ["7H 8H", "3S", "2C"]], {}, "break P2 1 onto 2",
@@ -494,6 +496,9 @@ def test_ties(tableaus: list[list[str]], stacks: list[list[str]], tiebreak: str,
     assert result.winners == winners and result.ranks == ranks
     assert result.draw is (len(winners) > 1)
     assert ("tie" in result.reason) is (len(winners) > 1)
+    top = sorted(G.scores(state))[-2:]
+    decided_by_cards = len(winners) == 1 and top[0] == top[1]
+    assert (result.reason == "more cards left in the slots (equal points)") is decided_by_cards, result.reason
 
 
 def test_no_result_before_the_end() -> None:
@@ -596,7 +601,7 @@ def test_parse_accepts(text: str, move: Move) -> None:
     ("draw 2", ("don't understand",)),
     ("break", ("don't understand",)),
     ("break P2", ("don't understand",)),
-    ("break P9 1", ("no player 9", "P1 to P4")),
+    ("break P9 1", ("no player 9", "P1 to P4 at most")),
     ("break P0 1", ("no player 0",)),
     ("break P2 1 onto 5", ("no slot 5",)),
     ("discard 1", ("don't understand",)),
