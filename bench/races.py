@@ -187,7 +187,7 @@ async def kills(times: int, path: Path) -> dict[str, int]:
                     break
                 player = members[int(board.content.split("<@")[1].split(">")[0])]
 
-                async def died(self: GameCog, interaction: Any, out: Any) -> bool:
+                async def died(self: GameCog, interaction: Any, out: Any, refused: str = "") -> bool:
                     return False
 
                 GameCog.deliver = died  # type: ignore[method-assign]

@@ -46,6 +46,8 @@ CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
               "board is not posted yet; I'll post it as soon as I can. `/board` tries again.")
+REPLAY_NOT_POSTED = ("Discord refused the replay in this channel (may I attach files here? an animation over the "
+                     "upload limit?): nothing was posted. `/replay` tries again.")
 UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
 
 
@@ -175,7 +177,8 @@ class GameCog(commands.Cog):
             await self._private(interaction, "Here is the current position:",
                                 **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
 
-    async def deliver(self, interaction: discord.Interaction | None, out: Outcome) -> bool:
+    async def deliver(self, interaction: discord.Interaction | None, out: Outcome, refused: str = NOT_POSTED
+                      ) -> bool:
         """Post an outcome: lobby edit, public posts, DMs, then the private reply. False when a public post could
         not be made (the person who acted is told so, truthfully; a board stays owed in the outbox)."""
         if out.lobby is not None:
@@ -188,7 +191,7 @@ class GameCog(commands.Cog):
         if interaction is None:
             return posted
         if not posted:
-            await self._private(interaction, NOT_POSTED)
+            await self._private(interaction, refused)
         if out.reply_post is not None:
             await self._private(interaction, out.reply or "",
                                 **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
@@ -638,7 +641,12 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="replay", description="The finished game here, animated, with its move log as a file")
     async def replay(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.replay(interaction.channel_id or 0))
+        if not await self._defer(interaction):
+            return
+        out = await self._ask(interaction, self.service.replay(interaction.channel_id or 0))
+        # nothing is owed if Discord refuses it: the caller is told so, and may ask again
+        if out is not None and await self.deliver(interaction, out, refused=REPLAY_NOT_POSTED):
+            await self._private(interaction, "Replay posted.")
 
     @app_commands.command(name="mygames", description="Your games in this server: which wait for you, with links")
     async def mygames(self, interaction: discord.Interaction) -> None:

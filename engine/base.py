@@ -108,8 +108,9 @@ CANCEL = "cancel"  # an Event kind: the move was not carried out (see Event)
 class Event:
     """Something that happened while applying a move, for logs and the turn embed.
 
-    Kind :data:`CANCEL`: the move asked for was not carried out after all (what came first stands, such as a
-    roll it set off); its text says why, and the mover is told so instead of "Played"."""
+    Kind :data:`CANCEL`: a move asked for was not carried out after all (what came first stands, such as a roll
+    it set off); its text says why and ``data["move"]`` names it. When it is the move just submitted, the mover is
+    told so instead of "Played" (it may instead be one that waited on an answer, such as a Lookouts reroll)."""
 
     kind: str
     seat: int | None

@@ -321,8 +321,11 @@ class Database:
             sets, args = "paused_left = ?", [paused_left]
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, sets, args)
-            await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1 WHERE table_id = ? "
-                       "AND seat = ?", (user_id, name, bot, table_id, seat))
+            # a person given a seat plays it (even one whose player had left: it is theirs now)
+            await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
+                       "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
+                       "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
+                       (user_id, name, bot, user_id, user_id, table_id, seat))
             return await self._row_of(conn, table_id)
 
     async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> TableRow:

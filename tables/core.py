@@ -26,6 +26,14 @@ from tables.outcome import (
 
 log = logging.getLogger(__name__)
 
+LEFT = {"resigned": "resigned", "removed": "removed", "forfeit": "out of time"}
+"""How a player left a game in progress (``SeatRow.left_how``), as a tag beside their name."""
+
+
+def left_tag(how: str) -> str:
+    """" (resigned)", " (removed)" or " (out of time)" for a player who left; "" for one still playing."""
+    return f" ({LEFT.get(how, 'resigned')})" if how else ""
+
 
 class ServiceCore:
     """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""
@@ -76,12 +84,16 @@ class ServiceCore:
             raise Refusal("This game is over." if table.status == "finished" else "This game was cancelled.")
         return self.game(table.game)
 
-    def _standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None) -> dict[str, Any]:
-        """The engine's result, with resigned seats ranked last (earliest resignation lowest)."""
+    def _standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None,
+                   how: str = "resigned") -> dict[str, Any]:
+        """The engine's result, with the seats whose players left ranked last (the earliest to leave lowest);
+        ``resigning`` is leaving now, ``how`` (resigned, removed, forfeit)."""
         n = len(table.seats)
         resigned = {s.seat: s.resigned for s in table.seats if s.resigned}
+        left = [s.left_how or ("resigned" if s.resigned else "") for s in table.seats]
         if resigning is not None:
             resigned[resigning] = max(resigned.values(), default=0) + 1
+            left[resigning] = how
         res: Result | None = game.result(state)
         scores = list(res.scores) if res else [float(x) for x in game.scores(state)] or [0.0] * n
         base_rank = list(res.ranks) if res else [1] * n
@@ -95,12 +107,13 @@ class ServiceCore:
             winners = [p for p in range(n) if ranks[p] == 1]
         if resigned and len(resigned) >= n - 1:
             reason = "the table gave up: everyone loses" if cooperative and res is None else \
-                "the other players resigned"
+                "the other players left"
         elif res:
             reason = res.reason
         else:
             reason = ""
-        out = {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason, "resigned": sorted(resigned)}
+        out = {"scores": scores, "ranks": ranks, "winners": winners, "reason": reason, "resigned": sorted(resigned),
+               "left": left}
         if cooperative:
             out["cooperative"] = True
         if res and res.rung:

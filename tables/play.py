@@ -73,10 +73,12 @@ class PlayPipeline(Presenter):
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
             out = await self._advance(table, game, new_state, record, [state], mover=seat)
-            cancelled = next((e for e in events if e.kind == CANCEL), None)
-            out.reply = (f"Not played: {name_seats(cancelled.text, [s.name for s in table.seats])}" if cancelled
-                         else f"Played `{record[0][1]}`.")
-            out.played = cancelled is None
+            names = [s.name for s in table.seats]
+            cancels = [name_seats(e.text, names) for e in events if e.kind == CANCEL]
+            out.played = not any(e.data.get("move") == record[0][1] for e in events if e.kind == CANCEL)
+            # a move that waited on this answer (a Lookouts reroll) and was then cancelled is told after it
+            out.reply = f"Not played: {cancels[0]}" if not out.played else \
+                " ".join([f"Played `{record[0][1]}`.", *cancels])
             return out
 
     async def _just_played(self, table: TableRow, seat: int, version: int, text: str) -> bool:
@@ -157,17 +159,17 @@ class PlayPipeline(Presenter):
             state = game.load(table.state or {})
             remaining = [s.seat for s in table.seats if not s.resigned and s.seat != seat]
             result = None
+            how = "removed" if removed_by else "resigned"
             if len(remaining) < 2:
-                result = self._standings(table, game, state, resigning=seat)
+                result = self._standings(table, game, state, resigning=seat, how=how)
             try:
-                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
-                                             how="removed" if removed_by else "resigned")
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result, how=how)
             except StaleVersion:
                 raise StaleButton("The game moved on while you clicked; try again.") from None
             note = f"{actor.name} was removed from the game by {removed_by}." if removed_by else \
                 f"{actor.name} resigned."
-            reply = f"{actor.name} was removed from the game; a bot plays their seat." if removed_by else \
-                "You resigned."
+            goes_on = "a bot plays their seat" if result is None else "the game is over"
+            reply = f"{actor.name} was removed from the game; {goes_on}." if removed_by else "You resigned."
             if result is None:
                 note += " Their seat plays on automatically and ranks last."
                 out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
@@ -354,8 +356,12 @@ class PlayPipeline(Presenter):
             if seat not in game.to_act(state):
                 raise Refusal("Your turn is over: its moves stand.")
             log = [(m.seat, m.notation) for m in moves]
-            before = game.replay(len(table.seats), table.options, table.seed or 0, log[:-1])
-            if game.dump(game.replay(len(table.seats), table.options, table.seed or 0, log)) != table.state:
+            try:
+                before = game.replay(len(table.seats), table.options, table.seed or 0, log[:-1])
+                rebuilt = game.dump(game.replay(len(table.seats), table.options, table.seed or 0, log))
+            except GameError:  # a move of an older version of the rules, which this one plays otherwise
+                rebuilt = None
+            if rebuilt != table.state:
                 raise Refusal("This game can't be rebuilt from its log, so its moves can't be taken back.")
             if not game.undoable(before, state, seat):
                 raise Refusal(f"`{moves[-1].notation}` can't be taken back: it drew on chance or showed you "
@@ -397,8 +403,10 @@ class PlayPipeline(Presenter):
             name = new.name if new is not None else f"Bot ({old.name})"
             game = self._playing(table)
             state = game.load(table.state or {})
-            # a person given a seat that is to act gets the turn's whole time (a bot plays at once)
-            seconds = _clock_seconds(table, game, state) if seat.seat in game.to_act(state) else None
+            # a person given the seat that alone is to act gets the turn's whole time (a bot plays at once; the
+            # table has one clock, so where others are to act too it runs on for them all)
+            main = {p for p, _ in _main_line(game, state)} or game.to_act(state)
+            seconds = _clock_seconds(table, game, state) if main == {seat.seat} else None
             paused = table.paused_left is not None
             try:
                 table = await self.db.replace_seat(
@@ -505,28 +513,33 @@ class PlayPipeline(Presenter):
         now = self.clock()
         until = now + days * 86400 if days else None
         await self.db.set_away(actor.user_id, until, now)
+        await self._back(actor.user_id, until or now)
         if until is None:
-            await self._back(actor.user_id)
             return Outcome(reply="Welcome back: your turn clocks run again.")
         return Outcome(reply=f"Away for {duration_text(days * 86400)}: turn clocks waiting for you stop until then "
                              "(your turns are not played for you).")
 
-    async def _back(self, user_id: int) -> None:
-        """Back from a vacation: a turn of theirs whose deadline was moved past it gets the turn's time from now,
-        not the rest of the vacation. (Another player still away moves it again when it comes.)"""
+    async def _back(self, user_id: int, until: float) -> None:
+        """A vacation ends (or is shortened) at ``until``: a turn of theirs whose deadline was moved past it gets
+        the turn's time from then, not the rest of the old vacation. (Another player still away on the same line
+        moves it again when it comes.)"""
         now = self.clock()
         for row in await self.db.tables_of_player(None, user_id):
             async with self._locks[row.id]:
                 table = await self._table(row.id)
-                if table.status != ACTIVE or table.deadline is None:
+                game = self.registry.get(table.game)
+                if table.status != ACTIVE or table.deadline is None or game is None:
                     continue
-                game = self.game(table.game)
-                state = game.load(table.state or {})
-                if not any(table.seats[p].user_id == user_id for p in game.to_act(state)):
+                try:
+                    state = game.load(table.state or {})
+                except ValueError:  # a state this version cannot read: its clock is left as it is
+                    continue
+                seats = {seat for seat, _ in _main_line(game, state)} or game.to_act(state)
+                if not any(table.seats[p].user_id == user_id for p in seats):
                     continue
                 seconds = _clock_seconds(table, game, state)
-                if seconds and table.deadline > now + seconds:
-                    await self.db.postpone(table.id, now + seconds, now)
+                if seconds and table.deadline > until + seconds:
+                    await self.db.postpone(table.id, until + seconds, now)
 
     async def _time_out(self, table: TableRow) -> Outcome | None:
         game = self.game(table.game)
@@ -559,7 +572,7 @@ class PlayPipeline(Presenter):
             remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
             for seat in late:
                 if len(remaining) < 2 and seat == late[-1]:
-                    result = self._standings(table, game, old, resigning=seat)
+                    result = self._standings(table, game, old, resigning=seat, how="forfeit")
                 table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
                                              how="forfeit")
             note = f"⏰ {who} ran out of time and forfeited" + (

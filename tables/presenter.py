@@ -10,10 +10,10 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import Decision, Game, Turns, name_seats
+from engine.base import Decision, Game, GameError, Turns, name_seats
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
-from tables.core import ServiceCore
+from tables.core import ServiceCore, left_tag
 from tables.outcome import (
     Actor,
     Board,
@@ -274,13 +274,17 @@ class Presenter(ServiceCore):
             return (replay.animation(game, entry.render, states, names),
                     replay.log_file(game.key, seats, table.options, seed, names, log))
 
-        gif, moves = await asyncio.to_thread(make)
+        try:
+            gif, moves = await asyncio.to_thread(make)
+        except GameError:  # a move of an older version of the rules, which this one plays otherwise
+            raise Refusal("This game's log can't be replayed by this version of the rules (one of its moves was "
+                          "played under an older one), so there is no replay of it.") from None
         post = Post(title=f"Replay · {game.name} · table #{table.id}", colour=COLOUR_OVER,
                     description=f"{len(log)} moves, public boards only. The file replays the game exactly.",
                     board=Board(gif, f"{game.name}: the public board after each turn, animated.",
                                 f"replay-{table.id}.gif"),
                     attachments=[(f"table-{table.id}-moves.json", moves)])
-        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id, reply="Replay posted.")
+        return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
@@ -296,7 +300,9 @@ class Presenter(ServiceCore):
         post = await self._private_post(table, game, state, seat.seat, game.view(state, seat.seat), names)
         if table.status != ACTIVE or seat.resigned:
             post.controls = None
-            post.description = "This game is over." if table.status != ACTIVE else "You resigned."
+            post.description = "This game is over." if table.status != ACTIVE else \
+                {"removed": "You were removed from this game.", "forfeit": "Your time ran out and you forfeited."
+                 }.get(seat.left_how, "You resigned.") + " A bot plays your seat."
         return Outcome(reply_post=post, table_id=table.id)
 
     async def choices(self, channel_id: int, actor: Actor, typed: str = "") -> list[Choice]:
@@ -318,7 +324,7 @@ class Presenter(ServiceCore):
         game = self.game(table.game)
         names = [s.name for s in table.seats]
         head = f"**{game.name}** · table #{table.id} · {table.status}"
-        players = ", ".join(s.name + (" (resigned)" if s.resigned else "")
+        players = ", ".join(s.name + (left_tag(s.left_how or "resigned") if s.resigned else "")
                             for s in table.seats)
         lines = [head, f"Players: {players}"]
         if table.state:
@@ -462,16 +468,23 @@ def _verdict(table: TableRow, standings: dict[str, Any], tie: str) -> str:
     return tie.capitalize() + ": " + ", ".join(_who(table, w) for w in winners) + "."
 
 
+def _left(standings: dict[str, Any], seat: int) -> str:
+    """How the seat's player left, as a tag (standings stored before "left" was kept say "resigned")."""
+    if "left" in standings:
+        return left_tag(standings["left"][seat])
+    return " (resigned)" if seat in standings.get("resigned", []) else ""
+
+
 def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
     order = sorted(range(len(names)), key=lambda p: standings["ranks"][p])
     parts = []
     if standings.get("cooperative"):  # no scores to rank: everyone won together or lost together
         won = bool(standings.get("winners"))
         parts.append(("Won together: " if won else "Lost together: ") + ", ".join(
-            names[p] + (" (resigned)" if p in standings.get("resigned", []) else "") for p in order))
+            names[p] + _left(standings, p) for p in order))
         order = []
     for p in order:
-        tag = " (resigned)" if p in standings.get("resigned", []) else ""
+        tag = _left(standings, p)
         parts.append(f"{standings['ranks'][p]}. {names[p]} — {_num(standings['scores'][p])}{tag}")
     if standings.get("reason"):
         parts.append(f"*{name_seats(str(standings['reason']), names)}*")

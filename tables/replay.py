@@ -20,9 +20,10 @@ FRAME_MS, LAST_FRAME_MS = 700, 4000
 
 def public_states(game: Game[Any, Any, Any], seats: int, options: dict[str, Any], seed: int,
                   log: Sequence[tuple[int, str]]) -> list[Any]:
-    """The positions the channel saw a board of: the start and every position where the public record moved on,
-    the end included. A secret pick of simultaneous picks is not one (its turn shows when it resolves), nor a move
-    whose mover goes on privately (a Breaks card drawn, to place): the board comes when their turn ends."""
+    """The start and every position where the public record moved on, the end included: what a board shows. A
+    secret pick of simultaneous picks is not one (its turn shows when it resolves), nor a move whose mover goes on
+    privately (a Breaks card drawn, to place: the board comes when the turn ends). A person's move and the bot
+    moves that answered it, which the channel saw as one board, are a frame each."""
     state = game.new_game(seats, options, seed)
     out = [state]
     shown = game.revealed_ply(state)

@@ -839,8 +839,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 self._end_turn(state, f, events, rng)
             return
         if move not in self._actions(state, f):
-            self._say(events, state, CANCEL, f"`{self.format_move(move)}` is no longer possible after the police "
-                      "reaction: nothing spent.", f)
+            text = self.format_move(move)
+            events.append(Event(CANCEL, state.controller[f], f"`{text}` is no longer possible after the police "
+                                "reaction: nothing spent.", {"move": text}))
             return
         self._do(state, f, move, events, rng)
 

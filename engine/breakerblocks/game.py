@@ -432,12 +432,8 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         playable = self._playable(state, seat)
         inputs = self._all_inputs(state, seat)
         places = _named(self.open_inputs(state, seat, inputs=inputs)) if playable else []
-        board = state.board
-        targets = []  # (src, how many places it may move to): counted, listed only for the one drawn
-        for src in self._movable(state, seat):
-            home = board[src].parent  # type: ignore[union-attr]
-            targets.append((src, sum(1 for p, c in inputs if p != src and (board[c] is None or c == src)
-                                     and not (c == src and p == home))))
+        # (src, how many places it may move to): counted, listed only for the one drawn
+        targets = [(src, len(self.open_inputs(state, seat, src, inputs))) for src in self._movable(state, seat)]
         i = rng.below(len(draws) + len(playable) * len(places) + sum(n for _, n in targets) + 1)
         if i < len(draws):
             return Move("draw", block=draws[i])
@@ -479,11 +475,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             if move.block in self._playable(state, seat) or move.block not in state.fresh[seat]:
                 if move.block == AUTHENTICATE and state.authenticated:
                     return "Only one AUTHENTICATE may be added each turn."
-                facing = [p for p, c in self.open_inputs(state, seat) if c == move.cell]
-                if len(facing) > 1 and move.parent < 0:
-                    names = " or ".join(f"`from {cell_name(p)}`" for p in facing)
-                    return f"Two of your inputs face {cell_name(move.cell)}: say which, {names}."
-                return f"{cell_name(move.cell)} is not one of your open inputs."
+                return self._why_not_there(state, seat, move)
             return f"You drew that {move.block} this turn: blocks can't be added on the turn they are drawn."
         if move.kind == "move":
             placed = state.board[move.source] if 0 <= move.source < CELLS else None
@@ -496,12 +488,17 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             if move.cell == move.source and move.parent == placed.parent:
                 return (f"Your {placed.kind} at {cell_name(move.source)} is plugged into {cell_name(placed.parent)} "
                         "already: a move takes it to a different input.")
-            facing = [p for p, c in self.open_inputs(state, seat, move.source) if c == move.cell]
-            if len(facing) > 1 and move.parent < 0:
-                names = " or ".join(f"`from {cell_name(p)}`" for p in facing)
-                return f"Two of your inputs face {cell_name(move.cell)}: say which, {names}."
-            return f"{cell_name(move.cell)} is not one of your open inputs."
+            return self._why_not_there(state, seat, move)
         return "That move is not allowed now."
+
+    def _why_not_there(self, state: BreakerState, seat: int, move: Move) -> str:
+        """Why a block may not go to ``move.cell``: two inputs face it and the move names neither, or none does."""
+        facing = [p for p, c in self.open_inputs(state, seat, move.source if move.kind == "move" else -1)
+                  if c == move.cell]
+        if len(facing) > 1 and move.parent < 0:
+            names = " or ".join(f"`from {cell_name(p)}`" for p in facing)
+            return f"Two of your inputs face {cell_name(move.cell)}: say which, {names}."
+        return f"{cell_name(move.cell)} is not one of your open inputs."
 
     # --- applying ------------------------------------------------------------------------------------------------
     def perform(self, s: BreakerState, seat: int, move: Move, events: list[Event]) -> None:

@@ -9,7 +9,7 @@ import discord
 import pytest
 from PIL import Image
 
-from cogs.game import GameCog
+from cogs.game import REPLAY_NOT_POSTED, GameCog
 from tests.cogs.discord_helpers import (
     board_messages,
     custom_ids,
@@ -407,3 +407,9 @@ async def test_replay_answers_the_one_who_asked_and_posts_the_animation(simcord_
     assert res.ephemeral and res.response is not None and res.response.content == "Replay posted."
     posted = thread.history()[-1]
     assert posted.attachments and posted.attachments[0].filename.endswith(".gif")
+    # Discord refuses the post (no Attach Files here, say): the asker is told that, and nothing else
+    simcord_env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                             message="Missing Permissions", times=None)
+    res = await alice.slash(thread, "replay")
+    said = [res.response.content if res.response else ""] + [f.content or "" for f in res.followups]
+    assert [s for s in said if s] == [REPLAY_NOT_POSTED], said

@@ -97,6 +97,7 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
             state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
         state = blank(state, W, [6, 6])
         state.cops[c("C4")], state.blocs[c("C4")][W] = 1, 2
+        state.attacked, state.run = {}, -1  # a new night's attacks (each bloc attacks once a night)
         await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
         player = [alice, bob][state.controller[W]]
         res = await player.slash(thread, "move", move="defeat 6 C4")
@@ -112,6 +113,17 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
     res = await player.slash(thread, "move", move="move 6 C4 C3 1")
     assert res.ephemeral and res.response.content == cancelled
     assert "nothing spent" in (last_board(thread).embeds[0].description or "")
+
+    player = await workers_attack_then_roll_a_one()  # again, the Workers holding Lookouts: asked first, they keep
+    table = await db.latest_table_in(thread.id)  # the roll, and it is that answer that tells of the cancelled move
+    state = game.load(table.state)
+    state.loot_deck.remove("lookouts")
+    state.hands[W].append("lookouts")
+    await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
+    res = await player.slash(thread, "move", move="move 6 C4 C3 1")
+    assert res.response.content == "Played `move 6 C4 C3 1`."  # the reaction roll comes first: Lookouts?
+    res = await player.slash(thread, "move", move="accept")
+    assert res.response.content == "Played `accept`. " + cancelled.removeprefix("Not played: ")
 
     player = await workers_attack_then_roll_a_one()  # again, from the private menu
     await player.slash(thread, "board")

@@ -69,3 +69,13 @@ async def test_a_replay_animates_the_public_boards_and_its_file_replays_the_game
     assert name.endswith(".json") and log["game"] == game_key and log["names"] == [s.name for s in table.seats]
     rebuilt = game.replay(log["seats"], log["options"], log["seed"], [tuple(m) for m in log["moves"]])
     assert game.dump(rebuilt) == table.state
+
+
+async def test_a_log_this_version_cannot_replay_is_refused_in_words(svc: TableService) -> None:
+    """A move stored under an older version of the rules that this one refuses (a rules fix): /replay says so,
+    instead of passing the engine's refusal of that move on as if it were the caller's."""
+    tid = await finished(svc, "breaks")
+    async with svc.db.transaction() as conn:
+        await conn.execute("UPDATE moves SET notation = 'done' WHERE table_id = ? AND ply = 1", (tid,))
+    with pytest.raises(Refusal, match="can't be replayed by this version of the rules"):
+        await svc.replay(CH)

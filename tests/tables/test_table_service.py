@@ -448,7 +448,7 @@ async def test_resign_in_a_two_player_game_ends_it(svc: TableService) -> None:
     assert table.result["winners"] == [alice]
     assert table.result["ranks"][alice] == 1 and table.result["ranks"][bob] == 2
     assert table.result["resigned"] == [bob]
-    assert table.result["reason"] == "the other players resigned"
+    assert table.result["reason"] == "the other players left"
     assert out.reply == "You resigned."
     (post,) = out.public
     assert post.content == "🏁 Game over! Winner: <@1>." and "Bob resigned." in post.description

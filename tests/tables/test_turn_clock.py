@@ -192,8 +192,16 @@ async def test_away_stops_the_clock_of_games_waiting_for_you(db: Database) -> No
     assert await svc.expire() == []  # away: nothing played for them
     table = await db.get_table(tid)
     assert table is not None and table.deadline == clock.now - 2 * HOUR + 2 * 86400 + HOUR
-    await svc.set_away(late, 0)  # back early: the clock stays as it was moved
-    clock.now = table.deadline + 1
+    await svc.set_away(late, 1)  # the vacation shortened: the turn's hour runs from its new end
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == clock.now + 86400 + HOUR
+    clock.now += HOUR
+    await svc.set_away(late, 0)  # back early: the turn's hour from now, not the rest of the vacation
+    table = await db.get_table(tid)
+    assert table is not None and table.deadline == clock.now + HOUR
+    clock.now += HOUR - 1
+    assert await svc.expire() == []
+    clock.now += 2
     assert len(await svc.expire()) == 1
 
 

@@ -149,13 +149,47 @@ async def test_kick_lets_a_bot_play_the_seat_and_only_the_host_or_a_moderator_ma
         await svc.kick(CH, ALICE, CAROL)  # once is enough, and the refusal is about Carol
     with pytest.raises(Refusal, match="no longer playing in this game"):
         await svc.resign(CH, CAROL)
+    hand = (await svc.hand(CH, CAROL)).reply_post
+    assert hand is not None and hand.description == "You were removed from this game. A bot plays your seat."
+    assert "Carol (removed)" in await svc.status(CH)
     # the game ends (Bob leaves too); a rematch invites who was still playing, not who was removed
     await svc.resign(CH, BOB)
     table = await svc.db.get_table(tid)
     assert table is not None and table.status == "finished"
+    assert table.result is not None and table.result["left"] == ["", "resigned", "removed"]
+    status = await svc.status(CH)
+    assert "Bob — 0 (resigned)" in status and "Carol — 0 (removed)" in status, status
     rematch = await svc.rematch(tid, ALICE)
     assert rematch.lobby is not None
     assert rematch.lobby.post.mention_ids == [BOB.user_id], rematch.lobby.post.content
+
+
+async def test_a_kick_that_leaves_one_player_ends_the_game_and_says_so(svc: TableService) -> None:
+    tid = await started(svc, "breaks")
+    out = await svc.kick(CH, ALICE, BOB)
+    assert out.reply == "Bob was removed from the game; the game is over."
+    table = await svc.db.get_table(tid)
+    assert table is not None and table.status == "finished" and table.result is not None
+    assert table.result["winners"] == [0] and table.result["reason"] == "the other players left"
+
+
+async def test_a_seat_whose_player_was_removed_is_playable_by_the_member_given_it(svc: TableService) -> None:
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
+    assert out.table_id is not None
+    tid = out.table_id
+    await svc.join(tid, BOB)
+    await svc.join(tid, CAROL)
+    await svc.start(tid, ALICE)
+    await svc.kick(CH, ALICE, CAROL)
+    dave = Actor(4, "Dave")
+    await svc.replace(CH, MOD, CAROL, dave)
+    table = await svc.db.get_table(tid)
+    assert table is not None
+    seat = table.seat_of(dave.user_id)
+    assert seat is not None and not seat.resigned and seat.left_how == "" and not seat.is_bot
+    hand = (await svc.hand(CH, dave)).reply_post
+    assert hand is not None and "no longer playing" not in (hand.description or "") and \
+        "resigned" not in (hand.description or "")
 
 
 async def test_a_member_given_a_seat_that_is_to_act_gets_the_turns_whole_time(tmp_path: Path) -> None:
