@@ -128,13 +128,18 @@ CAROL = Actor(3, "Carol")
 MOD = Actor(9, "Mod", can_manage=True)
 
 
-async def test_kick_lets_a_bot_play_the_seat_and_only_the_host_or_a_moderator_may(svc: TableService) -> None:
+async def three_players(svc: TableService) -> int:
+    """Alice (host), Bob and Carol at a Breaks table, started."""
     out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
     assert out.table_id is not None
-    tid = out.table_id
-    await svc.join(tid, BOB)
-    await svc.join(tid, CAROL)
-    await svc.start(tid, ALICE)
+    for member in (BOB, CAROL):
+        await svc.join(out.table_id, member)
+    await svc.start(out.table_id, ALICE)
+    return out.table_id
+
+
+async def test_kick_lets_a_bot_play_the_seat_and_only_the_host_or_a_moderator_may(svc: TableService) -> None:
+    tid = await three_players(svc)
     with pytest.raises(Refusal, match="host or a moderator"):
         await svc.kick(CH, BOB, CAROL)
     res = await svc.kick(CH, ALICE, CAROL)
@@ -174,12 +179,7 @@ async def test_a_kick_that_leaves_one_player_ends_the_game_and_says_so(svc: Tabl
 
 
 async def test_a_seat_whose_player_was_removed_is_playable_by_the_member_given_it(svc: TableService) -> None:
-    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
-    assert out.table_id is not None
-    tid = out.table_id
-    await svc.join(tid, BOB)
-    await svc.join(tid, CAROL)
-    await svc.start(tid, ALICE)
+    tid = await three_players(svc)
     await svc.kick(CH, ALICE, CAROL)
     dave = Actor(4, "Dave")
     await svc.replace(CH, MOD, CAROL, dave)
