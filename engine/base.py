@@ -499,6 +499,12 @@ class Game(ABC, Generic[S, M, V]):
         secret; the platform shows a new board when it changes and keeps the later log entries secret."""
         return self.ply(state)
 
+    def turn_of(self, state: S) -> object:
+        """Which turn the game is in, where a seat may owe the next one at once (``None``: no more than "the seats
+        to act"). When a late player's turn is played for them, it stops where this changes: the next turn is
+        theirs to play. By default a simultaneous turn is over when its picks are revealed."""
+        return self.revealed_ply(state) if self.turns is Turns.SIMULTANEOUS else None
+
     # --- conveniences built on the contract ------------------------------------------
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None

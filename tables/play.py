@@ -456,8 +456,11 @@ class PlayPipeline(Presenter):
             modes = await self.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
+            policy = table.on_timeout
+            if policy == "skip" and any((d := game.decision(state, s.seat)) is None or d.default is None for s in late):
+                policy = "bot"  # no default move to skip with (BLOCK's picks): a bot plays it, as the README says
             reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
-                        f"then {TIMEOUT_WORDS[table.on_timeout]}.")
+                        f"then {TIMEOUT_WORDS[policy]}.")
             ids = await self._mentioned(table, list(modes))  # DM-only players by DM, unless their DMs fail
             out = Outcome(table_id=table.id, channel_id=table.channel_id)
             if ids:
@@ -582,9 +585,11 @@ class PlayPipeline(Presenter):
                 return Outcome(public=[await self._board_post(table, game, old, [], note)], table_id=table.id,
                                channel_id=table.channel_id)
             return await self._advance(table, game, state, record, [old], intro=note, persisted=not record)
+        by_bot = False  # a bot chose a move (skip falls back to one where the game has no default move)
         for seat in late:
+            turn = game.turn_of(state)  # the late turn only: the next one is the player's, with its own clock
             for _ in range(MAX_BOT_PLIES):
-                if game.is_over(state) or seat not in game.to_act(state):
+                if game.is_over(state) or seat not in game.to_act(state) or game.turn_of(state) != turn:
                     break
                 decision = game.decision(state, seat)
                 move = None
@@ -595,10 +600,11 @@ class PlayPipeline(Presenter):
                 if move is None:  # a late turn is played sensibly: the medium bot, in the worker process
                     move = await self.thinker.move(game, state, seat, TIMEOUT_BOT, _bot_rng(table, base + len(record)),
                                                    game.key in CATALOG_KEYS)
+                    by_bot = True
                 state, events = game.apply(state, seat, move)
                 record.append((seat, game.format_move(move), events))
-        verb = ("the turn was skipped" if table.on_timeout == "skip" else "a bot played the turn") if late \
-            else "the default was taken"
+        verb = ("the turn was skipped" if table.on_timeout == "skip" and not by_bot else "a bot played the turn") \
+            if late else "the default was taken"
         return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str

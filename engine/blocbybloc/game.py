@@ -1847,6 +1847,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             out["offers"] = offers
         return out
 
+    def turn_of(self, state: BlocState) -> object:
+        """A faction's turn (two players run two factions each: the next one may be the same player's)."""
+        return (state.night, state.phase, state.turn) if state.phase == "sunset" else None
+
     def status_line(self, state: BlocState) -> str:
         if state.outcome:
             return state.reason

@@ -489,7 +489,7 @@ async def test_resign_in_a_three_player_game_plays_the_seat_automatically(svc: T
     with pytest.raises(Refusal, match="You are no longer playing in this game"):
         await svc.submit(BOB, "draw", channel_id=CH)
     hand = (await svc.hand(CH, BOB)).reply_post
-    assert hand is not None and hand.description == "You resigned." and hand.controls is None
+    assert hand is not None and hand.description == "You resigned. A bot plays your seat." and hand.controls is None
     assert await svc.choices(CH, BOB) == []
 
     table = await play_out(svc, tid)

@@ -390,3 +390,52 @@ async def test_a_move_beside_the_turn_leaves_the_turns_clock_running(db: Databas
     await svc.submit(workers, "move 1 B5 A5 1", table_id=tid)
     table = await db.get_table(tid)
     assert table is not None and table.deadline == clock.now + HOUR
+
+
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+async def test_a_late_simultaneous_turn_is_played_and_the_next_one_left_to_its_player(db: Database,
+                                                                                     policy: str) -> None:
+    """BLOCK with three: Alice and Bob pick turn 1, Carol does not. The clock plays Carol's late turn 1 only (a
+    bot: BLOCK's picks have no default, so `skip` falls back to one, and says so); turn 2 is hers to pick, with
+    its own clock."""
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    carol = Actor(3, "Carol")
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="block",
+                               options_text=f"clock=30m timeout={policy}")
+    assert out.table_id is not None
+    tid = out.table_id
+    for member in (BOB, carol):
+        await svc.join(tid, member)
+    await svc.start(tid, ALICE)
+    people = {1: ALICE, 2: BOB, 3: carol}
+    game = svc.game("block")
+
+    async def pick_all(who: list[int]) -> Any:
+        """These seats' picks of the turn under way (not the next one's, once it resolves)."""
+        table = await db.get_table(tid)
+        assert table is not None
+        state = game.load(table.state or {})
+        turn = state.turn
+        for seat in who:
+            while seat in game.to_act(state) and state.turn == turn:
+                move = game.legal_moves(state, seat)[0]
+                await svc.submit(people[table.seats[seat].user_id or 0], game.format_move(move), table_id=tid)
+                table = await db.get_table(tid)
+                assert table is not None
+                state = game.load(table.state or {})
+        return state
+
+    state = await pick_all([0, 1, 2])  # the setup turn: everyone writes
+    turn = state.turn
+    await pick_all([0, 1])  # Carol does not pick
+    clock.now += 1801
+    (late,) = await svc.expire()
+    table = await db.get_table(tid)
+    assert table is not None
+    state = game.load(table.state or {})
+    assert state.turn == turn + 1 and game.to_act(state) == {0, 1, 2}, "turn 2 is everyone's, Carol's too"
+    assert table.deadline == clock.now + 1800
+    board = late.public[0]
+    assert "Carol ran out of time: a bot played the turn." in (board.description or "")
+    assert f"<@{carol.user_id}>" in (board.content or "")
