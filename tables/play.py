@@ -456,11 +456,16 @@ class PlayPipeline(Presenter):
             modes = await self.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
+            owed = [game.decision(state, s.seat) for s in late if s.user_id in modes]  # of those reminded
             policy = table.on_timeout
-            if policy == "skip" and any((d := game.decision(state, s.seat)) is None or d.default is None for s in late):
+            if policy == "skip" and any(d is None or d.default is None for d in owed):
                 policy = "bot"  # no default move to skip with (BLOCK's picks): a bot plays it, as the README says
-            reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
-                        f"then {TIMEOUT_WORDS[policy]}.")
+            if owed and all(d is not None and d.clock == "decision" and d.default for d in owed):
+                # an answer outside one's own turn (stop or allow, a split…) takes its default, whatever the policy
+                reminder = f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
+            else:
+                reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
+                            f"then {TIMEOUT_WORDS[policy]}.")
             ids = await self._mentioned(table, list(modes))  # DM-only players by DM, unless their DMs fail
             out = Outcome(table_id=table.id, channel_id=table.channel_id)
             if ids:

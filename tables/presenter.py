@@ -110,8 +110,11 @@ class Presenter(ServiceCore):
                            if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
             mention_ids = await self._mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
-                content = " ".join(f"<@{u}>" for u in mention_ids) + (" — your turn." if len(mention_ids) == 1
-                                                                       else " — your move.")
+                # an answer owed outside one's own turn (stop or allow, a split of losses…) is not "your turn"
+                answers = all(owed[p].clock == "decision" for p in acting if table.seats[p].user_id in mention_ids)
+                content = " ".join(f"<@{u}>" for u in mention_ids) + (
+                    " — your choice is wanted." if answers else " — your turn." if len(mention_ids) == 1
+                    else " — your move.")
                 if any(owed[p].private for p in acting):  # choices that show a hand are never on the board
                     content += " Your choices are under **My view**."
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
@@ -191,10 +194,20 @@ class Presenter(ServiceCore):
         return Outcome(reply=f"From now on your turns are announced by {words}.")
 
     async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
-        """DM each person whose private information changed (in a game with nothing hidden, nobody's does)."""
+        """DM each person whose private information changed (in a game with nothing hidden, nobody's does), or who
+        is asked anew for an answer alongside someone's turn (a trade offer again, once a stop they owed is
+        answered: the buttons of the offer's first DM are from an earlier position)."""
         names = [s.name for s in table.seats]
+
+        def asked_alongside(seat: int) -> bool:
+            now = game.decision(new, seat)
+            was = game.decision(old, seat) if old is not None else None
+            return now is not None and now.alongside and (was is None or (was.kind, was.prompt) != (now.kind,
+                                                                                                    now.prompt))
+
         changed = [s for s in table.seats if s.user_id is not None and not s.resigned
-                   and game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))]
+                   and (game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))
+                        or asked_alongside(s.seat))]
         posts = await asyncio.gather(*(self._private_post(table, game, new, s.seat, game.view(new, s.seat), names)
                                        for s in changed))
         return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)

@@ -1855,8 +1855,11 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if state.outcome:
             return state.reason
         f = self.acting_faction(state)
-        return (f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
-                f"{_text(f)} ({{p{state.controller[f]}}}) to act")
+        head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
+        if state.pending and state.pending[0].kind == "start":
+            return head + "the factions place their Starts"
+        owes = "to act" if not state.pending or state.pending[0].kind in OWN_TURN else "to choose"
+        return head + f"{_text(f)} ({{p{state.controller[f]}}}) {owes}"
 
     def alt_text(self, view: BlocView, names: Sequence[str]) -> str:
         occupied = sum(1 for c in view["cells"] if c["occupation"])

@@ -210,3 +210,28 @@ async def test_a_menu_pick_is_found_by_its_notation_wherever_the_menu_has_moved_
 
 def actor_of(member: Any) -> Actor:
     return Actor(member.id, member.name)
+
+
+async def test_a_stop_asks_for_a_choice_and_the_offer_comes_again_with_live_buttons(simcord_env: Any) -> None:
+    """The Workers offer the Students a trade, then declare a loot where the Students have the most blocs: the
+    Students are asked to stop or allow it (a choice, not their turn), which makes the offer's first DM an earlier
+    position; once they answer, the offer comes again by DM, with buttons that work."""
+    thread, players, bot = await three_at_a_table(simcord_env)
+    workers, students = players[W], players[S]
+    table = await bot.db.latest_table_in(thread.id)
+    state = G.load(table.state)
+    state.dice = [6, 6]
+    state.blocs[_cell("C3")][S] = 3
+    await bot.db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    await workers.slash(thread, "move", move="offer S molotov1 for 1")
+    await workers.slash(thread, "move", move="loot 6 C3")
+    board = last_board(thread)
+    assert (board.content or "").startswith(f"<@{students.id}> — your choice is wanted."), board.content
+    now = {f.name: f.value for f in board.embeds[0].fields}["Now"]
+    assert now.endswith(f"Students ({students.name}) to choose"), now
+    dms = len(students.user.dm_channel.history())
+    await students.click(board, label="Allow it")
+    fresh = students.user.dm_channel.history()[dms:]
+    offer = next(m for m in fresh if any("Accept offer #1" in (b.label or "") for b in move_buttons(m)))
+    res = await students.user.click(offer, label="Accept offer #1: give Medic Kit")
+    assert res.response is not None and "Played `accept 1 medic`" in (res.response.content or ""), res.response

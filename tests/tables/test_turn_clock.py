@@ -439,3 +439,32 @@ async def test_a_late_simultaneous_turn_is_played_and_the_next_one_left_to_its_p
     board = late.public[0]
     assert "Carol ran out of time: a bot played the turn." in (board.description or "")
     assert f"<@{carol.user_id}>" in (board.content or "")
+
+
+async def test_a_reminder_of_an_owed_choice_says_its_default_is_taken(db: Database) -> None:
+    """The Students owe stop-or-allow on the Workers' loot: their reminder speaks of a choice whose default is
+    taken, not of their turn played by a bot."""
+    from tests.cogs.test_blocbybloc_trades import G, S, W, _cell, seed_with_workers_and_students, sharing
+
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
+    carol = Actor(3, "Carol")
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
+                               options_text="city=beginner clock=1h")
+    assert out.table_id is not None
+    for member in (BOB, carol):
+        await svc.join(out.table_id, member)
+    await svc.start(out.table_id, ALICE)
+    table = await db.get_table(out.table_id)
+    assert table is not None
+    state = sharing(G.load(table.state or {}))
+    state.dice = [6, 6]
+    state.blocs[_cell("C3")][S] = 3
+    await db.record_moves(table.id, table.version, [], G.dump(state), clock.now)
+    people = {1: ALICE, 2: BOB, 3: carol}
+    workers = people[table.seats[state.controller[W]].user_id or 0]
+    await svc.submit(workers, "loot 6 C3", table_id=table.id)
+    clock.now += 1801
+    (reminder,) = await svc.remind()
+    assert reminder.public[0].content.endswith("⏰ 30m left for your choice in Bloc by Bloc; then its default is "
+                                               "taken."), reminder.public[0].content
