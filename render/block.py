@@ -1157,12 +1157,14 @@ def _status_line(view: BlockView, names: list[str], room: float) -> str:
     return text
 
 
-def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
+def _wrap(text: str, size: int, width: float, lines: int, bold: bool = False) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` (measured as drawn: bold text is wider)."""
     out: list[str] = []
     current = ""
+    room = width - (2 * bold_stroke(size) + 2 if bold else 0)
     for word in text.split():
         trial = f"{current} {word}".strip()
-        if text_width(trial, size) <= width or not current:
+        if text_width(trial, size, bold) <= room or not current:
             current = trial
         else:
             out.append(current)
@@ -1170,7 +1172,7 @@ def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     if current:
         out.append(current)
     if len(out) > lines:
-        out = out[: lines - 1] + [fit(" ".join(out[lines - 1:]), size, width)]
+        out = out[: lines - 1] + [fit(" ".join(out[lines - 1:]), size, width, bold)]
     return out
 
 
@@ -1191,7 +1193,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
         if stars:
             text += f"  (* = {', '.join(stars)})"
         x = put(img, pill("YOUR VIEW", 15, INK, ORANGE, STRIP), G + 4, 112)[2] + 8
-        for i, part in enumerate(_wrap(text, 17, room - (x - G - 4), 2)):
+        for i, part in enumerate(_wrap(text, 17, room - (x - G - 4), 2, bold=True)):
             put_text(img, x, 112 + 22 * i, part, 17, YELLOW, STRIP, bold=True)
     elif phase == "play" and not view["solo"]:
         put_text(img, G + 4, 114, "Each player picks in secret; the sheets update when everyone is in.", 15,

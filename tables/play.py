@@ -662,9 +662,9 @@ class PlayPipeline(Presenter):
         await self.db.set_dm_open(table_id, user_id, delivered)
         if delivered:
             return None
-        return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so your private view "
-                    "won't arrive by DM. The game goes on: use `/hand` here to see it any time.",
-                    colour=COLOUR_LOBBY, mention_ids=[user_id])
+        return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so nothing of this game "
+                    "reaches you by DM: you are mentioned here when it is your turn, and `/hand` shows your view "
+                    "any time. The game goes on.", colour=COLOUR_LOBBY, mention_ids=[user_id])
 
 
 def _clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:

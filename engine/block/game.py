@@ -217,6 +217,11 @@ class BlockState:
         return self.seats == 1
 
 
+def _protected(s: BlockState, seat: int) -> bool:
+    """This turn's BLOCK penalty drops on the others: ``seat`` circled its letter."""
+    return bool(s.penalty) and s.penalty in s.sheets[seat].letters
+
+
 def _cells_text(cells: Sequence[Cell]) -> str:
     return " ".join(cell_name(c) for c in cells)
 
@@ -631,8 +636,10 @@ class Block(Game[BlockState, Move, BlockView]):
             s.turn += 1
             rolled: list[Event] = []
             self._roll(s, rolled)
+            safe = [p for p in range(s.seats) if _protected(s, p)]
             events.append(Event("roll", None, f"Turn {s.turn}: the dice show {self.dice_text(s)}."
-                                + (f" BLOCK {s.penalty} drops on everyone not protected!" if s.penalty else "")))
+                                + (f" BLOCK {s.penalty} drops on everyone not protected!" if s.penalty else "")
+                                + (" Protected: " + ", ".join("{p%d}" % p for p in safe) + "." if safe else "")))
             events += rolled
             if self.to_act(s):
                 return events
@@ -671,7 +678,8 @@ class Block(Game[BlockState, Move, BlockView]):
         letters = [x for x in sheet.letters if x not in s.sheets[p].letters]
         if letters:
             parts.append(f"circled BLOCK {', '.join(letters)}")
-        text = f"{who} " + ("; ".join(parts) if parts else "had nothing to do") + "."
+        idle = f"was protected from BLOCK {s.penalty}" if _protected(s, p) else "had nothing to do"
+        text = f"{who} " + ("; ".join(parts) if parts else idle) + "."
         return [Event("turn", p, text)]
 
     def _end_reason(self, s: BlockState) -> str:
@@ -818,7 +826,12 @@ class Block(Game[BlockState, Move, BlockView]):
 
     def prompt(self, state: BlockState, seat: int) -> str:
         if not self.step(state, seat):
-            return "You are done for this turn; waiting for the others." if state.phase != OVER else ""
+            if state.phase == OVER:
+                return ""
+            if _protected(state, seat):
+                return (f"BLOCK {state.penalty} drops on the others: you circled {state.penalty}, so you are "
+                        "protected. Waiting for the others.")
+            return "You are done for this turn; waiting for the others."
         text = f"Now {self.describe_step(state, seat)}."
         if self.step(state, seat) == "drop":
             values = ", ".join(map(str, self.number_values(state, seat)))

@@ -272,10 +272,14 @@ def test_a_star_drops_the_highest_active_block_on_the_unprotected() -> None:
     assert s.penalty == "A" and G.to_act(s) == {1, 2}
     assert [G.format_move(m) for m in G.legal_moves(s, 1)][:3] == ["penalty r0 a", "penalty r0 b", "penalty r0 c"]
     expect_illegal(G, s, 1, "drop T r0 a 1,2,4,4", "penalty")
+    assert G.prompt(s, 0) == "BLOCK A drops on the others: you circled A, so you are protected. Waiting for the " \
+        "others."
     s = play(s, 1, "penalty r1 c")
     assert grid_of(s, 1) == {"c1": X, "c2": X, "c3": X}
     assert G.view(s, None)["players"][1]["grid"][0][2] is None  # hidden until the turn resolves
-    s = play(s, 2, "penalty r0 e")  # e1 f1 g1
+    s, events = G.apply(s, 2, G.parse_move("penalty r0 e"))  # e1 f1 g1
+    said = [e.text for e in events]
+    assert "{p0} was protected from BLOCK A." in said, said
     assert s.crossed == ["A"] and s.turn == 2  # crossed off for everyone; the next turn began
     assert grid_of(s, 2, work=False) == {"e1": X, "f1": X, "g1": X}
     assert grid_of(s, 0, work=False) == {}  # seat 0 was protected, and nobody dropped their own shape
