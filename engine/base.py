@@ -499,6 +499,11 @@ class Game(ABC, Generic[S, M, V]):
         secret; the platform shows a new board when it changes and keeps the later log entries secret."""
         return self.ply(state)
 
+    def idle_note(self, state: S, seat: int) -> str:
+        """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
+        seat that a penalty passes it by."""
+        return ""
+
     def turn_of(self, state: S) -> object:
         """Which turn the game is in, where a seat may owe the next one at once (``None``: no more than "the seats
         to act"). When a late player's turn is played for them, it stops where this changes: the next turn is

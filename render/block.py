@@ -1188,7 +1188,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
     put_text(img, G + 4, 78, _status_line(view, names, room), 20, WHITE, STRIP, bold=True, max_width=room)
     if "mine" in view and phase != "over":
         mine = view["mine"]
-        text = f"Now: {_sym(mine['todo'])}" if mine["todo"] else "You are done for this turn"
+        text = f"Now: {_sym(mine['todo'])}" if mine["todo"] else mine["note"] or "You are done for this turn"
         stars = [str(v) for v in mine["stars"]]
         if stars:
             text += f"  (* = {', '.join(stars)})"

@@ -31,7 +31,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
-from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, TIMEOUT_WORDS, Presenter, duration_text
+from tables.presenter import COLOUR_LOBBY, COLOUR_PLAY, Presenter, asked_anew, duration_text, timeout_words
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ class PlayPipeline(Presenter):
                 try:
                     table = await self.db.record_moves(table.id, table.version, rows_of(record), game.dump(state),
                                                        self.clock(), announce=False,
-                                                       asked=_asked(game, table, written, state))
+                                                       asked=asked_anew(game, table, written, state))
                 except StaleVersion:
                     raise StaleButton("Someone else's move got there first; look at the newest board.") from None
                 record, persisted, written = [], True, state
@@ -258,7 +258,7 @@ class PlayPipeline(Presenter):
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
                                                    outbox=posts_board and bool(rows), deadline=deadline,
-                                                   asked=_asked(game, table, written, state), note=intro,
+                                                   asked=asked_anew(game, table, written, state), note=intro,
                                                    paused_left=paused_left)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
@@ -456,26 +456,30 @@ class PlayPipeline(Presenter):
             modes = await self.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
-            owed = [game.decision(state, s.seat) for s in late if s.user_id in modes]  # of those reminded
-            policy = table.on_timeout
-            if policy == "skip" and any(d is None or d.default is None for d in owed):
-                policy = "bot"  # no default move to skip with (BLOCK's picks): a bot plays it, as the README says
-            if owed and all(d is not None and d.clock == "decision" and d.default for d in owed):
-                # an answer outside one's own turn (stop or allow, a split…) takes its default, whatever the policy
-                reminder = f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
-            else:
-                reminder = (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
-                            f"then {TIMEOUT_WORDS[policy]}.")
-            ids = await self._mentioned(table, list(modes))  # DM-only players by DM, unless their DMs fail
+            reminders = {s.user_id: self._reminder(game, table, state, s.seat, left) for s in late
+                         if s.user_id in modes}  # each its own: one may owe the turn, another an answer beside it
+            mentioned = set(await self._mentioned(table, list(modes)))  # DM-only players by DM, unless DMs fail
             out = Outcome(table_id=table.id, channel_id=table.channel_id)
-            if ids:
-                mentions = " ".join(f"<@{u}>" for u in ids)
-                out.public.append(Post(content=f"{mentions} — {reminder}", mention_ids=ids, colour=COLOUR_PLAY))
-            out.dms = [DirectMessage(user_id=u, table_id=table.id,
-                                     post=Post(description=f"{reminder} <#{table.channel_id}>", colour=COLOUR_PLAY))
-                       for u, mode in modes.items() if mode in ("dm", "both")]
+            for text in dict.fromkeys(reminders.values()):
+                ids = [u for u, t in reminders.items() if t == text and u in mentioned]
+                if ids:
+                    out.public.append(Post(content=" ".join(f"<@{u}>" for u in ids) + f" — {text}", mention_ids=ids,
+                                           colour=COLOUR_PLAY))
+            out.dms = [DirectMessage(user_id=u, table_id=table.id, post=Post(
+                description=f"{reminders[u]} <#{table.channel_id}>", colour=COLOUR_PLAY))
+                for u, mode in modes.items() if mode in ("dm", "both")]
             outs.append(out)
         return outs
+
+    @staticmethod
+    def _reminder(game: Game, table: TableRow, state: Any, seat: int, left: float) -> str:
+        """What a late player is reminded of: their turn and what happens to it, or a choice owed outside their
+        own turn (stop or allow, a split, a trade's answer), which takes its default whatever the policy."""
+        decision = game.decision(state, seat)
+        if decision is not None and decision.clock == "decision" and decision.default:
+            return f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
+        return (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
+                f"then {timeout_words(table.on_timeout, decision)}.")
 
     async def pause_clock(self, channel_id: int, actor: Actor, pause: bool) -> Outcome:
         """``/game pause`` and ``/game resume`` (the host or a moderator): stop the turn clock with the time left,
@@ -592,11 +596,15 @@ class PlayPipeline(Presenter):
             return await self._advance(table, game, state, record, [old], intro=note, persisted=not record)
         by_bot = False  # a bot chose a move (skip falls back to one where the game has no default move)
         for seat in late:
-            turn = game.turn_of(state)  # the late turn only: the next one is the player's, with its own clock
-            for _ in range(MAX_BOT_PLIES):
+            # the late turn only: the next one is the player's, with its own clock. It ends where the game says
+            # (turn_of), or else at the first decision after a move that does not go on with it (not a follow-up)
+            turn = game.turn_of(state)
+            for moved in range(MAX_BOT_PLIES):
                 if game.is_over(state) or seat not in game.to_act(state) or game.turn_of(state) != turn:
                     break
                 decision = game.decision(state, seat)
+                if moved and turn is None and (decision is None or not decision.followup):
+                    break
                 move = None
                 if table.on_timeout == "skip" and decision is not None and decision.default is not None:
                     move = game.parse_move(decision.default)
@@ -674,15 +682,6 @@ def _clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:
     owed = game.decisions(state)
     answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
     return (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
-
-
-def _asked(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:
-    """Seats whose decision is not the same any more (another kind or prompt, or none): their older controls go
-    stale, while a seat still asked the same keeps its menu through other seats' moves."""
-    def asked(state: Any) -> dict[int, tuple[str, str]]:
-        return {d.seat: (d.kind, d.prompt) for d in game.decisions(state)}  # (none once the game is over)
-    was, now = asked(before), asked(after)
-    return [s.seat for s in table.seats if was.get(s.seat) != now.get(s.seat)]
 
 
 def _main_line(game: Game, state: Any) -> tuple[tuple[int, str], ...]:

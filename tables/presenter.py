@@ -6,6 +6,7 @@ It reads tables and renders views; it writes nothing to storage.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -47,7 +48,8 @@ class Presenter(ServiceCore):
             for i, s in enumerate(table.seats)) or "nobody yet"
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
         if table.turn_seconds:
-            opts += f" · turn clock {duration_text(table.turn_seconds)}, then {TIMEOUT_WORDS[table.on_timeout]}"
+            opts += f" · turn clock {duration_text(table.turn_seconds)}, then " \
+                    f"{timeout_words(table.on_timeout, _first_decision(game))}"
         if table.answer_seconds:
             opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
@@ -110,11 +112,17 @@ class Presenter(ServiceCore):
                            if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
             mention_ids = await self._mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
-                # an answer owed outside one's own turn (stop or allow, a split of losses…) is not "your turn"
-                answers = all(owed[p].clock == "decision" for p in acting if table.seats[p].user_id in mention_ids)
-                content = " ".join(f"<@{u}>" for u in mention_ids) + (
-                    " — your choice is wanted." if answers else " — your turn." if len(mention_ids) == 1
-                    else " — your move.")
+                # a choice owed outside one's own turn (stop or allow, a split of losses, a trade) is not "your turn"
+                choosing = {table.seats[p].user_id for p in acting if owed[p].clock == "decision"}
+                turn = [u for u in mention_ids if u not in choosing]
+                choice = [u for u in mention_ids if u in choosing]
+                parts = []
+                if turn:
+                    parts.append(" ".join(f"<@{u}>" for u in turn) + (" — your turn." if len(turn) == 1
+                                                                       else " — your move."))
+                if choice:
+                    parts.append(" ".join(f"<@{u}>" for u in choice) + " — your choice is wanted.")
+                content = " ".join(parts)
                 if any(owed[p].private for p in acting):  # choices that show a hand are never on the board
                     content += " Your choices are under **My view**."
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
@@ -177,7 +185,9 @@ class Presenter(ServiceCore):
         acting = [table.seats[p] for p in sorted(game.to_act(state))
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
-        answering = {table.seats[p].user_id for p in _answering(game.decisions(state))}
+        # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
+        answering = {table.seats[d.seat].user_id for d in game.decisions(state) if d.clock == "decision"} | \
+            {table.seats[p].user_id for p in _answering(game.decisions(state))}
         return [DirectMessage(user_id=u, table_id=table.id,
                               post=Post(description=(f"An answer is wanted from you in **{game.name}**"
                                                      if u in answering else f"It's your turn in **{game.name}**")
@@ -198,12 +208,11 @@ class Presenter(ServiceCore):
         is asked anew for an answer alongside someone's turn (a trade offer again, once a stop they owed is
         answered: the buttons of the offer's first DM are from an earlier position)."""
         names = [s.name for s in table.seats]
+        anew = set(asked_anew(game, table, old, new)) if old is not None else {s.seat for s in table.seats}
 
         def asked_alongside(seat: int) -> bool:
-            now = game.decision(new, seat)
-            was = game.decision(old, seat) if old is not None else None
-            return now is not None and now.alongside and (was is None or (was.kind, was.prompt) != (now.kind,
-                                                                                                    now.prompt))
+            decision = game.decision(new, seat)
+            return seat in anew and decision is not None and decision.alongside
 
         changed = [s for s in table.seats if s.user_id is not None and not s.resigned
                    and (game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))
@@ -223,7 +232,8 @@ class Presenter(ServiceCore):
         elif game.is_over(state) or table.status != ACTIVE:
             desc = "The game is over."
         elif game.turns is Turns.SIMULTANEOUS:
-            desc = "You are done for this turn; waiting for the others."
+            desc = " ".join(filter(None, [game.idle_note(state, seat),
+                                          "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
             waiting = ", ".join(names[p] for p in sorted(game.to_act(state)))
             desc = f"Waiting for {waiting}. {await self._told_how(table, table.seats[seat].user_id)}".rstrip()
@@ -416,6 +426,21 @@ class Presenter(ServiceCore):
 TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}
 
 
+@functools.cache
+def _first_decision(game: Game) -> Decision | None:
+    """The first decision of a new game of ``game`` (what a lobby's clock will first time out on)."""
+    decisions = game.decisions(game.new_game(game.min_players, game.resolve_options({}), 0))
+    return decisions[0] if decisions else None
+
+
+def timeout_words(policy: str, decision: Decision | None) -> str:
+    """What a turn's clock running out does, in words: ``skip`` plays the game's default move, and where the turn
+    has none (BLOCK's picks, a Blockers! tile) a bot plays it instead."""
+    if policy == "skip" and (decision is None or decision.default is None):
+        policy = "bot"
+    return TIMEOUT_WORDS[policy]
+
+
 def duration_text(seconds: float) -> str:
     """``7d``, ``12h``, ``2.4h``, ``50m``: rounded the way a reminder reads."""
     if seconds >= 48 * 3600:
@@ -461,6 +486,16 @@ def _answering(decisions: Sequence[Decision]) -> set[int]:
     """Seats owing an answer beside someone's turn (a trade offer), not those asked along with others of the same
     kind (Starts asked of all at once)."""
     return {d.seat for d in decisions if d.alongside and d.kind != decisions[0].kind}
+
+
+def asked_anew(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:
+    """Seats whose decision is not the same any more (another kind or prompt, or none): their older controls go
+    stale, while a seat still asked the same keeps its menu through other seats' moves (and one asked anew beside
+    someone's turn gets its choices again by DM)."""
+    def asked(state: Any) -> dict[int, tuple[str, str]]:
+        return {d.seat: (d.kind, d.prompt) for d in game.decisions(state)}  # (none once the game is over)
+    was, now = asked(before), asked(after)
+    return [s.seat for s in table.seats if was.get(s.seat) != now.get(s.seat)]
 
 
 def _who(table: TableRow, seat: int) -> str:

@@ -1858,7 +1858,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
         if state.pending and state.pending[0].kind == "start":
             return head + "the factions place their Starts"
-        owes = "to act" if not state.pending or state.pending[0].kind in OWN_TURN else "to choose"
+        owes = "to choose" if self.decisions(state)[0].clock == "decision" else "to act"  # (outside its turn)
         return head + f"{_text(f)} ({{p{state.controller[f]}}}) {owes}"
 
     def alt_text(self, view: BlocView, names: Sequence[str]) -> str:

@@ -803,7 +803,7 @@ class Block(Game[BlockState, Move, BlockView]):
             v["mine"] = {"step": self.step(state, seat), "todo": self.describe_step(state, seat) if prog.steps else "",
                          "stars": prog.stars[:], "placed": [cell_name(c) for c in prog.placed],
                          "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
-                         "slides": prog.slides[:]}
+                         "slides": prog.slides[:], "note": self.idle_note(state, seat)}
         return v
 
     @staticmethod
@@ -824,14 +824,14 @@ class Block(Game[BlockState, Move, BlockView]):
         """This turn's picks are secret until the turn resolves."""
         return state.ply - (0 if state.phase == OVER else sum(len(p.done) for p in state.progress))
 
+    def idle_note(self, state: BlockState, seat: int) -> str:
+        if state.phase != OVER and not self.step(state, seat) and _protected(state, seat):
+            return f"BLOCK {state.penalty} drops on the others: you circled {state.penalty}, so you are protected."
+        return ""
+
     def prompt(self, state: BlockState, seat: int) -> str:
         if not self.step(state, seat):
-            if state.phase == OVER:
-                return ""
-            if _protected(state, seat):
-                return (f"BLOCK {state.penalty} drops on the others: you circled {state.penalty}, so you are "
-                        "protected. Waiting for the others.")
-            return "You are done for this turn; waiting for the others."
+            return "You are done for this turn; waiting for the others." if state.phase != OVER else ""
         text = f"Now {self.describe_step(state, seat)}."
         if self.step(state, seat) == "drop":
             values = ", ".join(map(str, self.number_values(state, seat)))

@@ -75,6 +75,7 @@ class Mine(TypedDict):
     combo: list[str]  # the combo circled this turn
     moves: list[str]
     slides: list[str]  # solo: tiles slid so far this turn
+    note: str  # with nothing to pick, what the seat is told of its turn ("": nothing; e.g. protected from BLOCK A)
 
 
 class BlockView(TypedDict):

@@ -42,6 +42,14 @@ async def table_with_clock(db: Database, clock: Clock, options: str, game: str =
     return svc, out.table_id
 
 
+async def loaded(svc: TableService, db: Database, tid: int) -> tuple[Any, Any, Any]:
+    """The table, its game and its state as stored."""
+    table = await db.get_table(tid)
+    assert table is not None
+    game = svc.game(table.game)
+    return table, game, game.load(table.state or {})
+
+
 async def first_player(svc: TableService, db: Database, tid: int) -> tuple[int, Actor, Actor]:
     """The seat to act in a two-player Breaks table, its player and the other one."""
     table = await db.get_table(tid)
@@ -98,10 +106,7 @@ async def test_a_late_player_forfeits_and_the_game_ends_for_two(db: Database) ->
 async def test_simultaneous_picks_time_out_only_for_those_still_picking(db: Database) -> None:
     clock = Clock()
     svc, tid = await table_with_clock(db, clock, "clock=1h", game="block")
-    table = await db.get_table(tid)
-    assert table is not None
-    game = svc.game("block")
-    state = game.load(table.state or {})
+    table, game, state = await loaded(svc, db, tid)
     alice_seat = table.seat_of(ALICE.user_id)
     assert alice_seat is not None
     move = game.legal_moves(state, alice_seat.seat)[0]
@@ -441,12 +446,11 @@ async def test_a_late_simultaneous_turn_is_played_and_the_next_one_left_to_its_p
     assert f"<@{carol.user_id}>" in (board.content or "")
 
 
-async def test_a_reminder_of_an_owed_choice_says_its_default_is_taken(db: Database) -> None:
-    """The Students owe stop-or-allow on the Workers' loot: their reminder speaks of a choice whose default is
-    taken, not of their turn played by a bot."""
-    from tests.cogs.test_blocbybloc_trades import G, S, W, _cell, seed_with_workers_and_students, sharing
+async def workers_and_students(db: Database, clock: Clock) -> tuple[TableService, int, Actor, Actor, Any]:
+    """A Bloc by Bloc table of three with a 1-hour clock where the Workers act and share C3 with the Students
+    (tests.cogs.test_blocbybloc_trades.sharing): (service, table, the Workers' player, the Students', state)."""
+    from tests.cogs.test_blocbybloc_trades import G, S, W, seed_with_workers_and_students, sharing
 
-    clock = Clock()
     svc = TableService(db, default_catalog(), clock=clock, seeds=seed_with_workers_and_students, render=False)
     carol = Actor(3, "Carol")
     out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
@@ -458,13 +462,68 @@ async def test_a_reminder_of_an_owed_choice_says_its_default_is_taken(db: Databa
     table = await db.get_table(out.table_id)
     assert table is not None
     state = sharing(G.load(table.state or {}))
-    state.dice = [6, 6]
-    state.blocs[_cell("C3")][S] = 3
     await db.record_moves(table.id, table.version, [], G.dump(state), clock.now)
     people = {1: ALICE, 2: BOB, 3: carol}
-    workers = people[table.seats[state.controller[W]].user_id or 0]
-    await svc.submit(workers, "loot 6 C3", table_id=table.id)
+    return (svc, table.id, people[table.seats[state.controller[W]].user_id or 0],
+            people[table.seats[state.controller[S]].user_id or 0], state)
+
+
+async def test_a_trade_answer_and_the_turn_it_runs_beside_are_reminded_each_of_their_own(db: Database) -> None:
+    clock = Clock()
+    svc, tid, workers, students, _ = await workers_and_students(db, clock)
+    await svc.submit(workers, "offer S molotov1 for 1", table_id=tid)
+    clock.now += 1801
+    (out,) = await svc.remind()
+    said = {p.content for p in out.public}
+    assert said == {f"<@{workers.user_id}> — ⏰ 30m left for your turn in Bloc by Bloc; then a bot plays the turn.",
+                    f"<@{students.user_id}> — ⏰ 30m left for your choice in Bloc by Bloc; then its default is "
+                    "taken."}, said
+
+
+async def test_a_lobby_says_a_bot_plays_a_turn_the_game_cannot_skip(db: Database) -> None:
+    """timeout=skip plays the game's default move; Blockers! has none, so the lobby says a bot plays the turn."""
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blockers",
+                               options_text="clock=1h timeout=skip")
+    assert out.lobby is not None
+    card = " ".join([out.lobby.post.description or ""] + [v for _, v in out.lobby.post.fields])
+    assert "turn clock 1h, then a bot plays the turn" in card, card
+
+
+async def test_a_reminder_of_an_owed_choice_says_its_default_is_taken(db: Database) -> None:
+    """The Students owe stop-or-allow on the Workers' loot: their reminder speaks of a choice whose default is
+    taken, not of their turn played by a bot."""
+    from tests.cogs.test_blocbybloc_trades import G, S, _cell
+
+    clock = Clock()
+    svc, tid, workers, _, state = await workers_and_students(db, clock)
+    state.dice = [6, 6]
+    state.blocs[_cell("C3")][S] = 3
+    table = await db.get_table(tid)
+    assert table is not None
+    await db.record_moves(tid, table.version, [], G.dump(state), clock.now)
+    await svc.submit(workers, "loot 6 C3", table_id=tid)
     clock.now += 1801
     (reminder,) = await svc.remind()
     assert reminder.public[0].content.endswith("⏰ 30m left for your choice in Bloc by Bloc; then its default is "
                                                "taken."), reminder.public[0].content
+
+
+async def test_a_late_player_alone_at_the_table_loses_one_turn_to_the_clock_not_all(db: Database) -> None:
+    """Blockers: Bob has taken his final turn and sits out, Alice plays on alone (one turn after another). Her
+    clock running out plays one turn for her; the next is hers, with its own clock."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=30m timeout=bot", game="blockers")
+    table, game, state = await loaded(svc, db, tid)
+    (me,) = game.to_act(state)
+    state.finished = list(state.colours(1 - me))  # the other seat has sat out
+    mine = state.colours(me)[0]
+    state.piles[mine] = state.piles[mine][-3:]  # three tiles left to draw: four turns left, all hers
+    await db.record_moves(tid, table.version, [], game.dump(state), clock.now)
+    clock.now += 1801
+    await svc.expire()
+    table = await db.get_table(tid)
+    assert table is not None
+    after = game.load(table.state or {})
+    assert after.ply == state.ply + 1 and game.to_act(after) == {me} and table.deadline == clock.now + 1800
