@@ -254,6 +254,7 @@ class Game(ABC, Generic[S, M, V]):
     hidden_information: bool = False  # some seat views differ from the public one (hands, secret picks)
     cooperative: bool = False  # every seat wins or loses together (its results say so too)
     tie: str = "shared win"  # what a tie for first is called in the game's rules ("draw" in Breaker Blocks)
+    skippable: bool = True  # a turn has a default move, which a lobby's timeout=skip plays (else a bot plays it)
     summary: str = ""
 
     # --- options -------------------------------------------------------------------

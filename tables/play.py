@@ -479,7 +479,7 @@ class PlayPipeline(Presenter):
         if decision is not None and decision.clock == "decision" and decision.default:
             return f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
         return (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
-                f"then {timeout_words(table.on_timeout, decision)}.")
+                f"then {timeout_words(table.on_timeout, decision is not None and decision.default is not None)}.")
 
     async def pause_clock(self, channel_id: int, actor: Actor, pause: bool) -> Outcome:
         """``/game pause`` and ``/game resume`` (the host or a moderator): stop the turn clock with the time left,

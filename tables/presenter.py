@@ -6,7 +6,6 @@ It reads tables and renders views; it writes nothing to storage.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -49,7 +48,7 @@ class Presenter(ServiceCore):
         opts = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in table.options.items()) or "none"
         if table.turn_seconds:
             opts += f" · turn clock {duration_text(table.turn_seconds)}, then " \
-                    f"{timeout_words(table.on_timeout, _first_decision(game))}"
+                    f"{timeout_words(table.on_timeout, game.skippable)}"
         if table.answer_seconds:
             opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
@@ -426,19 +425,10 @@ class Presenter(ServiceCore):
 TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}
 
 
-@functools.cache
-def _first_decision(game: Game) -> Decision | None:
-    """The first decision of a new game of ``game`` (what a lobby's clock will first time out on)."""
-    decisions = game.decisions(game.new_game(game.min_players, game.resolve_options({}), 0))
-    return decisions[0] if decisions else None
-
-
-def timeout_words(policy: str, decision: Decision | None) -> str:
-    """What a turn's clock running out does, in words: ``skip`` plays the game's default move, and where the turn
-    has none (BLOCK's picks, a Blockers! tile) a bot plays it instead."""
-    if policy == "skip" and (decision is None or decision.default is None):
-        policy = "bot"
-    return TIMEOUT_WORDS[policy]
+def timeout_words(policy: str, skippable: bool) -> str:
+    """What a turn's clock running out does, in words: ``skip`` plays the turn's default move, and where it has
+    none (BLOCK's picks, a Blockers! tile: ``Game.skippable``) a bot plays it instead."""
+    return TIMEOUT_WORDS["bot" if policy == "skip" and not skippable else policy]
 
 
 def duration_text(seconds: float) -> str:

@@ -229,6 +229,7 @@ def _cells_text(cells: Sequence[Cell]) -> str:
 class Block(Game[BlockState, Move, BlockView]):
     key = "block"
     name = "BLOCK"
+    skippable = False  # no default move: timeout=skip has a bot play a late turn
     min_players = 1
     max_players = 6
     turns = Turns.SIMULTANEOUS  # every seat picks this turn's steps in secret; the turn resolves when all are done

@@ -229,6 +229,7 @@ def format_move(move: Move) -> str:
 class Blockers(Game[BlockersState, Move, BlockersView]):
     key = "blockers"
     name = "Blockers!"
+    skippable = False  # no default move: timeout=skip has a bot play a late turn
     min_players = 2
     max_players = 5
     hidden_information = True

@@ -517,6 +517,11 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         turn, so there is nothing else to take back)."""
         return len(before.draw) == len(after.draw) and super().undoable(before, after, seat)
 
+    def turn_of(self, state: BreaksState) -> object:
+        """In the final merge round a seat merges as often as it likes, then says `done`: its turn is its place
+        at the head of the queue (in play, a turn ends where a move is not followed up)."""
+        return ("final", len(state.final_queue)) if state.phase == "final" else None
+
     def status_line(self, state: BreaksState) -> str:
         if state.phase == OVER:
             return "Game over."

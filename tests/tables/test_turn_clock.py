@@ -527,3 +527,42 @@ async def test_a_late_player_alone_at_the_table_loses_one_turn_to_the_clock_not_
     assert table is not None
     after = game.load(table.state or {})
     assert after.ply == state.ply + 1 and game.to_act(after) == {me} and table.deadline == clock.now + 1800
+
+
+async def test_a_late_final_merge_round_is_played_to_its_done(db: Database) -> None:
+    """Breaks' final merge round: the seat at the head of the queue merges as often as it likes, then says
+    `done`, all one turn. A late player's round is played through to its `done` (not one merge, then a fresh
+    clock for each next one)."""
+    from engine.breaks.game import FINAL
+
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=30m timeout=bot", game="breaks")
+    table, game, state = await loaded(svc, db, tid)
+    (me,) = game.to_act(state)
+    state.phase, state.pending = FINAL, None
+    state.slots[me] = [["2H"], ["3H"], ["4H"]]  # merges in a row are possible
+    state.slots[1 - me] = [[], [], []]
+    state.final_queue = [me, 1 - me]
+    await db.record_moves(tid, table.version, [], game.dump(state), clock.now)
+    clock.now += 1801
+    await svc.expire()
+    table, game, after = await loaded(svc, db, tid)
+    assert [m.notation for m in await db.moves(tid)][-1] == "done"
+    assert me not in game.to_act(after)
+
+
+@pytest.mark.parametrize("key", [e.key for e in default_catalog().entries()])
+def test_a_game_is_skippable_when_its_turns_have_a_default_move(key: str) -> None:
+    """Game.skippable (what a lobby's timeout=skip is said to do) agrees with the game's turns: the first decision
+    on the clock of a turn, in a game played a few moves in, has a default move exactly when it is skippable."""
+    game = default_catalog().get(key)
+    assert game is not None
+    state = game.new_game(game.min_players, game.resolve_options({}), 3)
+    for _ in range(400):
+        turns = [d for d in game.decisions(state) if d.clock == "turn" and not d.followup]
+        if turns:
+            assert (turns[0].default is not None) is game.skippable, turns[0]
+            return
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.legal_moves(state, seat)[0])
+    raise AssertionError("no turn came up")
