@@ -432,8 +432,9 @@ class PlayPipeline(Presenter):
         return await self.db.archives_due(self.clock())
 
     async def remind(self) -> list[Outcome]:
-        """Reminders of due turn clocks (by the index): at half time and near the end, one mention in the game's
-        channel for the players still to act."""
+        """Reminders of due turn clocks (by the index): at half time and near the end, a mention in the game's
+        channel for the players still to act (one post per wording: a turn, or a choice owed beside it), or a DM
+        for those who chose DMs; not for a player on vacation or over the day's cap."""
         now = self.clock()
         outs = []
         for table_id in await self.db.reminders_due(now):
