@@ -18,7 +18,9 @@ from storage import ACTIVE, LOBBY, Database, TableRow
 from tables.bots import Thinker
 from tables.catalog import Catalog
 from tables.outcome import (
+    STALE_BUTTON,
     STALE_MENU,
+    STALE_OWN,
     Actor,
     Refusal,
     StaleButton,
@@ -106,8 +108,12 @@ class ServiceCore:
         else:
             winners = [p for p in range(n) if ranks[p] == 1]
         if resigned and len(resigned) >= n - 1:
+            hows = {left[p] for p in resigned}
+            one = len(resigned) == 1
+            gone = {"resigned": "resigned", "removed": "was removed" if one else "were removed",
+                    "forfeit": "ran out of time"}.get(hows.pop(), "left") if len(hows) == 1 else "left"
             reason = "the table gave up: everyone loses" if cooperative and res is None else \
-                "the other players left"
+                f"the other player{'' if one else 's'} {gone}"
         elif res:
             reason = res.reason
         else:
@@ -140,8 +146,17 @@ class ServiceCore:
         seat = self._seat_for(table, actor)
         state = game.load(table.state or {})
         if not self._current(table, game, seat, version):
-            raise StaleButton(STALE_MENU)
+            raise await self._stale(table, game, state, seat, "menu")
         return table, game, seat, state
+
+    async def _stale(self, table: TableRow, game: Game, state: Any, seat: int, control: str) -> StaleButton:
+        """The refusal of a control from an earlier position: when the seat's own last move made it so and its
+        turn goes on (the second action of two, from the turn's first board), it says so rather than that the game
+        moved on."""
+        last = await self.db.moves(table.id, last=1)
+        if last and last[0].seat == seat and seat in game.to_act(state):
+            return StaleButton(STALE_OWN.format(control=control))
+        return StaleButton(STALE_MENU if control == "menu" else STALE_BUTTON)
 
     async def _ply_base(self, table: TableRow) -> int:
         last = await self.db.moves(table.id, last=1)

@@ -19,6 +19,7 @@ class StaleButton(Refusal):
 
 STALE_MENU = "That menu is from an earlier position: the game has moved on since."
 STALE_BUTTON = "That button is from an earlier position: the game has moved on since."
+STALE_OWN = "That {control} was made before your last move, and your turn goes on: here are your choices now."
 
 
 class AlreadyPlayed(Refusal):

@@ -18,8 +18,6 @@ from tables.catalog import default_catalog
 from tables.menu import MenuNode, MenuStep, build_menu, walk
 from tables.outcome import (
     PREVIEW_FILE,
-    STALE_BUTTON,
-    STALE_MENU,
     Actor,
     AlreadyPlayed,
     Board,
@@ -61,7 +59,7 @@ class PlayPipeline(Presenter):
             if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
-                raise StaleButton(STALE_BUTTON)
+                raise await self._stale(table, game, state, seat, "button")
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
             if public:
@@ -124,7 +122,7 @@ class PlayPipeline(Presenter):
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown
-            raise StaleButton(STALE_MENU)
+            raise await self._stale(table, game, state, seat, "menu")
         # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
         confirm = (node.choice is not None and len(choices) > 1
                    and game.previewed(state, seat, game.parse_move(node.choice.notation)))
@@ -617,8 +615,18 @@ class PlayPipeline(Presenter):
                     by_bot = True
                 state, events = game.apply(state, seat, move)
                 record.append((seat, game.format_move(move), events))
-        verb = ("the turn was skipped" if table.on_timeout == "skip" and not by_bot else "a bot played the turn") \
-            if late else "the default was taken"
+        # the late players' own moves of the turn, made before the clock ran out (unannounced: a turn goes on
+        # privately), which the board tells with the bot's
+        unannounced = await self.db.moves(table.id, last=base - table.announced_ply) if base > table.announced_ply \
+            else []
+        own = sum(1 for m in unannounced if m.seat in late)
+        theirs = f" ({own} move{'s' if own > 1 else ''} of it {'were' if own > 1 else 'was'} theirs)" if own else ""
+        if not late:
+            verb = "the default was taken"
+        elif table.on_timeout == "skip" and not by_bot:
+            verb = f"the rest of the turn was skipped{theirs}" if own > 0 else "the turn was skipped"
+        else:
+            verb = f"a bot played the rest of the turn{theirs}" if own > 0 else "a bot played the turn"
         return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str

@@ -545,7 +545,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         s.actions -= 1
         if move.kind == "draw":
             kind = self._take(s, seat, move.block)
-            shown = "a command module" if s.options["blind"] and is_module(kind) else kind
+            shown = "a command module" if s.options["blind"] and is_module(kind) else _label(kind)
             events.append(Event("draw", seat, "{p%d} drew %s." % (seat, shown)))
         elif move.kind == "play":
             s.hands[seat].remove(move.block)
@@ -565,8 +565,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         assert s.last is not None
         s.last.cells.append(cell)
         circuit = CIRCUITS[self.circuit_of(s, cell)]
-        events.append(Event("add", seat, "{p%d} %s %s at %s (circuit %s)." % (seat, verb, kind.upper() if
-                                                                                is_module(kind) else kind,
+        events.append(Event("add", seat, "{p%d} %s %s at %s (circuit %s)." % (seat, verb, _label(kind),
                                                                                 cell_name(cell), circuit)))
         if is_module(kind):
             self._trigger(s, seat, kind, cell, events)
@@ -580,7 +579,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         assert s.last is not None
         s.last.cells += [move.source, move.cell]
         circuit = CIRCUITS[self.circuit_of(s, move.cell)]
-        name = placed.kind.upper() if is_module(placed.kind) else placed.kind
+        name = _label(placed.kind)
         if move.cell == move.source:  # the same cell, plugged into another input
             text = "{p%d}'s %s at %s now plugs into %s (circuit %s)." % (
                 owner, name, cell_name(move.cell), cell_name(parent), circuit)
@@ -630,7 +629,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             assert s.last is not None
             s.last.cells.append(move.cell)
             events.append(Event("destroy", seat, "{p%d} destroyed {p%d}'s %s at %s." % (
-                seat, gone.owner, gone.kind, cell_name(move.cell))))
+                seat, gone.owner, _label(gone.kind), cell_name(move.cell))))
         elif move.kind == "automate":
             kind = move.block
             if kind == MODULE:
@@ -645,7 +644,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             return
         elif move.kind == "take":
             kind = self._take(s, seat, move.block)
-            shown = "a command module" if s.options["blind"] and is_module(kind) else kind
+            shown = "a command module" if s.options["blind"] and is_module(kind) else _label(kind)
             events.append(Event("draw", seat, "{p%d} took %s (ACCELERATE)." % (seat, shown)))
         elif move.kind == "return":
             gone = s.board[move.cell]
@@ -655,7 +654,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             assert s.last is not None
             s.last.cells.append(move.cell)
             events.append(Event("return", seat, "{p%d}'s %s at %s went back to the supply (ATTENUATE)." % (
-                gone.owner, gone.kind, cell_name(move.cell))))
+                gone.owner, _label(gone.kind), cell_name(move.cell))))
         elif move.kind == "rearrange":
             self._relocate(s, other, move, events)
         elif move.kind == "keep":
@@ -734,7 +733,11 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     # --- menus -------------------------------------------------------------------------------------------------
     def previewed(self, state: BreakerState, seat: int, move: Move) -> bool:
-        """Placing a block (play, move, AUTOMATE, AGITATE's rearrange) is previewed; drawing and the rest are not."""
+        """Placing a block (play, move, AUTOMATE, AGITATE's rearrange) is previewed; drawing and the rest are not,
+        nor AUTOMATE of a face-down module (Blind Action): its preview would show the random module to be drawn,
+        and the player could go back on it."""
+        if move.kind == "automate" and move.block == MODULE:
+            return False
         return move.kind in ("play", "move", "automate", "rearrange")
 
     def _where(self, s: BreakerState, owner: int, move: Move) -> str:
@@ -914,6 +917,11 @@ def _named(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     for _, cell in pairs:
         facing[cell] = facing.get(cell, 0) + 1
     return sorted((cell, parent if facing[cell] > 1 else -1) for parent, cell in pairs)
+
+
+def _label(kind: str) -> str:
+    """A block as events name it: a command module in capitals (ACCELERATE), a power block as written (2L)."""
+    return kind.upper() if is_module(kind) else kind
 
 
 def _kind(s: BreakerState, cell: int) -> str:

@@ -339,6 +339,10 @@ def test_blind_action_draws_a_random_module_seen_only_by_its_holder() -> None:
     assert G.view(s, P1)["hands"][P1][-1] == drawn
     assert G.view(s, P2)["hands"][P1][-1] == "module" and G.view(s, None)["hands"][P1][-1] == "module"
     assert G.view(s, None)["modules"] == {} and G.view(s, None)["modules_left"] == 9
+    # AUTOMATE of a face-down module draws it at random: no preview (it would show the module, and the player could
+    # go back on it); AUTOMATE of a block from the supply is previewed like any placement
+    assert not G.previewed(s, P1, G.parse_move("automate module e4"))
+    assert G.previewed(s, P1, G.parse_move("automate 1LS e4"))
 
 
 def test_notation_round_trips_and_bad_text_is_refused_in_words() -> None:

@@ -331,9 +331,14 @@ async def test_a_stale_version_is_a_stale_button(svc: TableService) -> None:
     table, actor, move = await whose_turn(svc, tid)
     await svc.submit(actor, move, table_id=tid, version=table.version)
     after, actor2, move2 = await whose_turn(svc, tid)
-    with pytest.raises(StaleButton, match="earlier position"):
+    assert actor2 == actor  # Breaks: a draw, then its placement by the same player
+    with pytest.raises(StaleButton, match="before your last move, and your turn goes on"):
         await svc.submit(actor2, move2, table_id=tid, version=table.version)
     await assert_unchanged(svc, tid, after, 1)
+    await svc.submit(actor2, move2, table_id=tid)  # the turn ends: the other player's old button is from before
+    other = BOB if actor == ALICE else ALICE
+    with pytest.raises(StaleButton, match="earlier position"):
+        await svc.submit(other, move, table_id=tid, version=table.version)
 
 
 async def test_two_concurrent_submits_apply_exactly_one(svc: TableService) -> None:
@@ -448,7 +453,7 @@ async def test_resign_in_a_two_player_game_ends_it(svc: TableService) -> None:
     assert table.result["winners"] == [alice]
     assert table.result["ranks"][alice] == 1 and table.result["ranks"][bob] == 2
     assert table.result["resigned"] == [bob]
-    assert table.result["reason"] == "the other players left"
+    assert table.result["reason"] == "the other player resigned"
     assert out.reply == "You resigned."
     (post,) = out.public
     assert post.content == "🏁 Game over! Winner: <@1>." and "Bob resigned." in post.description

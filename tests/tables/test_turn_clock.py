@@ -99,7 +99,8 @@ async def test_a_late_player_forfeits_and_the_game_ends_for_two(db: Database) ->
     outs = await svc.expire()
     assert len(outs) == 1 and "forfeited" in outs[0].public[0].description
     table = await db.get_table(tid)
-    assert table is not None and table.status == FINISHED
+    assert table is not None and table.status == FINISHED and table.result is not None
+    assert table.result["reason"] == "the other player ran out of time"  # (nobody "left")
     assert await db.due(clock.now + 10 * HOUR) == []  # a finished game has no clock
 
 
@@ -566,3 +567,21 @@ def test_a_game_is_skippable_when_its_turns_have_a_default_move(key: str) -> Non
         seat = min(game.to_act(state))
         state, _ = game.apply(state, seat, game.legal_moves(state, seat)[0])
     raise AssertionError("no turn came up")
+
+
+async def test_a_turn_the_clock_finishes_says_which_moves_were_the_players(db: Database) -> None:
+    """Breaker Blocks: the late player drew with their first action and let the clock run out on the second. The
+    board tells both moves; its note says the first was theirs and a bot played the rest."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=30m timeout=bot", game="breakerblocks")
+    _, game, state = await loaded(svc, db, tid)
+    (me,) = game.to_act(state)
+    table = await db.get_table(tid)
+    assert table is not None
+    late = ALICE if table.seats[me].user_id == ALICE.user_id else BOB
+    await svc.submit(late, "draw 3", table_id=tid)
+    clock.now += 1801
+    (out,) = await svc.expire()
+    note = (out.public[0].description or "").splitlines()[0]
+    assert note == f"• ⏰ {late.name} ran out of time: a bot played the rest of the turn (1 move of it was theirs).", \
+        note

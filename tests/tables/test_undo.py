@@ -175,7 +175,7 @@ async def test_a_kick_that_leaves_one_player_ends_the_game_and_says_so(svc: Tabl
     assert out.reply == "Bob was removed from the game; the game is over."
     table = await svc.db.get_table(tid)
     assert table is not None and table.status == "finished" and table.result is not None
-    assert table.result["winners"] == [0] and table.result["reason"] == "the other players left"
+    assert table.result["winners"] == [0] and table.result["reason"] == "the other player was removed"
 
 
 async def test_a_seat_whose_player_was_removed_is_playable_by_the_member_given_it(svc: TableService) -> None:
