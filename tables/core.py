@@ -106,14 +106,18 @@ class ServiceCore:
         if cooperative:  # the seats win or lose together: a cooperative loss (or a game given up) has no winner
             winners = [p for p in sorted(res.winners) if p not in resigned] if res else []
         else:
-            winners = [p for p in range(n) if ranks[p] == 1]
+            winners = [p for p in range(n) if ranks[p] == 1 and (n > 1 or p not in resigned)]  # (solo: given up)
         if resigned and len(resigned) >= n - 1:
             hows = {left[p] for p in resigned}
             one = len(resigned) == 1
             gone = {"resigned": "resigned", "removed": "was removed" if one else "were removed",
                     "forfeit": "ran out of time"}.get(hows.pop(), "left") if len(hows) == 1 else "left"
-            reason = "the table gave up: everyone loses" if cooperative and res is None else \
-                f"the other player{'' if one else 's'} {gone}"
+            if cooperative and res is None:
+                reason = "the table gave up: everyone loses"
+            elif n == 1:  # solo: the player gave the game up
+                reason = f"the player {gone}"
+            else:
+                reason = f"the other player{'' if one else 's'} {gone}"
         elif res:
             reason = res.reason
         else:
@@ -146,15 +150,17 @@ class ServiceCore:
         seat = self._seat_for(table, actor)
         state = game.load(table.state or {})
         if not self._current(table, game, seat, version):
-            raise await self._stale(table, game, state, seat, "menu")
+            raise await self._stale(table, game, state, seat, version, "menu")
         return table, game, seat, state
 
-    async def _stale(self, table: TableRow, game: Game, state: Any, seat: int, control: str) -> StaleButton:
-        """The refusal of a control from an earlier position: when the seat's own last move made it so and its
-        turn goes on (the second action of two, from the turn's first board), it says so rather than that the game
-        moved on."""
+    async def _stale(self, table: TableRow, game: Game, state: Any, seat: int, version: int,
+                     control: str) -> StaleButton:
+        """The refusal of a control from an earlier position. When the control predates the seat's own last move
+        and the turn goes on privately from it (the move is not told yet: the second action of two, a card drawn
+        to place), it says so rather than that the game moved on."""
         last = await self.db.moves(table.id, last=1)
-        if last and last[0].seat == seat and seat in game.to_act(state):
+        if version < table.seats[seat].acted_version and last and last[0].seat == seat and \
+                last[0].ply > table.announced_ply and seat in game.to_act(state):
             return StaleButton(STALE_OWN.format(control=control))
         return StaleButton(STALE_MENU if control == "menu" else STALE_BUTTON)
 

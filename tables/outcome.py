@@ -19,7 +19,7 @@ class StaleButton(Refusal):
 
 STALE_MENU = "That menu is from an earlier position: the game has moved on since."
 STALE_BUTTON = "That button is from an earlier position: the game has moved on since."
-STALE_OWN = "That {control} was made before your last move, and your turn goes on: here are your choices now."
+STALE_OWN = "That {control} was made before your last move, and your turn goes on from where that move left it."
 
 
 class AlreadyPlayed(Refusal):

@@ -59,7 +59,7 @@ class PlayPipeline(Presenter):
             if version is not None and not self._current(table, game, seat, version):
                 if await self._just_played(table, seat, version, text):
                     raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
-                raise await self._stale(table, game, state, seat, "button")
+                raise await self._stale(table, game, state, seat, version, "button")
             if seat not in game.may_act(state):
                 raise Refusal(self._not_your_turn(table, game, state))
             if public:
@@ -122,7 +122,7 @@ class PlayPipeline(Presenter):
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:
             # a numbered pick in a menu that has changed since: it may not be the move that was shown
-            raise await self._stale(table, game, state, seat, "menu")
+            raise await self._stale(table, game, state, seat, version, "menu")
         # A pick is previewed where the game says so, unless it is the only choice: nothing to compare.
         confirm = (node.choice is not None and len(choices) > 1
                    and game.previewed(state, seat, game.parse_move(node.choice.notation)))
@@ -625,8 +625,8 @@ class PlayPipeline(Presenter):
             verb = "the default was taken"
         elif table.on_timeout == "skip" and not by_bot:
             verb = f"the rest of the turn was skipped{theirs}" if own > 0 else "the turn was skipped"
-        else:
-            verb = f"a bot played the rest of the turn{theirs}" if own > 0 else "a bot played the turn"
+        else:  # (a Bloc by Bloc turn's earlier actions were on boards of their own: "played for them" is true)
+            verb = f"a bot played the rest of the turn{theirs}" if own > 0 else "a bot played for them"
         return await self._advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str

@@ -55,7 +55,7 @@ async def test_a_late_turn_is_played_and_a_reminder_sent_once(db_path: Any, simc
     await tick(simcord_env)
     assert len(board_messages(thread)) == boards + 1
     board = last_board(thread)
-    assert "ran out of time: a bot played the turn" in (board.embeds[0].description or "")
+    assert "ran out of time: a bot played for them" in (board.embeds[0].description or "")
     assert to_act(board) and to_act(board)[0] != late
 
 

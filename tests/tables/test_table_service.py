@@ -341,6 +341,27 @@ async def test_a_stale_version_is_a_stale_button(svc: TableService) -> None:
         await svc.submit(other, move, table_id=tid, version=table.version)
 
 
+async def test_a_stale_control_of_a_turn_that_ended_is_not_called_the_same_turn(svc: TableService) -> None:
+    """BLOCK: Bob's pick ends the setup turn and the next turn begins, Bob to act again: a control made before his
+    pick is from an earlier position, not from a turn that goes on."""
+    tid, _ = await started(svc, ALICE, BOB, game="block")
+    await svc.submit(ALICE, "write a1", table_id=tid)
+    before = await read(svc, tid)
+    await svc.submit(BOB, "write b1", table_id=tid)
+    game, state = state_of(svc, await read(svc, tid))
+    assert game.to_act(state) == {0, 1}, "a new turn: both to pick"
+    with pytest.raises(StaleButton, match="earlier position"):
+        await svc.submit(BOB, "write c1", table_id=tid, version=before.version)
+
+
+async def test_a_solo_game_given_up_has_no_winner(svc: TableService) -> None:
+    tid, _ = await started(svc, ALICE, game="block")
+    await svc.resign(CH, ALICE)
+    table = await read(svc, tid)
+    assert table.result is not None and table.result["winners"] == [] and table.result["reason"] == \
+        "the player resigned"
+
+
 async def test_two_concurrent_submits_apply_exactly_one(svc: TableService) -> None:
     tid, _ = await started(svc, ALICE, BOB)
     for _ in range(4):

@@ -83,7 +83,7 @@ async def test_a_late_turn_is_played_by_a_bot_and_the_clock_restarts(db: Databas
     assert await db.due(clock.now) == [tid]
     outs = await svc.expire()
     assert len(outs) == 1 and outs[0].public
-    assert "ran out of time: a bot played the turn" in outs[0].public[0].description
+    assert "ran out of time: a bot played for them" in outs[0].public[0].description
     after = await db.get_table(tid)
     assert after is not None and after.version > before.version
     moves = await db.moves(tid)
@@ -443,7 +443,7 @@ async def test_a_late_simultaneous_turn_is_played_and_the_next_one_left_to_its_p
     assert state.turn == turn + 1 and game.to_act(state) == {0, 1, 2}, "turn 2 is everyone's, Carol's too"
     assert table.deadline == clock.now + 1800
     board = late.public[0]
-    assert "Carol ran out of time: a bot played the turn." in (board.description or "")
+    assert "Carol ran out of time: a bot played for them." in (board.description or "")
     assert f"<@{carol.user_id}>" in (board.content or "")
 
 
