@@ -223,6 +223,12 @@ class Decision:
         """Not on the main line: ``alongside`` or ``optional``."""
         return self.alongside or self.optional
 
+    @property
+    def answer(self) -> bool:
+        """A choice owed outside one's own turn (stop or allow, a split, a trade's answer): it runs on the answers'
+        clock and takes its default when that runs out."""
+        return self.clock == "decision" and self.default is not None
+
 
 class _NoEvents(list):  # type: ignore[type-arg]
     """An event list that keeps nothing: simulation needs the new state, not the story."""
@@ -512,6 +518,12 @@ class Game(ABC, Generic[S, M, V]):
         return self.revealed_ply(state) if self.turns is Turns.SIMULTANEOUS else None
 
     # --- conveniences built on the contract ------------------------------------------
+    def goes_on(self, state: S, seat: int) -> bool:
+        """``seat``'s turn goes on privately after its move, with a follow-up (a card just drawn, to place): the
+        channel sees no board of it until the turn ends."""
+        decision = self.decision(state, seat)
+        return decision is not None and decision.followup and not self.is_over(state)
+
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None
 

@@ -49,6 +49,12 @@ class SeatRow:
     left_how: str = ""  # how the player left: 'resigned', 'removed' (kicked) or 'forfeit' (out of time); '' playing
 
     @property
+    def left(self) -> str:
+        """How the player left, if they did ('' while they play); a seat that left before the way was kept (migration
+        0018) resigned."""
+        return self.left_how or ("resigned" if self.resigned else "")
+
+    @property
     def is_bot(self) -> bool:
         return self.bot is not None
 

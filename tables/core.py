@@ -92,7 +92,7 @@ class ServiceCore:
         ``resigning`` is leaving now, ``how`` (resigned, removed, forfeit)."""
         n = len(table.seats)
         resigned = {s.seat: s.resigned for s in table.seats if s.resigned}
-        left = [s.left_how or ("resigned" if s.resigned else "") for s in table.seats]
+        left = [s.left for s in table.seats]
         if resigning is not None:
             resigned[resigning] = max(resigned.values(), default=0) + 1
             left[resigning] = how

@@ -153,7 +153,7 @@ class Lobby(PlayPipeline):
         if bots:
             table = await self.db.set_seats(table.id, table.version, self._rows(table) + bots, self.clock())
         others = [s.user_id for s in old.seats  # not those who were removed or ran out of time (they may join)
-                  if s.user_id is not None and s.user_id != actor.user_id and s.left_how in ("", "resigned")]
+                  if s.user_id is not None and s.user_id != actor.user_id and s.left in ("", "resigned")]
         card = self._lobby_card(table, note=f"Rematch of table #{old.id}.")
         if others:
             card.post.content = " ".join(f"<@{u}>" for u in others) + f" — {actor.name} wants a rematch: join below."

@@ -71,12 +71,11 @@ class PlayPipeline(Presenter):
                 raise Refusal(str(err)) from None
             record = [(seat, game.format_move(move), events)]
             out = await self._advance(table, game, new_state, record, [state], mover=seat)
-            names = [s.name for s in table.seats]
-            cancels = [name_seats(e.text, names) for e in events if e.kind == CANCEL]
-            out.played = not any(e.data.get("move") == record[0][1] for e in events if e.kind == CANCEL)
+            cancels = [e for e in events if e.kind == CANCEL]
+            told = [name_seats(e.text, [s.name for s in table.seats]) for e in cancels]
+            out.played = not any(e.data.get("move") == record[0][1] for e in cancels)
             # a move that waited on this answer (a Lookouts reroll) and was then cancelled is told after it
-            out.reply = f"Not played: {cancels[0]}" if not out.played else \
-                " ".join([f"Played `{record[0][1]}`.", *cancels])
+            out.reply = f"Not played: {told[0]}" if not out.played else " ".join([f"Played `{record[0][1]}`.", *told])
             return out
 
     async def _just_played(self, table: TableRow, seat: int, version: int, text: str) -> bool:
@@ -223,8 +222,7 @@ class PlayPipeline(Presenter):
         if game.is_over(state):
             result = self._standings(table, game, state)
         # The mover's turn goes on with a follow-up (a card just drawn to place): no board until the turn ends.
-        follow_up = game.decision(state, mover) if mover is not None and result is None else None
-        continuing = follow_up is not None and follow_up.followup
+        continuing = mover is not None and game.goes_on(state, mover)
         earlier = [e for m in await self.db.moves(table.id, last=base - table.announced_ply) for e in m.events] \
             if base > table.announced_ply and not continuing else []
         # A private pick of simultaneous picks only updates the turn's status message; anything else that ends a
@@ -403,8 +401,7 @@ class PlayPipeline(Presenter):
             state = game.load(table.state or {})
             # a person given the seat that alone is to act gets the turn's whole time (a bot plays at once; the
             # table has one clock, so where others are to act too it runs on for them all)
-            main = {p for p, _ in _main_line(game, state)} or game.to_act(state)
-            seconds = _clock_seconds(table, game, state) if main == {seat.seat} else None
+            seconds = _clock_seconds(table, game, state) if _main_seats(game, state) == {seat.seat} else None
             paused = table.paused_left is not None
             try:
                 table = await self.db.replace_seat(
@@ -475,7 +472,7 @@ class PlayPipeline(Presenter):
         """What a late player is reminded of: their turn and what happens to it, or a choice owed outside their
         own turn (stop or allow, a split, a trade's answer), which takes its default whatever the policy."""
         decision = game.decision(state, seat)
-        if decision is not None and decision.clock == "decision" and decision.default:
+        if decision is not None and decision.answer:
             return f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
         return (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
                 f"then {timeout_words(table.on_timeout, decision is not None and decision.default is not None)}.")
@@ -507,7 +504,7 @@ class PlayPipeline(Presenter):
         game = self.game(table.game)
         state = game.load(table.state or {})
         # the main line's players (a trade's answer owed by someone away does not stop the acting player's clock)
-        seats = {seat for seat, _ in _main_line(game, state)} or game.to_act(state)
+        seats = _main_seats(game, state)
         ids = [table.seats[p].user_id for p in seats if table.seats[p].user_id is not None]
         away = await self.db.away_until([u for u in ids if u is not None], self.clock())
         if not away:
@@ -545,8 +542,7 @@ class PlayPipeline(Presenter):
                     state = game.load(table.state or {})
                 except ValueError:  # a state this version cannot read: its clock is left as it is
                     continue
-                seats = {seat for seat, _ in _main_line(game, state)} or game.to_act(state)
-                if not any(table.seats[p].user_id == user_id for p in seats):
+                if not any(table.seats[p].user_id == user_id for p in _main_seats(game, state)):
                     continue
                 seconds = _clock_seconds(table, game, state)
                 if seconds and table.deadline > until + seconds:
@@ -562,7 +558,7 @@ class PlayPipeline(Presenter):
             return None
         who = ", ".join(names[p] for p in late)
         owed = [game.decision(state, p) for p in late]
-        if all(d is not None and d.clock == "decision" and d.default is not None for d in owed):
+        if all(d is not None and d.answer for d in owed):
             return await self._default_answers(table, game, state, late, who)
         if not table.turn_seconds:
             return None  # a turn without a clock waits for its player
@@ -689,8 +685,13 @@ def _clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:
     the table's `answers=` time, else its time per turn, else 12 hours, then takes its default: the game never
     waits forever on one player."""
     owed = game.decisions(state)
-    answer = bool(owed) and owed[0].clock == "decision" and owed[0].default is not None
+    answer = bool(owed) and owed[0].answer
     return (table.answer_seconds or table.turn_seconds or DECISION_SECONDS) if answer else table.turn_seconds
+
+
+def _main_seats(game: Game, state: Any) -> set[int] | frozenset[int]:
+    """The seats on the main line (as :func:`_main_line`), or else those to act."""
+    return {seat for seat, _ in _main_line(game, state)} or game.to_act(state)
 
 
 def _main_line(game: Game, state: Any) -> tuple[tuple[int, str], ...]:

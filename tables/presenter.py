@@ -185,8 +185,7 @@ class Presenter(ServiceCore):
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
         # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
-        answering = {table.seats[d.seat].user_id for d in game.decisions(state) if d.clock == "decision"} | \
-            {table.seats[p].user_id for p in _answering(game.decisions(state))}
+        answering = {table.seats[d.seat].user_id for d in game.decisions(state) if d.clock == "decision"}
         return [DirectMessage(user_id=u, table_id=table.id,
                               post=Post(description=(f"An answer is wanted from you in **{game.name}**"
                                                      if u in answering else f"It's your turn in **{game.name}**")
@@ -346,8 +345,7 @@ class Presenter(ServiceCore):
         game = self.game(table.game)
         names = [s.name for s in table.seats]
         head = f"**{game.name}** · table #{table.id} · {table.status}"
-        players = ", ".join(s.name + (left_tag(s.left_how or "resigned") if s.resigned else "")
-                            for s in table.seats)
+        players = ", ".join(s.name + left_tag(s.left) for s in table.seats)
         lines = [head, f"Players: {players}"]
         if table.state:
             state = game.load(table.state)

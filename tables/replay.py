@@ -29,8 +29,7 @@ def public_states(game: Game[Any, Any, Any], seats: int, options: dict[str, Any]
     shown = game.revealed_ply(state)
     for seat, notation in log:
         state, _ = game.apply(state, seat, game.parse_move(notation))
-        follow_up = game.decision(state, seat) if not game.is_over(state) else None
-        if follow_up is not None and follow_up.followup:
+        if game.goes_on(state, seat):
             continue
         if game.revealed_ply(state) != shown or game.is_over(state):
             shown = game.revealed_ply(state)
