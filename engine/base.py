@@ -27,9 +27,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar, cast, get_args, get_origin
 
 from engine.rng import Rng
+from engine.state import copy_state, dump_state, load_state
 
 S = TypeVar("S")  # game state
 M = TypeVar("M")  # move
@@ -262,6 +263,13 @@ class Game(ABC, Generic[S, M, V]):
     tie: str = "shared win"  # what a tie for first is called in the game's rules ("draw" in Breaker Blocks)
     skippable: bool = True  # a turn has a default move, which a lobby's timeout=skip plays (else a bot plays it)
     summary: str = ""
+    state_type: type  # the state's dataclass, taken from ``Game[State, Move, View]``: what dump, load and clone copy
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is Game and isinstance(get_args(base)[0], type):
+                cls.state_type = get_args(base)[0]
 
     # --- options -------------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, Any] | None = None, seats: int | None = None) -> dict[str, Any]:
@@ -425,13 +433,16 @@ class Game(ABC, Generic[S, M, V]):
         return ""
 
     # --- persistence ---------------------------------------------------------------
-    @abstractmethod
     def dump(self, state: S) -> dict[str, Any]:
-        """JSON-safe dict including ``format``; ``load(dump(s))`` equals ``s``."""
+        """JSON-safe dict including ``format``; ``load(dump(s))`` equals ``s``. The default writes ``format`` and
+        ``game`` (the key), then the state's fields (:mod:`engine.state`)."""
+        return dump_state(state, format=FORMAT_VERSION, game=self.key)
 
-    @abstractmethod
     def load(self, data: Mapping[str, Any]) -> S:
-        """Inverse of :meth:`dump`; raises ``ValueError`` on an unknown format."""
+        """Inverse of :meth:`dump`; raises ``ValueError`` on an unknown format or another game's state."""
+        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"not a {self.name} state of format {FORMAT_VERSION}")
+        return cast(S, load_state(self.state_type, data))
 
     # --- checking a move (shared by every game's ``apply``) ---------------------------
     def normalise_move(self, state: S, seat: int, move: M) -> M:
@@ -455,8 +466,8 @@ class Game(ABC, Generic[S, M, V]):
 
     # --- search (bots, playouts) -----------------------------------------------------
     def clone(self, state: S) -> S:
-        """An independent copy of ``state`` (the default goes through JSON; games make it fast)."""
-        return self.load(self.dump(state))
+        """An independent copy of ``state``, copying only its mutable parts (:func:`engine.state.copy_state`)."""
+        return copy_state(state)
 
     def fast_apply(self, state: S, seat: int, move: M) -> None:
         """Make a legal move on ``state`` in place, for simulation: no checks, no clone, no events.

@@ -1872,15 +1872,13 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     # --- persistence, search --------------------------------------------------------------------------------
     def dump(self, state: BlocState) -> dict[str, Any]:
-        return {"format": FORMAT_VERSION, **dump_state(state)}
+        """Stored Bloc by Bloc games have no ``game`` key (the kit's default writes one): this keeps their format."""
+        return dump_state(state, format=FORMAT_VERSION)
 
     def load(self, data: Mapping[str, Any]) -> BlocState:
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"unknown Bloc by Bloc state format {data.get('format')!r}")
-        return load_state(BlocState, {k: v for k, v in data.items() if k != "format"})
-
-    def clone(self, state: BlocState) -> BlocState:
-        return state.clone()
+        return load_state(BlocState, data)
 
     @staticmethod
     def _known_cards(state: BlocState, mine: set[int]) -> list[list[str]]:

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import (
-    FORMAT_VERSION,
     Decision,
     Event,
     Game,
@@ -72,7 +71,6 @@ from engine.block.sheet import (
 )
 from engine.block.view import BlockPlayer, BlockRecent, BlockSlot, BlockView
 from engine.rng import Rng
-from engine.state import copy_state, dump_state, load_state
 
 STAR = "*"
 NUMBER_DICE = ((1, 2, 4, 5, 6, STAR), (2, 3, 4, 6, 7, STAR), (1, 2, 3, 5, 7, STAR), (1, 3, 4, 5, 7, STAR))
@@ -254,9 +252,6 @@ class Block(Game[BlockState, Move, BlockView]):
             progress=[Progress(steps=["write"]) for _ in range(seats)], crossed_line=[False] * seats,
             recent=[{} for _ in range(seats)])
         return state
-
-    def clone(self, s: BlockState) -> BlockState:
-        return copy_state(s)
 
     # --- whose turn, what is legal ------------------------------------------------------------------------------
     def decisions(self, state: BlockState) -> tuple[Decision, ...]:
@@ -869,11 +864,3 @@ class Block(Game[BlockState, Move, BlockView]):
         return " ".join(parts)
 
     # --- persistence -------------------------------------------------------------------------------------------
-    def dump(self, state: BlockState) -> dict[str, Any]:
-        return dump_state(state, format=FORMAT_VERSION, game=self.key)
-
-    def load(self, data: Mapping[str, Any]) -> BlockState:
-        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
-            raise ValueError(f"not a BLOCK state of format {FORMAT_VERSION}")
-        return load_state(BlockState, data)
-

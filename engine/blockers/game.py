@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import (
-    FORMAT_VERSION,
     Decision,
     Event,
     Game,
@@ -85,7 +84,7 @@ from engine.blockers.board import (
 )
 from engine.blockers.view import BlockersLast, BlockersPlayer, BlockersView, TileView
 from engine.rng import Rng
-from engine.state import copy_state, dump_state, load_state
+from engine.state import copy_state
 
 PLAY, OVER = "play", "over"
 BASIC, ADVANCED = "basic", "advanced"
@@ -343,9 +342,6 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         if holders:
             return Move(face=move.face, square=move.square, colour=holders[0])
         return move
-
-    def clone(self, state: BlockersState) -> BlockersState:
-        return state.clone()
 
     def perform(self, s: BlockersState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
@@ -636,10 +632,3 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         return " ".join(parts)
 
     # --- persistence --------------------------------------------------------------------------
-    def dump(self, state: BlockersState) -> dict[str, Any]:
-        return dump_state(state, format=FORMAT_VERSION, game=self.key)
-
-    def load(self, data: Mapping[str, Any]) -> BlockersState:
-        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
-            raise ValueError(f"not a Blockers! state of format {FORMAT_VERSION}")
-        return load_state(BlockersState, data)

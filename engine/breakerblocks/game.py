@@ -65,7 +65,7 @@ from engine.breakerblocks.board import (
 )
 from engine.breakerblocks.view import BlockView, BreakerView, CircuitView
 from engine.rng import Rng
-from engine.state import copy_state, dump_state, load_state
+from engine.state import copy_state
 
 FORMAT_VERSION = 1
 PLAY, OVER = "play", "over"
@@ -894,18 +894,6 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             return "{p%d}: %s" % (state.turn, PROMPTS[state.pending[0].kind])
         left = "2 actions" if state.actions == ACTIONS else "1 action"
         return "{p%d} to play (%s left)." % (state.turn, left)
-
-    # --- persistence -------------------------------------------------------------------------------------------------
-    def dump(self, state: BreakerState) -> dict[str, Any]:
-        return dump_state(state, format=FORMAT_VERSION, game=self.key)
-
-    def load(self, data: Mapping[str, Any]) -> BreakerState:
-        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
-            raise ValueError(f"not a Breaker Blocks state of format {FORMAT_VERSION}")
-        return load_state(BreakerState, data)
-
-    def clone(self, state: BreakerState) -> BreakerState:
-        return state.clone()
 
 
 _ORDER = {k: i for i, k in enumerate((*POWER, *MODULES, MODULE))}

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.base import (
-    FORMAT_VERSION,
     Decision,
     Event,
     Game,
@@ -28,7 +27,7 @@ from engine.base import (
 from engine.breaks.cards import court_points, is_court, make_deck, matches, short, spoken
 from engine.breaks.view import BreaksLast, BreaksView
 from engine.rng import Rng
-from engine.state import copy_state, dump_state, load_state
+from engine.state import copy_state
 
 SLOTS = 3
 STACK = 5
@@ -197,9 +196,6 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
                                        "e.g. `break P2 1 onto 3`.")
             return Move("break", slot=move.slot, target=empty[0], player=move.player)
         return move
-
-    def clone(self, state: BreaksState) -> BreaksState:
-        return state.clone()
 
     def perform(self, s: BreaksState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
@@ -545,12 +541,3 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         if view["pending"]:
             piles += f" Card in hand: {spoken(view['pending'])}."
         return "Breaks. " + " ".join(parts) + " " + piles
-
-    # --- persistence ----------------------------------------------------------------
-    def dump(self, state: BreaksState) -> dict[str, Any]:
-        return dump_state(state, format=FORMAT_VERSION, game=self.key)
-
-    def load(self, data: Mapping[str, Any]) -> BreaksState:
-        if data.get("game") != self.key or data.get("format") != FORMAT_VERSION:
-            raise ValueError(f"not a Breaks state of format {FORMAT_VERSION}")
-        return load_state(BreaksState, data)
