@@ -183,7 +183,6 @@ class Turns(Enum):
 
     SEQUENTIAL = "sequential"  # one seat decides at a time (besides answers owed alongside); moves are public
     SIMULTANEOUS = "simultaneous"  # the seats owing decisions pick in secret; the picks are revealed together
-    ORDERED = "ordered"  # several seats may owe decisions; they are answered in the order given
 
 
 @dataclass(frozen=True)
@@ -294,20 +293,17 @@ class Game(ABC, Generic[S, M, V]):
     def decisions(self, state: S) -> tuple[Decision, ...]:
         """Every decision owed now, in the order they are answered (empty once the game is over).
 
-        SEQUENTIAL games owe one at a time; SIMULTANEOUS games one per seat still picking; ORDERED games list
-        every open decision, the first answered first. Decisions marked ``alongside`` or ``optional`` come after
-        the main line's and run beside it. A seat owes at most one decision at a time."""
+        SEQUENTIAL games owe one at a time; SIMULTANEOUS games one per seat still picking. Decisions marked
+        ``alongside`` or ``optional`` come after the main line's and run beside it. A seat owes at most one decision
+        at a time."""
 
     def to_act(self, state: S) -> frozenset[int]:
-        """Seats the game waits on now: the owers of :meth:`decisions` (ORDERED: the first of the main line only),
-        with the answers owed alongside; never the seats that only *may* act (``optional``).
+        """Seats the game waits on now: the owers of :meth:`decisions` on the main line, with the answers owed
+        alongside; never the seats that only *may* act (``optional``).
 
         Games may override this with a faster equivalent; the contract tests check that they agree."""
         owed = self.decisions(state)
-        main = [d.seat for d in owed if not d.beside]
-        if self.turns is Turns.ORDERED:
-            main = main[:1]
-        return frozenset(main) | frozenset(d.seat for d in owed if d.alongside and not d.optional)
+        return frozenset(d.seat for d in owed if not d.beside or (d.alongside and not d.optional))
 
     def may_act(self, state: S) -> frozenset[int]:
         """Seats that may make a move now: :meth:`to_act` and the seats with an ``optional`` decision."""
@@ -537,12 +533,6 @@ class Game(ABC, Generic[S, M, V]):
 
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None
-
-    def play(self, state: S, seat: int, text: str) -> tuple[S, list[Event], M]:
-        """Parse then apply: the common path for typed moves."""
-        move = self.parse_move(text)
-        new_state, events = self.apply(state, seat, move)
-        return new_state, events, move
 
     def replay(self, seats: int, options: Mapping[str, Any], seed: int, log: Sequence[tuple[int, str]]) -> S:
         """Rebuild a state from its move log of ``(seat, notation)`` pairs."""

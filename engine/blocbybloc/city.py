@@ -18,7 +18,6 @@ from functools import lru_cache
 ROWS = "ABCDE"
 SIZE = 5
 CELLS = SIZE * SIZE
-SIDES = "NESW"
 STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}  # side → (row, column) step
 CORNERS = {"NE": (0, 1), "SE": (2, 1), "SW": (2, 3), "NW": (0, 3)}  # corner → its two sides
 
@@ -87,7 +86,6 @@ TILES: dict[str, Tile] = {t.key: t for t in (
 BASE_PILES = {"A": ["d03", *(f"d{i}" for i in range(12, 20))],
               "B": ["d02", "d08", "d09", "d10", "d11", "d20", "d21", "d22"],
               "C": ["d01", "d04", "d05", "d06", "d07", "hw1", "hw2", "hw3"]}
-BY_PID = {t.pid: t for t in TILES.values() if t.pid}
 
 
 def cell_name(cell: int) -> str:
@@ -163,9 +161,6 @@ class City:
     def between(self, a: int, b: int) -> list[Connection]:
         """Every connection joining ``a`` and ``b`` (a street, or one or two highway links)."""
         return [c for c in self.touching[a] if c.other(a) == b]
-
-    def cell_of_pid(self, pid: int) -> int | None:
-        return next((c for c in self.districts if self.tile(c).pid == pid), None)
 
     def connected(self, skip: frozenset[int] = frozenset()) -> bool:
         """Every district (but ``skip``) reaches every other through connections alone."""

@@ -990,8 +990,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             shops = state.shops[cell]
             i = shops.index(1 if move.burn else 0)
             shops[i] += 1
-            if shops[i] == 2:
-                state.burned += 1
             mark = "burn" if move.burn else "graffiti"
             self._say(events, state, "loot", f"{_text(f)} loot in {cell_name(cell)} ({mark}).", f)
             hideout, uses = self._occ(state, f, "hideout")

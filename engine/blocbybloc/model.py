@@ -133,7 +133,6 @@ class BlocState:
     liberating: list[int] = field(default_factory=list)  # cells still to liberate this Sunrise, in order
     reveal: list[int] = field(default_factory=lambda: [0, 0, -1])  # pooled reveal: cards, discards, chooser
     vans_destroyed: int = 0
-    burned: int = 0
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
     outcome: str = ""  # "" while playing, then "win" or "loss"
     reason: str = ""

@@ -17,18 +17,6 @@ def make_deck(decks: int, jokers: bool) -> list[str]:
     return one * decks
 
 
-def is_joker(card: str) -> bool:
-    return card == JOKER
-
-
-def rank(card: str) -> str:
-    return "" if card == JOKER else card[0]
-
-
-def suit(card: str) -> str:
-    return "" if card == JOKER else card[1]
-
-
 def is_court(card: str) -> bool:
     """Jack, Queen or King (a Joker is not a court card)."""
     return card != JOKER and card[0] in "JQK"

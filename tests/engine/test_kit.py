@@ -66,8 +66,7 @@ def test_decisions_say_who_acts_and_what_they_decide(game: Game) -> None:
             main = [d.seat for d in owed if not (d.alongside or d.optional)]
             beside = [d for d in owed if d.alongside or d.optional]
             assert owed[:len(main)] == tuple(d for d in owed if d.seat in main), "the main line comes first"
-            expected = set(main[:1]) if game.turns is Turns.ORDERED else set(main)
-            expected |= {d.seat for d in beside if not d.optional}
+            expected = set(main) | {d.seat for d in beside if not d.optional}
             assert game.to_act(state) == expected
             assert game.may_act(state) == expected | {d.seat for d in beside}
             if game.turns is Turns.SEQUENTIAL:
