@@ -17,15 +17,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bots.blocbybloc_plan import plan as plan_blocbybloc
-from bots.blockplan import plan
 from bots.heuristics import greedy
 from bots.mcts import DEFAULT_BUDGET_MS, search
 from engine.base import Game
 from engine.rng import Rng
 
-PLANNERS: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, float], Any]] = {"block": plan,
-                                                                                    "blocbybloc": plan_blocbybloc}
+Planner = Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, float], Any]
+
+
+# A planner is imported when its game is first planned: a bots' worker imports only what its games need.
+def _plan_block(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, budget_ms: float) -> Any:
+    from bots.blockplan import plan
+
+    return plan(game, state, seat, moves, rng, budget_ms)
+
+
+def _plan_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
+                     budget_ms: float) -> Any:
+    from bots.blocbybloc_plan import plan
+
+    return plan(game, state, seat, moves, rng, budget_ms)
+
+
+PLANNERS: dict[str, Planner] = {"block": _plan_block, "blocbybloc": _plan_blocbybloc}
 """Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
 
 LEVELS = ("easy", "medium", "hard")

@@ -13,7 +13,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from bots.blocbybloc import blocbybloc_value
 from bots.breaks import learned_value, next_draws
 from engine.base import Game
 from engine.rng import Rng
@@ -107,6 +106,14 @@ def block_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
 
 def breakerblocks_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return _lead(_scores(game, state), seat, 1.5)
+
+
+def blocbybloc_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """Bloc by Bloc's value (:func:`bots.blocbybloc.blocbybloc_value`), imported with the first position valued: its
+    module loads the city's geometry, which a worker thinking about another game need not import."""
+    from bots.blocbybloc import blocbybloc_value as value
+
+    return value(game, state, seat)
 
 
 VALUES: dict[str, Value] = {"breaks": breaks_value, "blockers": blockers_value, "block": block_value,

@@ -125,6 +125,7 @@ def _palette_colours() -> list[Colour]:
     return colours
 
 
+@cache
 def _build_palette() -> Image.Image:
     unique: list[Colour] = []
     for c in _palette_colours():
@@ -138,12 +139,11 @@ def _build_palette() -> Image.Image:
     return pal
 
 
-PALETTE = _build_palette()
 
 
 def _quant(img: Image.Image) -> Image.Image:
     """An RGB image mapped to the palette (nearest colour, no dithering)."""
-    return img.convert("RGB").quantize(palette=PALETTE, dither=Image.Dither.NONE)
+    return img.convert("RGB").quantize(palette=_build_palette(), dither=Image.Dither.NONE)
 
 
 @cache
@@ -1355,5 +1355,5 @@ def render(view: BlockView, names: Sequence[str]) -> bytes:
     return encode_png(img, level=3)
 
 
-__all__ = ["PALETTE", "Layout", "SheetGeom", "cell_box", "ix", "layout", "parse_cell", "render", "tile_box",
+__all__ = ["Layout", "SheetGeom", "cell_box", "ix", "layout", "parse_cell", "render", "tile_box",
            "view_layout"]

@@ -2,7 +2,7 @@
 
 Input is exactly ``Blockers.view()`` (see ``docs/dev/blockers-view.md``); output is PNG bytes.
 The empty table (felt, strips, the board with its sections, faint symbols and labels), every tile,
-badges and fixed labels are drawn once; a render copies the table, pastes sprites and sets the
+badges and fixed labels are drawn once, on first use; a render copies the table, pastes sprites and sets the
 text that changes glyph by glyph.
 
 Reading the board without relying on colour: every tile has its colour's letter (Y B G R P) in a
@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from PIL import Image, ImageDraw
 
 from engine.base import ResultView
-from engine.blockers.board import COLOURS, FACES, NUMBERS, ROWS, SECTIONS, SIZE, WILD, col_of, row_of, square_index
+from engine.blockers.board import COLOURS, NUMBERS, ROWS, SECTIONS, SIZE, WILD, col_of, row_of, square_index
 from engine.blockers.view import BlockersLast, BlockersView, TileView
 from render.common import (
     BLUE,
@@ -285,23 +285,14 @@ def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     img.paste(sprite, xy, sprite)
 
 
-BOARD_TILES = {(c, f): tile_sprite(c, f, TILE_SIZE) for c in COLOURS for f in FACES}
-
-
 @cache
 def square_tile(colour: str, face: str, light: bool) -> Image.Image:
     """A board tile already laid on its square's shade: an opaque ``RGB`` sprite, pasted without a mask
     (five times faster than compositing). It covers the square inside its grid lines but for ``INSET``."""
-    sprite = BOARD_TILES[(colour, face)]
+    sprite = tile_sprite(colour, face, TILE_SIZE)
     square = Image.new("RGBA", sprite.size, (SECTION_LIGHT if light else SECTION_DARK) + (255,))
     square.alpha_composite(sprite)
     return square.convert("RGB")
-
-
-for _c in COLOURS:
-    for _f in FACES:
-        square_tile(_c, _f, True)
-        square_tile(_c, _f, False)
 
 
 @cache
@@ -327,25 +318,10 @@ def captured_marker(colour: str, face: str) -> Image.Image:
 
 # --- fixed text, drawn once --------------------------------------------------------------------------
 TITLE = "BLOCKERS!"
-TITLE_END = GAP + 4 + int(text_width(TITLE, 30)) + 4  # bold stroke
-TO_PLAY = pill_label("TO PLAY", 16, INK, YELLOW, icon=">")
-WINNER = pill_label("WINNER", 16, INK, YELLOW, icon="*")
-YOU = pill_label("YOU", 14, INK, MUTED, pad=6)
-ORDINAL = {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 16, WHITE, PANEL_EDGE) for n in range(2, 6)}
-FINISHED = pill_label("FINISHED", 13, INK, MUTED, pad=6)
-ADVANCED_PILL = pill_label("ADVANCED", 15, INK, MUTED)
-PRIVATE_PILL = pill_label("PRIVATE VIEW", 15, INK, WHITE)
-OVER_PILL = pill_label("GAME OVER", 16, INK, WHITE)
-HEAD_ICON = {">": Label(shape_sprite(">", 20, YELLOW)), "*": Label(shape_sprite("*", 24, YELLOW))}
-NO_MOVES = text_label("New game: no moves yet", 20, MUTED)
-NO_CAPTURES = text_label("no captures", 18, FAINT)
-CAPTURED_WORD = text_label("captured", 18, MUTED)
-PUBLIC_WORD = text_label("public rack:", 15, MUTED)
-SCORE_WORD = text_label("score", 15, MUTED)
-STAT_WORD = {w: text_label(w, 18, MUTED) for w in ("groups", "rack", "pile")}
 LABEL_SIZE = 18
 
 
+@cache
 def _coordinate_badge(text: str) -> Label:
     """A row or column label of the last move: dark on a disc of the highlight (all the same size, so a
     narrow "I" does not read as an "0")."""
@@ -355,17 +331,12 @@ def _coordinate_badge(text: str) -> Label:
     return Label(disc)
 
 
-COLUMN_PILL = {c: _coordinate_badge(COLUMNS[c]) for c in range(SIZE)}
-ROW_PILL = {r: _coordinate_badge(ROWS[r]) for r in range(SIZE)}
-SWATCHES = {c: tile_sprite(c, None, SWATCH) for c in COLOURS}
-SMALL_SWATCHES = {c: tile_sprite(c, None, SMALL, shadow=0) for c in COLOURS}
-
 NAME = Glyphs(24, WHITE, bold=True)
-SCORE = Glyphs(30, WHITE, bold=True, chars="0123456789-.")
+SCORE = Glyphs(30, WHITE, bold=True)
 HEAD = Glyphs(26, YELLOW, bold=True)
 BODY = Glyphs(21, WHITE, bold=True)
 NOTE = Glyphs(16, MUTED)
-NUMBER = Glyphs(20, WHITE, bold=True, chars="0123456789-")
+NUMBER = Glyphs(20, WHITE, bold=True)
 
 
 def _last_move_key() -> Label:
@@ -376,9 +347,6 @@ def _last_move_key() -> Label:
     dashed_rect(ImageDraw.Draw(img), (0, cy - 12, 28, cy + 12), HIGHLIGHT, width=3, dash=7, gap=4)
     text.paste(img, (40, cy))
     return Label(img)
-
-
-LAST_MOVE = _last_move_key()
 
 
 # --- the palette -------------------------------------------------------------------------------------
@@ -415,7 +383,85 @@ def _palette() -> Image.Image:
     return palette_image(colours)
 
 
-PALETTE = _palette()
+# --- fixed labels and the palette, drawn once, on first use ----------------------------------------------------
+class _Sprites:
+    """The fixed labels and the palette, each drawn the first time a render needs it (and kept); tiles, badges and
+    the empty table are cached functions: importing the module draws nothing."""
+
+    @cached_property
+    def TITLE_END(self) -> int:
+        return GAP + 4 + int(text_width(TITLE, 30)) + 4  # bold stroke
+
+    @cached_property
+    def TO_PLAY(self) -> Label:
+        return pill_label("TO PLAY", 16, INK, YELLOW, icon=">")
+
+    @cached_property
+    def WINNER(self) -> Label:
+        return pill_label("WINNER", 16, INK, YELLOW, icon="*")
+
+    @cached_property
+    def YOU(self) -> Label:
+        return pill_label("YOU", 14, INK, MUTED, pad=6)
+
+    @cached_property
+    def ORDINAL(self) -> dict[int, Label]:
+        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 16, WHITE, PANEL_EDGE) for n in range(2, 6)}
+
+    @cached_property
+    def FINISHED(self) -> Label:
+        return pill_label("FINISHED", 13, INK, MUTED, pad=6)
+
+    @cached_property
+    def ADVANCED_PILL(self) -> Label:
+        return pill_label("ADVANCED", 15, INK, MUTED)
+
+    @cached_property
+    def PRIVATE_PILL(self) -> Label:
+        return pill_label("PRIVATE VIEW", 15, INK, WHITE)
+
+    @cached_property
+    def OVER_PILL(self) -> Label:
+        return pill_label("GAME OVER", 16, INK, WHITE)
+
+    @cached_property
+    def HEAD_ICON(self) -> dict[str, Label]:
+        return {">": Label(shape_sprite(">", 20, YELLOW)), "*": Label(shape_sprite("*", 24, YELLOW))}
+
+    @cached_property
+    def NO_MOVES(self) -> Label:
+        return text_label("New game: no moves yet", 20, MUTED)
+
+    @cached_property
+    def NO_CAPTURES(self) -> Label:
+        return text_label("no captures", 18, FAINT)
+
+    @cached_property
+    def CAPTURED_WORD(self) -> Label:
+        return text_label("captured", 18, MUTED)
+
+    @cached_property
+    def PUBLIC_WORD(self) -> Label:
+        return text_label("public rack:", 15, MUTED)
+
+    @cached_property
+    def SCORE_WORD(self) -> Label:
+        return text_label("score", 15, MUTED)
+
+    @cached_property
+    def STAT_WORD(self) -> dict[str, Label]:
+        return {w: text_label(w, 18, MUTED) for w in ("groups", "rack", "pile")}
+
+    @cached_property
+    def LAST_MOVE(self) -> Label:
+        return _last_move_key()
+
+    @cached_property
+    def PALETTE(self) -> Image.Image:
+        return _palette()
+
+
+_S = _Sprites()
 
 
 # --- the empty table ----------------------------------------------------------------------------------
@@ -444,6 +490,7 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         draw_text(draw, (end_x + MARGIN // 2, mid), ROWS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
 
 
+@cache
 def _table() -> Image.Image:
     img = felt((W, H))
     draw = ImageDraw.Draw(img)
@@ -457,9 +504,6 @@ def _table() -> Image.Image:
     draw_text(draw, (SIDE_X1 - 4, TOP + HEADING // 2 - 2), "score = groups + most-captured colour: LOWEST WINS",
               15, MUTED, anchor="rm")
     return img
-
-
-TABLE = _table()
 
 
 def _card(img: Image.Image, box: Box) -> None:
@@ -530,7 +574,7 @@ def side(seats: int, advanced: bool, private: bool) -> Image.Image:
     """The right-hand column of one layout with its empty cards (and the legend), opaque, to paste over
     the table (ten layouts at most, about 1 MB each)."""
     lay = layout(seats, advanced, private)
-    img = TABLE.copy()
+    img = _table().copy()
     for box in lay.cards:
         _card(img, box)
     if lay.rack:
@@ -606,9 +650,9 @@ def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast |
     end_x, end_y = GRID_X + SIZE * CELL, GRID_Y + SIZE * CELL
     mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
     for y in (GRID_Y - MARGIN // 2, end_y + MARGIN // 2):
-        COLUMN_PILL[c].paste(img, (mid_x, y), anchor="m")
+        _coordinate_badge(COLUMNS[c]).paste(img, (mid_x, y), anchor="m")
     for x in (GRID_X - MARGIN // 2, end_x + MARGIN // 2):
-        ROW_PILL[r].paste(img, (x, mid_y), anchor="m")
+        _coordinate_badge(ROWS[r]).paste(img, (x, mid_y), anchor="m")
     captured = last["captured"]
     if captured:
         marker = captured_marker(captured["colour"], captured["face"])
@@ -620,7 +664,7 @@ def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast |
 
 def _stat(img: Image.Image, x: float, cy: float, word: str, value: int) -> float:
     """``word`` in the muted face then ``value`` in bold; returns where the next one may start."""
-    x = STAT_WORD[word].paste(img, (x, cy))[2] + 5
+    x = _S.STAT_WORD[word].paste(img, (x, cy))[2] + 5
     return NUMBER.paste(img, (x, cy), number_text(value))[2] + 16
 
 
@@ -629,15 +673,15 @@ def _captures(img: Image.Image, left: float, right: float, cy: float, captured: 
     there is room after ``left``); the most-captured colour is the one that counts."""
     counts = [(c, captured[c]) for c in COLOURS if captured.get(c)]
     if not counts:
-        NO_CAPTURES.paste(img, (right, cy), anchor="r")
+        _S.NO_CAPTURES.paste(img, (right, cy), anchor="r")
         return
     gap = 12
     widths = [SMALL + 4 + NUMBER.width(str(n)) for _, n in counts]
     x = right - sum(widths) - gap * (len(counts) - 1)
-    if x - 8 - CAPTURED_WORD.width >= left:
-        CAPTURED_WORD.paste(img, (x - 8, cy), anchor="r")
+    if x - 8 - _S.CAPTURED_WORD.width >= left:
+        _S.CAPTURED_WORD.paste(img, (x - 8, cy), anchor="r")
     for (c, n), w in zip(counts, widths, strict=True):
-        sprite = SMALL_SWATCHES[c]
+        sprite = tile_sprite(c, None, SMALL, shadow=0)
         _paste(img, sprite, (round(x), round(cy - sprite.height / 2)))
         NUMBER.paste(img, (x + SMALL + 4, cy), str(n))
         x += w + gap
@@ -659,19 +703,19 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
     cy = y0 + 28 + slack
     x: float = x0 + PAD
     for c in colours[:2]:
-        _paste(img, SWATCHES[c], (int(x), cy - SWATCH // 2))
+        _paste(img, tile_sprite(c, None, SWATCH), (int(x), cy - SWATCH // 2))
         x += SWATCH + 6
     score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player["score"]), anchor="r")[0]
-    right = SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
+    right = _S.SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
     tags: list[Label] = []
     if acting:
-        tags.append(TO_PLAY)
+        tags.append(_S.TO_PLAY)
     elif winner:
-        tags.append(WINNER)
-    elif over and result and result["ranks"][seat] in ORDINAL:
-        tags.append(ORDINAL[result["ranks"][seat]])
+        tags.append(_S.WINNER)
+    elif over and result and result["ranks"][seat] in _S.ORDINAL:
+        tags.append(_S.ORDINAL[result["ranks"][seat]])
     if view["viewer"] == seat:
-        tags.append(YOU)
+        tags.append(_S.YOU)
     for tag in reversed(tags):
         right = tag.paste(img, (right, cy), anchor="r")[0] - 8
     name_x = x + 4
@@ -692,13 +736,13 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
     public = player["public"]
     row_y = cy + 46
     for c in colours[:2]:
-        _paste(img, SMALL_SWATCHES[c], (x0 + PAD + 4, row_y - SMALL // 2))
+        _paste(img, tile_sprite(c, None, SMALL, shadow=0), (x0 + PAD + 4, row_y - SMALL // 2))
         x = x0 + PAD + 38
         if c in finished:
-            x = FINISHED.paste(img, (x, row_y))[2] + 12
+            x = _S.FINISHED.paste(img, (x, row_y))[2] + 12
             tiles = public.get(c, [])
             if tiles:
-                x = PUBLIC_WORD.paste(img, (x, row_y))[2] + 8
+                x = _S.PUBLIC_WORD.paste(img, (x, row_y))[2] + 8
             for face in tiles[:5]:
                 _paste(img, tile_sprite(c, face, MINI, corner=False, shadow=0), (x, row_y - MINI // 2))
                 x += MINI + 5
@@ -723,32 +767,32 @@ def _rack(img: Image.Image, box: Box, view: BlockersView) -> None:
         tiles = rack[c]
         x = x0 + PAD
         if len(rack) > 1:
-            _paste(img, SWATCHES[c], (x, y + (RACK_TILE - SWATCH) // 2))
+            _paste(img, tile_sprite(c, None, SWATCH), (x, y + (RACK_TILE - SWATCH) // 2))
             x += SWATCH + 14
         for face in tiles:
             sprite = tile_sprite(c, face, RACK_TILE)
             _paste(img, sprite, (x, y))
             x += RACK_TILE + 8
         if c in finished:
-            FINISHED.paste(img, (x + 4, y + RACK_TILE // 2))
+            _S.FINISHED.paste(img, (x + 4, y + RACK_TILE // 2))
         y += RACK_TILE + 12
 
 
 def _header(img: Image.Image, view: BlockersView, names: list[str]) -> None:
     cy = HEADER // 2
-    x = TITLE_END + 14
+    x = _S.TITLE_END + 14
     if view["mode"] == "advanced":
-        x = ADVANCED_PILL.paste(img, (x, cy))[2] + 10
+        x = _S.ADVANCED_PILL.paste(img, (x, cy))[2] + 10
     if view["phase"] == "over":
-        x = OVER_PILL.paste(img, (x, cy))[2] + 10
+        x = _S.OVER_PILL.paste(img, (x, cy))[2] + 10
     if "rack" in view:
-        x = PRIVATE_PILL.paste(img, (x, cy))[2] + 10
+        x = _S.PRIVATE_PILL.paste(img, (x, cy))[2] + 10
     text, icon = _headline(view, names)
     if not text:
         return
     right = W - GAP - 4
     left = HEAD.paste(img, (right, cy), HEAD.fit(text, right - x - 40), anchor="r")[0]
-    HEAD_ICON[icon].paste(img, (left - 10, cy), anchor="r")
+    _S.HEAD_ICON[icon].paste(img, (left - 10, cy), anchor="r")
 
 
 def _footer(img: Image.Image, view: BlockersView, names: list[str]) -> None:
@@ -760,9 +804,9 @@ def _footer(img: Image.Image, view: BlockersView, names: list[str]) -> None:
     room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
     last = view["last"]
     if last is None:
-        NO_MOVES.paste(img, (GAP + 4, cy))
+        _S.NO_MOVES.paste(img, (GAP + 4, cy))
         return
-    x = LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
+    x = _S.LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
     BODY.paste(img, (x, cy), BODY.fit(_move_text(last, names), room - x))
 
 
@@ -772,7 +816,7 @@ def render(view: BlockersView, names: Sequence[str]) -> bytes:
     seats = len(players)
     advanced = view["mode"] == "advanced"
     lay = layout(seats, advanced, "rack" in view)
-    img = TABLE.copy()
+    img = _table().copy()
     img.paste(side(seats, advanced, "rack" in view), SIDE_BOX[:2])
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
@@ -784,7 +828,7 @@ def render(view: BlockersView, names: Sequence[str]) -> bytes:
         _rack(img, lay.rack, view)
     _header(img, view, shown)
     _footer(img, view, shown)
-    return encode_png(img, PALETTE)
+    return encode_png(img, _S.PALETTE)
 
 
 __all__ = ["HIGHLIGHT", "Layout", "layout", "render", "square_box"]

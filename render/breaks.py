@@ -1,7 +1,7 @@
 """The Breaks board as a PNG: one panel per player around a column with the piles.
 
-Input is exactly ``Breaks.view()``; output is PNG bytes. Card faces, card backs, badges,
-fixed labels and the empty table of each layout are drawn once at import. A render copies
+Input is exactly ``Breaks.view()``; output is PNG bytes. Card faces, card backs, badges, fixed labels and the
+empty table of each layout are drawn once, each on first use (importing the module draws nothing). A render copies
 the table, pastes sprites and draws only the text that changes (names, headline, last move).
 
 Reading the board without relying on colour: suits have their own shapes *and* a
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from PIL import Image, ImageDraw
 
@@ -84,7 +84,6 @@ SLOT_GAP = 12
 NAME_SIZE = 28
 HEADLINE_SIZE = 26
 TITLE = "BREAKS"
-TITLE_END = GAP + 4 + int(text_width(TITLE, 30))
 
 
 def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
@@ -191,6 +190,7 @@ def _back(w: int, h: int, radius: int = 6) -> Image.Image:
 Deck = Mapping[tuple[str, bool, bool], Image.Image]  # (code, shown as wild, covered below) -> sprite
 
 
+@cache
 def _deck(style: CardStyle) -> Deck:
     faces = {}
     for strip in (False, True):
@@ -200,6 +200,7 @@ def _deck(style: CardStyle) -> Deck:
     return faces
 
 
+@cache
 def _empty_slot(style: CardStyle) -> Image.Image:
     img = Image.new("RGBA", (style.w + 1, style.h + 1), FAINT + (0,))
     draw = ImageDraw.Draw(img)
@@ -254,13 +255,7 @@ def _layout(seats: int) -> Layout:
 
 
 LAYOUTS = {n: _layout(n) for n in (2, 3, 4)}
-DECKS = {style: _deck(style) for style in {layout.style for layout in LAYOUTS.values()}}
-EMPTY = {style: _empty_slot(style) for style in DECKS}
-PILE_BACK = _back(72, 100)
 PILE_STYLE = CardStyle(w=72, h=100, strip=28, index=28, radius=6)  # the discard pile's top card, face up
-DECKS[PILE_STYLE] = _deck(PILE_STYLE)
-STACK_BACK = _back(50, 70, radius=5)
-MINI_BACK = _back(28, 40, radius=4)
 
 
 def _badge(radius: int) -> Image.Image:
@@ -269,15 +264,7 @@ def _badge(radius: int) -> Image.Image:
     return outer
 
 
-BADGE = _badge(15)
-
-
 # --- fixed text, drawn once ----------------------------------------------------------------------
-SEAT_BADGE = {(seat, on): pill_label(f"P{seat + 1}", 20, INK, YELLOW if on else MUTED, pad=7)
-              for seat in range(4) for on in (False, True)}
-TO_PLAY = pill_label("TO PLAY", 17, INK, YELLOW, icon=">")
-WINNER = pill_label("WINNER", 17, INK, YELLOW, icon="*")
-ORDINAL = {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 17, WHITE, PANEL_EDGE) for n in range(2, 5)}
 
 
 @cache
@@ -289,20 +276,13 @@ def _slot_label(slot: int, cards: int, last_move: bool) -> Label:
     return text_label(text, 17, MUTED, bold=True)
 
 
-NEW_STACK = pill_label("new!", 15, INK, HIGHLIGHT, pad=6)
-PHASE_PILL = {"final": pill_label("FINAL ROUND", 16, INK, HIGHLIGHT), "over": pill_label("GAME OVER", 16, INK, WHITE)}
-HINT = {h: text_label(h, 18, MUTED) for h in ("merge or done", "place, break or discard", "draw or merge")}
-HEAD_ICON = {">": Label(shape_sprite(">", 20, YELLOW)), "*": Label(shape_sprite("*", 24, YELLOW))}
-DRAWN_BY = text_label("DRAWN BY", 16, YELLOW, bold=True)
-NO_MOVES = text_label("New game: no moves yet", 20, MUTED)
-
 # faces for the text that changes, set glyph by glyph
 NAME = Glyphs(NAME_SIZE, WHITE, bold=True)  # player names and scores
 HEAD = Glyphs(HEADLINE_SIZE, YELLOW, bold=True)  # whose turn, the result
 BODY = Glyphs(22, WHITE, bold=True)  # the last move, "drawn by", stack counts
 NOTE = Glyphs(17, MUTED)  # options, points per stack, cards left
-PILE = Glyphs(30, WHITE, bold=True, chars="0123456789")
-BADGE_NUMBER = Glyphs(20, INK, bold=True, chars="0123456789")
+PILE = Glyphs(30, WHITE, bold=True)
+BADGE_NUMBER = Glyphs(20, INK, bold=True)
 
 
 def _last_move_key() -> Label:
@@ -313,9 +293,6 @@ def _last_move_key() -> Label:
     dashed_rect(ImageDraw.Draw(img), (0, cy - 11, 36, cy + 11), HIGHLIGHT, width=3, dash=7, gap=4)
     text.paste(img, (46, cy))
     return Label(img)
-
-
-LAST_MOVE = _last_move_key()
 
 
 # --- the palette ------------------------------------------------------------------------------------
@@ -342,9 +319,6 @@ def _palette() -> Image.Image:
         colours += ramp(bg, fg, 5)
     colours += [shade(c, SHADOW_ALPHA) for c in (STRIP, BACK, CARD_EDGE)]
     return palette_image(colours)
-
-
-PALETTE = _palette()
 
 
 # --- the empty tables ---------------------------------------------------------------------------
@@ -374,6 +348,7 @@ def _legend(img: Image.Image, box: Box) -> None:
     draw_text(draw, (x, y + 84), "break P2 1 onto 3, merge 1 onto 2, done", 17, MUTED, anchor="lm")
 
 
+@cache
 def _table(layout: Layout) -> Image.Image:
     """Everything that does not depend on the position: felt, strips, empty panels, fixed labels."""
     img = felt((W, layout.height))
@@ -397,7 +372,82 @@ def _table(layout: Layout) -> Image.Image:
     return img
 
 
-TABLES = {n: _table(layout) for n, layout in LAYOUTS.items()}
+# --- everything drawn once, on first use ------------------------------------------------------------------
+class _Sprites:
+    """The sprites, fixed labels and palette, each drawn the first time a render needs it (and kept; card decks and
+    empty tables are cached per style and layout): importing the module draws nothing."""
+
+    @cached_property
+    def TITLE_END(self) -> int:
+        return GAP + 4 + int(text_width(TITLE, 30))
+
+    @cached_property
+    def PILE_BACK(self) -> Image.Image:
+        return _back(72, 100)
+
+    @cached_property
+    def STACK_BACK(self) -> Image.Image:
+        return _back(50, 70, radius=5)
+
+    @cached_property
+    def MINI_BACK(self) -> Image.Image:
+        return _back(28, 40, radius=4)
+
+    @cached_property
+    def BADGE(self) -> Image.Image:
+        return _badge(15)
+
+    @cached_property
+    def SEAT_BADGE(self) -> dict[tuple[int, bool], Label]:
+        return {(seat, on): pill_label(f"P{seat + 1}", 20, INK, YELLOW if on else MUTED, pad=7)
+                for seat in range(4) for on in (False, True)}
+
+    @cached_property
+    def TO_PLAY(self) -> Label:
+        return pill_label("TO PLAY", 17, INK, YELLOW, icon=">")
+
+    @cached_property
+    def WINNER(self) -> Label:
+        return pill_label("WINNER", 17, INK, YELLOW, icon="*")
+
+    @cached_property
+    def ORDINAL(self) -> dict[int, Label]:
+        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 17, WHITE, PANEL_EDGE) for n in range(2, 5)}
+
+    @cached_property
+    def NEW_STACK(self) -> Label:
+        return pill_label("new!", 15, INK, HIGHLIGHT, pad=6)
+
+    @cached_property
+    def PHASE_PILL(self) -> dict[str, Label]:
+        return {"final": pill_label("FINAL ROUND", 16, INK, HIGHLIGHT), "over": pill_label("GAME OVER", 16, INK, WHITE)}
+
+    @cached_property
+    def HINT(self) -> dict[str, Label]:
+        return {h: text_label(h, 18, MUTED) for h in ("merge or done", "place, break or discard", "draw or merge")}
+
+    @cached_property
+    def HEAD_ICON(self) -> dict[str, Label]:
+        return {">": Label(shape_sprite(">", 20, YELLOW)), "*": Label(shape_sprite("*", 24, YELLOW))}
+
+    @cached_property
+    def DRAWN_BY(self) -> Label:
+        return text_label("DRAWN BY", 16, YELLOW, bold=True)
+
+    @cached_property
+    def NO_MOVES(self) -> Label:
+        return text_label("New game: no moves yet", 20, MUTED)
+
+    @cached_property
+    def LAST_MOVE(self) -> Label:
+        return _last_move_key()
+
+    @cached_property
+    def PALETTE(self) -> Image.Image:
+        return _palette()
+
+
+_S = _Sprites()
 
 
 # --- text that changes ------------------------------------------------------------------------------
@@ -418,7 +468,7 @@ def _result_line(result: ResultView, names: list[str]) -> str:
 
 
 def _status(view: BreaksView, names: list[str]) -> tuple[str, str]:
-    """The headline and a hint (a key of :data:`HINT` or "") for the header strip."""
+    """The headline and a hint (a key of :attr:`_Sprites.HINT` or "") for the header strip."""
     short = [HEAD.fit(n, 240) for n in names]
     if view["phase"] == "over" and view["result"]:
         return _result_line(view["result"], short), ""
@@ -455,12 +505,12 @@ def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Seque
     """Draw a sequence growing upward from ``baseline`` (bottom card lowest, top card highest and
     whole); returns the fan's top edge."""
     if not cards:
-        _paste(img, EMPTY[style], (x, baseline - style.h))
+        _paste(img, _empty_slot(style), (x, baseline - style.h))
         return baseline - style.h
     step = style.strip
     if len(cards) > MAX_FAN:
         step = style.strip * (MAX_FAN - 1) // (len(cards) - 1)
-    deck = DECKS[style]
+    deck = _deck(style)
     top = baseline
     for i, code in enumerate(cards):
         top = baseline - style.h - i * step
@@ -477,13 +527,13 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
     """Completed stacks on one line: a small face-down pile, "3 stacks", per-stack points in court scoring."""
     x0, y0, x1, y1 = box
     cy = (y0 + y1) // 2
-    bw, bh = MINI_BACK.size
+    bw, bh = _S.MINI_BACK.size
     layers = min(len(stacks), 4)
     px, py = x0 + 2, cy - bh // 2 + layers
     if not stacks:
         dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), FAINT, width=2, dash=5, gap=4)
     for i in range(layers):
-        _paste(img, MINI_BACK, (px + i * 2, py - i * 2))
+        _paste(img, _S.MINI_BACK, (px + i * 2, py - i * 2))
     if fresh:
         dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), HIGHLIGHT, width=3,
                     dash=6, gap=3)
@@ -491,7 +541,7 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
     x = BODY.paste(img, (px + bw + 2 * layers + 14, cy), f"{count} stack" if count == 1 else f"{count} stacks")[2]
     x += 10
     if fresh:
-        x = NEW_STACK.paste(img, (x, cy))[2] + 10
+        x = _S.NEW_STACK.paste(img, (x, cy))[2] + 10
     right = x1
     if cards_left is not None:
         right = NOTE.paste(img, (right, cy), f"{cards_left} cards left", anchor="r")[0] - 10
@@ -505,21 +555,21 @@ def _stacks(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Seque
     court scoring."""
     x0, y0, x1, y1 = box
     cx = (x0 + x1) // 2
-    bw, bh = STACK_BACK.size
+    bw, bh = _S.STACK_BACK.size
     layers = min(len(stacks), 5)
     px, py = cx - bw // 2 - layers, y0 + 24 + 4 * layers
     if not stacks:
         dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), FAINT, width=2, dash=6, gap=5)
     for i in range(layers):
-        _paste(img, STACK_BACK, (px + i * 2, py - i * 4))
+        _paste(img, _S.STACK_BACK, (px + i * 2, py - i * 4))
     count_y = py - 4 * max(0, layers - 1) + bh // 2
-    _paste(img, BADGE, (cx - BADGE.width // 2, count_y - BADGE.height // 2))
+    _paste(img, _S.BADGE, (cx - _S.BADGE.width // 2, count_y - _S.BADGE.height // 2))
     BADGE_NUMBER.paste(img, (cx, count_y), str(len(stacks)), anchor="m")
     y = py + bh + 18
     if fresh:
         dashed_rect(draw, (px - 7, py - 4 * layers - 5, px + bw + 9, py + bh + 5), HIGHLIGHT, width=3, dash=7,
                     gap=4)
-        NEW_STACK.paste(img, (cx, y), anchor="m")
+        _S.NEW_STACK.paste(img, (cx, y), anchor="m")
         y += 26
     if court and stacks:
         lines: list[str] = []
@@ -556,16 +606,16 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
 
     # name row: seat badge, name, status badge, score
     cy = y0 + 8 + NAME_ROW // 2
-    badge = SEAT_BADGE[(seat, acting or winner)].paste(img, (x0 + PAD, cy))
+    badge = _S.SEAT_BADGE[(seat, acting or winner)].paste(img, (x0 + PAD, cy))
     score_box = NAME.paste(img, (x1 - PAD, cy), _points(player["score"]), anchor="r")
     tag_right = score_box[0] - 14
     tag: Label | None = None
     if acting:
-        tag = TO_PLAY
+        tag = _S.TO_PLAY
     elif winner:
-        tag = WINNER
+        tag = _S.WINNER
     elif result:
-        tag = ORDINAL.get(result["ranks"][seat])
+        tag = _S.ORDINAL.get(result["ranks"][seat])
     tag_left = tag.paste(img, (tag_right, cy), anchor="r")[0] if tag else tag_right
     name_x = badge[2] + 10
     NAME.paste(img, (name_x, cy), NAME.fit(name, tag_left - 12 - name_x))
@@ -595,18 +645,18 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: B
     mx0, my0, mx1, _ = layout.middle
     cx = (mx0 + mx1) // 2
     half = (mx1 - mx0) // 2
-    bw, bh = PILE_BACK.size
+    bw, bh = _S.PILE_BACK.size
     for i, count in enumerate((view["draw_pile"], view["discard_pile"])):
         px = mx0 + half // 2 + i * half
         x, y = px - bw // 2, my0 + 36
         if count:
             layers = min(4, 1 + count // 12)
             for k in range(layers):
-                _paste(img, PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
+                _paste(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
             face_up = view["discard_top"]
             if i == 1 and face_up:  # the discard pile lies face up: its top card shows
                 k = layers - 1
-                _paste(img, _card(DECKS[PILE_STYLE], face_up, view["options"]["aces_wild"]),
+                _paste(img, _card(_deck(PILE_STYLE), face_up, view["options"]["aces_wild"]),
                        (x - layers + k * 2, y + 6 - k * 2))
         else:
             dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
@@ -618,27 +668,27 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: B
         return
     style = layout.style
     top = y + 40
-    DRAWN_BY.paste(img, (cx, top), anchor="m")
+    _S.DRAWN_BY.paste(img, (cx, top), anchor="m")
     BODY.paste(img, (cx, top + 26), BODY.fit(names[seat], mx1 - mx0 - 8), anchor="m")
     card_y = top + 50
     x = cx - style.w // 2
     draw.rounded_rectangle((x - 7, card_y - 7, x + style.w + 7, card_y + style.h + 7), radius=style.radius + 5,
                            outline=YELLOW, width=3)
-    _paste(img, _card(DECKS[style], pending, view["options"]["aces_wild"]), (x, card_y))
+    _paste(img, _card(_deck(style), pending, view["options"]["aces_wild"]), (x, card_y))
 
 
 def _header(img: Image.Image, view: BreaksView, names: list[str]) -> None:
     cy = HEADER // 2
-    x = TITLE_END + 16
+    x = _S.TITLE_END + 16
     phase = view["phase"]
-    if phase in PHASE_PILL:
-        x = PHASE_PILL[phase].paste(img, (x, cy))[2]
+    if phase in _S.PHASE_PILL:
+        x = _S.PHASE_PILL[phase].paste(img, (x, cy))[2]
     headline, hint = _status(view, names)
     right = W - GAP - 4
     if hint:
-        right = HINT[hint].paste(img, (right, cy), anchor="r")[0] - 14
+        right = _S.HINT[hint].paste(img, (right, cy), anchor="r")[0] - 14
     left = HEAD.paste(img, (right, cy), HEAD.fit(headline, right - x - 50), anchor="r")[0]
-    HEAD_ICON["*" if phase == "over" else ">"].paste(img, (left - 10, cy), anchor="r")
+    _S.HEAD_ICON["*" if phase == "over" else ">"].paste(img, (left - 10, cy), anchor="r")
 
 
 def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]) -> None:
@@ -647,9 +697,9 @@ def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]
     room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
     last = view["last"]
     if not last:
-        NO_MOVES.paste(img, (GAP + 4, cy))
+        _S.NO_MOVES.paste(img, (GAP + 4, cy))
         return
-    x = LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
+    x = _S.LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
     text = f"{BODY.fit(names[last['seat']], 260)} {view['last_said']}"
     if last["stacked"]:
         text += " - completed a stack!"
@@ -660,7 +710,7 @@ def render(view: BreaksView, names: Sequence[str]) -> bytes:
     """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat."""
     seats = len(view["players"])
     layout = LAYOUTS[seats]
-    img = TABLES[seats].copy()
+    img = _table(layout).copy()
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
     _header(img, view, shown)
@@ -668,7 +718,7 @@ def render(view: BreaksView, names: Sequence[str]) -> bytes:
         _panel(img, draw, layout, view, seat, shown[seat])
     _middle(img, draw, layout, view, shown)
     _footer(img, layout, view, shown)
-    return encode_png(img, PALETTE)
+    return encode_png(img, _S.PALETTE)
 
 
 __all__ = ["render"]

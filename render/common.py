@@ -1,7 +1,7 @@
 """Shared drawing helpers for the board renderers: fonts, palette, text, shapes, PNG encoding.
 
 Everything here is pure. Text costs far more than pasting a sprite, so renderers build
-sprites once at import: :class:`Label` for fixed text and badges, :class:`Glyphs` (a sprite
+sprites once, on first use (never at import): :class:`Label` for fixed text and badges, :class:`Glyphs` (a sprite
 per character) to set the text that changes, such as names. The only state is a few caches of fonts and
 masks; their values are never modified (masks are only read: ``putalpha`` copies them).
 """
@@ -77,7 +77,12 @@ FACES = (
     Face("DroidSansFallback.ttf"),  # Chinese, Japanese, Korean
 )
 PRIMARY = 0
-RAQM = features.check("raqm")
+
+
+@cache
+def _raqm() -> bool:
+    """Whether Pillow has Raqm for shaped scripts (asked on the first font loaded, not at import)."""
+    return bool(features.check("raqm"))
 
 
 @cache
@@ -100,7 +105,7 @@ def face_of(ch: str) -> int | None:
 def _font(index: int, size: int, bold: bool) -> ImageFont.FreeTypeFont:
     face = FACES[index]
     file = face.bold_file if bold and face.bold_file else face.file
-    engine = ImageFont.Layout.RAQM if face.shaped and RAQM else ImageFont.Layout.BASIC
+    engine = ImageFont.Layout.RAQM if face.shaped and _raqm() else ImageFont.Layout.BASIC
     return ImageFont.truetype(str(FONT_DIR / file), size, layout_engine=engine)
 
 
@@ -289,7 +294,6 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
     return Label(image)
 
 
-ASCII = frozenset(chr(c) for c in range(32, 127)) | {ELLIPSIS, "\u00b7"}
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
 
 
@@ -297,18 +301,17 @@ class Glyphs:
     """One face (size, colour, weight) as a sprite per character, to set text by pasting.
 
     FreeType renders every glyph of every string again (~20 µs a character, twice that in bold); pasting a ready
-    glyph costs ~8 µs. Sprites are made up front for ``chars`` (printable ASCII by default) and on first use for
-    any other character a face draws on its own. Text in a script that needs shaping (Arabic joins its letters,
-    Hebrew runs right to left) is set as a whole string with :func:`draw_text` instead, and cached.
+    glyph costs ~8 µs. A character's sprite is made the first time the face sets it, for any character a face
+    draws on its own (making a face draws nothing, so a module's faces cost nothing until it renders). Text in a
+    script that needs shaping (Arabic joins its letters, Hebrew runs right to left) is set as a whole string with
+    :func:`draw_text` instead, and cached.
     """
 
-    def __init__(self, size: int, fill: Colour, bold: bool = False, chars: Iterable[str] | None = None) -> None:
+    def __init__(self, size: int, fill: Colour, bold: bool = False) -> None:
         self.size, self.fill, self.bold = size, fill, bold
         self._advance: dict[str, float] = {}
         self._sprites: dict[str, Label] = {}
         self._height = int(size * 1.5)
-        for c in ASCII if chars is None else chars:
-            self._add(c)
 
     def _add(self, c: str) -> bool:
         """Make ``c``'s sprite; False when ``c`` cannot be set on its own."""

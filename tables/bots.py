@@ -51,7 +51,7 @@ class Thinker:
         for attempt in (1, 2):
             pool = self._executor()
             try:
-                text = await asyncio.wait_for(loop.run_in_executor(pool, think, game.key, game.dump(state), seat,
+                text = await asyncio.wait_for(loop.run_in_executor(pool, think, game, game.dump(state), seat,
                                                                    level, seed, self.budget_ms, self.iterations),
                                               timeout)
                 return game.parse_move(text)

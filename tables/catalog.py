@@ -1,8 +1,13 @@
 """The one registration of every game: its rules, its renderer, its rules page and its benchmark target.
 
-Adding a game touches its own engine package, its renderer and one line here; ``tests/test_catalog.py`` proves
+Adding a game touches its own engine package, its renderer and one entry here; ``tests/test_catalog.py`` proves
 that every entry is complete and that the catalogue, the rules pages and the benchmarks agree. The table
 service, the cogs, the bots and the benchmarks find games only here, by key.
+
+Importing this module imports the games' rules and nothing else: each renderer is attached lazily
+(:class:`LazyRenderer`) and imported on its first render, so a process that never draws (a bot's worker, a
+benchmark of the rules) never loads Pillow's fonts or a renderer. The type checker still holds each renderer to
+its game's view type, through the loader's return type.
 """
 
 from __future__ import annotations
@@ -14,11 +19,15 @@ from typing import Any, Generic, TypeVar
 
 from engine.base import Game
 from engine.blocbybloc import BlocByBloc
+from engine.blocbybloc.view import BlocView
 from engine.block import Block
+from engine.block.view import BlockView
 from engine.blockers import Blockers
+from engine.blockers.view import BlockersView
 from engine.breakerblocks import BreakerBlocks
+from engine.breakerblocks.view import BreakerView
 from engine.breaks import Breaks
-from render import blocbybloc, block, blockers, breakerblocks, breaks
+from engine.breaks.view import BreaksView
 
 V = TypeVar("V", bound=Mapping[str, Any])
 Renderer = Callable[[V, Sequence[str]], bytes]  # a view (``Game.view``) and seat names → PNG bytes
@@ -28,7 +37,8 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
 @dataclass(frozen=True)
 class GameEntry(Generic[V]):
     """Everything the platform needs of one game. The type checker holds the renderer to the game's view type:
-    ``GameEntry(Breaks(), render.blockers.render)`` does not type-check."""
+    ``GameEntry(Breaks(), render.blockers.render)`` does not type-check, and neither does
+    ``GameEntry(Breaks(), LazyRenderer(load_blockers))`` where ``load_blockers`` returns ``Renderer[BlockersView]``."""
 
     rules: Game[Any, Any, V]
     render: Renderer[V]
@@ -77,18 +87,58 @@ class Catalog:
         return list(self._entries.values())
 
 
+class LazyRenderer(Generic[V]):
+    """A renderer imported on its first call: ``load`` imports the renderer's module and returns its ``render``.
+    Until a board is drawn, the renderer's module (and Pillow's fonts) are not loaded at all."""
+
+    def __init__(self, load: Callable[[], Renderer[V]]) -> None:
+        self._load = load
+        self._render: Renderer[V] | None = None
+
+    def __call__(self, view: V, names: Sequence[str]) -> bytes:
+        if self._render is None:  # two threads may both load: they get the same function
+            self._render = self._load()
+        return self._render(view, names)
+
+
 def _no_picture(key: str) -> Renderer[Any]:
     def refuse(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
         raise LookupError(f"no renderer registered for game {key!r}")
     return refuse
 
 
+# Each game's renderer, imported on first use. The return types are what hold each renderer to its game's view.
+def _breaks() -> Renderer[BreaksView]:
+    from render.breaks import render
+    return render
+
+
+def _blockers() -> Renderer[BlockersView]:
+    from render.blockers import render
+    return render
+
+
+def _block() -> Renderer[BlockView]:
+    from render.block import render
+    return render
+
+
+def _breakerblocks() -> Renderer[BreakerView]:
+    from render.breakerblocks import render
+    return render
+
+
+def _blocbybloc() -> Renderer[BlocView]:
+    from render.blocbybloc import render
+    return render
+
+
 def default_catalog() -> Catalog:
     """Every game the bot offers."""
     return Catalog([
-        GameEntry(Breaks(), breaks.render, DOCS / "breaks.md", playout_target=100_000),
-        GameEntry(Blockers(), blockers.render, DOCS / "blockers.md", playout_target=20_000),
-        GameEntry(Block(), block.render, DOCS / "block.md", playout_target=5_000),
-        GameEntry(BreakerBlocks(), breakerblocks.render, DOCS / "breakerblocks.md", playout_target=20_000),
-        GameEntry(BlocByBloc(), blocbybloc.render, DOCS / "blocbybloc.md", playout_target=2_000),
+        GameEntry(Breaks(), LazyRenderer(_breaks), DOCS / "breaks.md", playout_target=100_000),
+        GameEntry(Blockers(), LazyRenderer(_blockers), DOCS / "blockers.md", playout_target=20_000),
+        GameEntry(Block(), LazyRenderer(_block), DOCS / "block.md", playout_target=5_000),
+        GameEntry(BreakerBlocks(), LazyRenderer(_breakerblocks), DOCS / "breakerblocks.md", playout_target=20_000),
+        GameEntry(BlocByBloc(), LazyRenderer(_blocbybloc), DOCS / "blocbybloc.md", playout_target=2_000),
     ])

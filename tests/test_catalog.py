@@ -4,6 +4,8 @@ the README and the benchmarks agree."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,38 @@ async def test_the_pipeline_benchmark_runs_through_the_table_service() -> None:
     Database.record_moves (a new parameter there once broke the benchmark, and no test saw it)."""
     res = await pipeline.run(1, [2], seed=1, warmup=0, game_key="breaks")
     assert res["overall"]["moves"] > 0
+
+
+def test_importing_the_games_draws_nothing_and_renderers_load_on_first_render() -> None:
+    """The catalogue attaches each renderer lazily and no renderer draws at import (a bot's worker took ~8 s to
+    start on a busy machine when importing a game drew every sprite): in a fresh interpreter, building the
+    catalogue and importing every renderer makes no image and loads no font, and a renderer's module is imported
+    by its first render."""
+    script = """
+import sys
+import PIL.Image
+import PIL.ImageFont
+
+calls = []
+for module, name in ((PIL.Image, "new"), (PIL.ImageFont, "truetype")):
+    def counted(*args, _original=getattr(module, name), _name=name, **kwargs):
+        calls.append(_name)
+        return _original(*args, **kwargs)
+    setattr(module, name, counted)
+
+from tables.catalog import default_catalog
+
+catalog = default_catalog()
+assert not [m for m in sys.modules if m.startswith("render")], "the catalogue imports no renderer"
+import render.blocbybloc, render.block, render.blockers, render.breakerblocks, render.breaks  # noqa: E401
+assert calls == [], f"importing the renderers drew: {calls}"
+sys.modules.pop("render.breaks")
+entry = catalog.entry("breaks")
+state = entry.rules.new_game(2, {}, 1)
+assert entry.render(entry.rules.view(state, None), ["a", "b"]).startswith(b"\\x89PNG")
+assert "render.breaks" in sys.modules and calls, "the first render imports the renderer and draws"
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -231,10 +231,10 @@ def test_awkward_names_still_render(names: list[str]) -> None:
 def test_the_top_card_of_a_sequence_shows_its_rank_once() -> None:
     """A covered card shows its rank again in the strip that stays visible; the top card is whole, so it shows
     the rank only in its corner (a 4-card sequence showed 5 ranks)."""
-    from render.breaks import DECKS, _card
+    from render.breaks import _card, _deck
 
     style = LAYOUTS[3].style
-    deck = DECKS[style]
+    deck = _deck(style)
     whole, covered = _card(deck, "7H", False), _card(deck, "7H", False, covered=True)
     strip = (0, style.h - style.strip, style.w, style.h - 4)
     assert whole.crop(strip).tobytes() != covered.crop(strip).tobytes()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import tables.bots
+from bench.worker_start import loaded_packages
 from engine.rng import Rng
 from tables.bots import Thinker
 from tables.catalog import default_catalog
@@ -76,5 +77,21 @@ async def test_a_hung_worker_is_stopped_and_the_bot_still_moves() -> None:
         for worker in workers:
             worker.join(5)
             assert not worker.is_alive(), "the hung worker was stopped"
+    finally:
+        thinker.close()
+
+
+async def test_a_worker_loads_only_the_engine_and_the_bots() -> None:
+    """A bot's worker imports what thinking needs and nothing else: not the table service or the catalogue (which
+    pulled in every renderer, whose sprites took seconds to draw on a busy machine), not Pillow, not discord.py."""
+    game = default_catalog().get("blockers")
+    assert game is not None
+    thinker = Thinker(budget_ms=50)
+    try:
+        state = game.new_game(2, game.resolve_options({}), 4)
+        seat = min(game.to_act(state))
+        assert await thinker.move(game, state, seat, "medium", Rng(0), True) in game.legal_moves(state, seat)
+        loaded = await asyncio.get_running_loop().run_in_executor(thinker._executor(), loaded_packages)
+        assert loaded == ["bots", "engine"]
     finally:
         thinker.close()
