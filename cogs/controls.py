@@ -188,38 +188,60 @@ class StepBack(discord.ui.DynamicItem[discord.ui.Button],
         await _guard(interaction, _cog(interaction).on_step(interaction, self.table_id, self.version, self.path))
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:panel:(?P<table>{ID})"):
+BOARD_STAMP = rf"(?::(?P<version>{VERSION}))?"  # the table version a board shows, on its "My view" or "Rematch"
+# button: a board posted just before a crash is recognised in the channel (cogs.game); ids without it still work
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:panel:(?P<table>{ID}){BOARD_STAMP}"):
     """Re-issues the clicker's private view and choices (ephemeral messages expire)."""
 
-    def __init__(self, table_id: int, row: int | None = None) -> None:
+    def __init__(self, table_id: int, row: int | None = None, version: int | None = None) -> None:
         super().__init__(discord.ui.Button(label="My view", emoji="👁️", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"bh:panel:{table_id}", row=row))
+                                           custom_id=f"bh:panel:{table_id}{_stamp(version)}", row=row))
         self.table_id = table_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelButton:
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, _cog(interaction).on_panel(interaction, self.table_id))
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"bh:rematch:(?P<table>{ID})"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=rf"bh:rematch:(?P<table>{ID}){BOARD_STAMP}"):
     """Opens a new lobby with the same game, options and bots (players of the old game only)."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, version: int | None = None) -> None:
         super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
-                                           custom_id=f"bh:rematch:{table_id}"))
+                                           custom_id=f"bh:rematch:{table_id}{_stamp(version)}"))
         self.table_id = table_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> RematchButton:
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), version=_version(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _guard(interaction, _cog(interaction).on_rematch(interaction, self.table_id))
+
+
+def _stamp(version: int | None) -> str:
+    return "" if version is None else f":{version}"
+
+
+def _version(match: re.Match[str]) -> int | None:
+    return None if match["version"] is None else int(match["version"])
+
+
+def board_stamp(custom_id: str) -> tuple[int, int] | None:
+    """(table, version) of a board's stamped "My view" or "Rematch" button; None for any other id."""
+    for item in (PanelButton, RematchButton):
+        match = item.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None and match["version"] is not None:
+            return int(match["table"]), int(match["version"])
+    return None
 
 
 LOG_BUTTONS = {"first": ("⏮️", "Oldest"), "prev": ("◀️", "Older"), "next": ("▶️", "Newer"), "last": ("⏭️", "Newest")}

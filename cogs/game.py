@@ -10,14 +10,14 @@ from __future__ import annotations
 import contextlib
 import inspect
 import logging
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import OOPS, REFUSED, known_control, last_word, run_control
+from cogs.controls import OOPS, REFUSED, board_stamp, known_control, last_word, run_control
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
+BOARD_LOOKBACK = 20  # messages looked at for a board that may have been posted just before the process stopped
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
               "board is not posted yet; I'll post it as soon as I can. `/board` tries again.")
@@ -68,6 +69,10 @@ class GameCog(commands.Cog):
     """Lobbies, moves and information commands for all games."""
 
     game_group = app_commands.Group(name="game", description="Open or cancel a game")
+
+    stop_at: str | None = None
+    """For tests of the crash windows: delivery stops at this point as if the process had died there: 'committed'
+    (the change is stored, nothing posted) or 'posted' (posted, not yet marked delivered)."""
 
     def __init__(self, bot: Blockhouse) -> None:
         self.bot = bot
@@ -180,11 +185,15 @@ class GameCog(commands.Cog):
     async def deliver(self, interaction: discord.Interaction | None, out: Outcome, refused: str = NOT_POSTED
                       ) -> bool:
         """Post an outcome: lobby edit, public posts, DMs, then the private reply. False when a public post could
-        not be made (the person who acted is told so, truthfully; a board stays owed in the outbox)."""
-        if out.lobby is not None:
-            await self._edit_lobby(interaction, out)
-        posted = all([await self._post(out.channel_id, post) for post in out.public])
-        if out.outbox is not None and posted:
+        not be made (the person who acted is told so, truthfully; what it owes stays in the outbox). Once the posts
+        and the lobby card are made, the outbox is told: what a change owed is delivered."""
+        if self.stop_at == "committed":
+            return False
+        shown = await self._edit_lobby(interaction, out) if out.lobby is not None else True
+        posted = all([await self._post(out.channel_id, post, owed=out.owed) for post in out.public])
+        if self.stop_at == "posted":
+            return posted
+        if out.outbox is not None and posted and shown:
             await self._ask_quietly(self.service.delivered(*out.outbox))
         for dm in out.dms:
             await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
@@ -211,13 +220,24 @@ class GameCog(commands.Cog):
                 return None
         return channel  # type: ignore[return-value]
 
-    async def _post(self, channel_id: int | None, post: Post) -> bool:
-        """Post (or edit, for a turn's status) in the channel; False when it could not be posted."""
+    async def _post(self, channel_id: int | None, post: Post, owed: bool = False) -> bool:
+        """Post (or edit, for a turn's status) in the channel; False when it could not be posted. ``owed``: posted
+        again from the outbox, so a board already in the channel (posted just before the process stopped) is
+        taken as posted rather than posted twice."""
         channel = await self._channel(channel_id)
         if channel is None:
             return False
         if post.status_of is not None and await self._edit_status(channel, post):
             return True
+        board_of = post.panel_table or post.rematch_table
+        if owed and board_of is not None and post.version is not None:
+            there = await self._find(channel, lambda ids: any(
+                (stamp := board_stamp(i)) is not None and stamp[0] == board_of and stamp[1] >= (post.version or 0)
+                for i in ids))
+            if there is not None:
+                log.info("table %s: its board of version %s is already in the channel", board_of, post.version)
+                await self._retire_board(channel, board_of, there.id)
+                return True
         try:
             message = await channel.send(**message_kwargs(post))
         except discord.HTTPException as err:  # what a move owes stays in the outbox and is posted later
@@ -225,10 +245,22 @@ class GameCog(commands.Cog):
             return False
         if post.status_of is not None:
             await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
-        board_of = post.panel_table or post.rematch_table
         if board_of is not None:
             await self._retire_board(channel, board_of, message.id)
         return True
+
+    async def _find(self, channel: discord.abc.Messageable, wanted: Callable[[list[str]], bool]
+                    ) -> discord.Message | None:
+        """The newest of the bot's latest messages in the channel whose controls' ids are ``wanted``; None when there
+        is none (or the channel can't be read: then the caller posts, and a message shown twice beats one lost)."""
+        me = self.bot.user
+        try:
+            async for message in channel.history(limit=BOARD_LOOKBACK):
+                if me is not None and message.author.id == me.id and wanted(sorted(_component_ids(message))):
+                    return message
+        except discord.HTTPException as err:
+            log.info("could not read the latest messages of channel %s: %s", getattr(channel, "id", "?"), err)
+        return None
 
     async def catch_up(self) -> None:
         """At start-up: the boards owed, then the bots whose move was cut short."""
@@ -290,31 +322,45 @@ class GameCog(commands.Cog):
         if notice is not None:
             await self._post(channel_id, notice)
 
-    async def _edit_lobby(self, interaction: discord.Interaction | None, out: Outcome) -> None:
+    async def _edit_lobby(self, interaction: discord.Interaction | None, out: Outcome) -> bool:
+        """Make the lobby message read like ``out.lobby`` (posting it where it has none yet). False when Discord
+        refused: the card stays owed. A lobby message that is gone has nothing left to show: True."""
         assert out.lobby is not None
         card = out.lobby
         kwargs = lobby_kwargs(card)
         if card.message_id is None:  # a lobby opened without a message yet (a rematch): post it
             channel = await self._channel(card.channel_id)
             if channel is None:
-                return
+                return False
+            # posted just before the process stopped, it is found there rather than posted twice
+            marker = f":{card.table_id}"
+            there = await self._find(channel, lambda ids: any(
+                i.startswith("bh:lobby:") and i.endswith(marker) for i in ids)) if out.owed else None
             try:
-                message = await channel.send(**kwargs)
+                if there is not None:
+                    await there.edit(**kwargs)
+                    message = there
+                else:
+                    message = await channel.send(**kwargs)
             except discord.HTTPException:
                 log.exception("could not post the lobby of table %s", card.table_id)
-                return
+                return False
             await self.service.set_lobby_message(card.table_id, card.channel_id, message.id)
-            return
+            return True
         try:
             if (interaction is not None and interaction.message is not None
                     and interaction.message.id == card.message_id):
                 await interaction.edit_original_response(**kwargs)
-                return
+                return True
             channel = await self._channel(card.message_channel_id)
             if isinstance(channel, (discord.TextChannel, discord.Thread)):
                 await channel.get_partial_message(card.message_id).edit(**kwargs)
+        except discord.NotFound:
+            log.info("the lobby message of table %s is gone", card.table_id)
         except discord.HTTPException:
             log.warning("could not update the lobby message of table %s", card.table_id)
+            return False
+        return True
 
     # --- components -------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, action: str) -> None:
@@ -506,12 +552,15 @@ class GameCog(commands.Cog):
             out = await self.service.open_lobby(
                 guild_id=interaction.guild_id, channel_id=room.id, host=actor, game_key=game, options_text=options,
                 lobby_channel_id=channel.id, lobby_message_id=message.id)
-            assert out.lobby is not None and out.table_id is not None
+            assert out.lobby is not None and out.table_id is not None and out.outbox is not None
+            if self.stop_at == "committed":
+                return
             try:
                 await message.edit(**lobby_kwargs(out.lobby))
             except discord.HTTPException as err:  # e.g. 10008: the message is gone; leave nothing half-made
                 await self._abandon(interaction, out.table_id, actor, err)
                 return
+            await self._ask_quietly(self.service.delivered(*out.outbox))
             try:  # a greeting in the new thread: the lobby works without it
                 await room.send(f"{interaction.user.mention} opened this {game_obj.name} table. Join with the "
                                 f"buttons on the lobby message; the game is played here.",
@@ -531,20 +580,25 @@ class GameCog(commands.Cog):
         assert channel is not None and interaction.channel_id is not None
         out = await self.service.open_lobby(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                             host=actor, game_key=game, options_text=options)
-        assert out.lobby is not None and out.table_id is not None
+        assert out.lobby is not None and out.table_id is not None and out.outbox is not None
+        if self.stop_at == "committed":
+            return
         try:
             message = await channel.send(**lobby_kwargs(out.lobby))  # type: ignore[union-attr]
         except discord.HTTPException as err:
             await self._abandon(interaction, out.table_id, actor, err)
             return
         await self.service.set_lobby_message(out.table_id, channel.id, message.id)
+        await self._ask_quietly(self.service.delivered(*out.outbox))
         await self._private(interaction, note or "Lobby opened.")
 
     async def _abandon(self, interaction: discord.Interaction, table_id: int, actor: Actor,
                        err: discord.HTTPException) -> None:
         """The lobby message could not be posted: cancel the lobby so that it blocks nothing, and say so."""
         log.warning("lobby %s abandoned: Discord refused its message (%s)", table_id, err)
-        await self._ask_quietly(self.service.cancel(table_id, actor, by_table=True))
+        out = await self._ask_quietly(self.service.cancel(table_id, actor, by_table=True))
+        if out is not None and out.outbox is not None:  # the lobby was never shown: its cancellation owes nothing
+            await self._ask_quietly(self.service.delivered(*out.outbox))
         await self._private(interaction, "Discord refused my lobby message here, so nothing was opened. "
                                          "Check my permissions in this channel and try again.")
 

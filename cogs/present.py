@@ -40,8 +40,9 @@ def embed_of(post: Post) -> discord.Embed:
 
 
 def controls_view(controls: Controls | None, panel_table: int | None,
-                  rematch_table: int | None = None) -> discord.ui.View | None:
-    """Move buttons (a few ungrouped choices) or the first level of the move menu, plus "My view" or "Rematch"."""
+                  rematch_table: int | None = None, version: int | None = None) -> discord.ui.View | None:
+    """Move buttons (a few ungrouped choices) or the first level of the move menu, plus "My view" or "Rematch"
+    (stamped with the board's ``version``)."""
     if controls is None and panel_table is None and rematch_table is None:
         return None
     view = discord.ui.View(timeout=None)
@@ -56,9 +57,9 @@ def controls_view(controls: Controls | None, panel_table: int | None,
             for item in menu_view(MenuStep(controls.table_id, controls.version, (), (), root)).children:
                 view.add_item(item)
     if panel_table is not None:
-        view.add_item(PanelButton(panel_table, row=1))
+        view.add_item(PanelButton(panel_table, row=1, version=version))
     if rematch_table is not None:
-        view.add_item(RematchButton(rematch_table))
+        view.add_item(RematchButton(rematch_table, version=version))
     return view
 
 
@@ -108,7 +109,7 @@ def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
     elif files:
         kwargs["files"] = files
     view = controls_view(post.controls, None if ephemeral else post.panel_table,
-                         None if ephemeral else post.rematch_table)
+                         None if ephemeral else post.rematch_table, post.version)
     if view is not None:
         kwargs["view"] = view
     return kwargs

@@ -8,11 +8,12 @@ from storage.db import (
     ChannelBusy,
     Database,
     MoveRow,
+    Owed,
     SeatRow,
     StaleVersion,
     StorageError,
     TableRow,
 )
 
-__all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "ChannelBusy", "Database", "MoveRow", "SeatRow",
+__all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "ChannelBusy", "Database", "MoveRow", "Owed", "SeatRow",
            "StaleVersion", "StorageError", "TableRow"]

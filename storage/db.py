@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -90,6 +90,20 @@ class TableRow:
             if s.user_id == user_id:
                 return s
         return None
+
+
+class Owed(NamedTuple):
+    """What a table still owes its channel (the outbox rows not yet delivered, merged): the newest version owed,
+    the moves the board must tell (``first_ply``..``last_ply``; an empty range when none), the notes on why it
+    comes, and whether a board and/or the lobby card is owed."""
+
+    table_id: int
+    version: int
+    first_ply: int
+    last_ply: int
+    note: str
+    board: bool = True
+    lobby: bool = False
 
 
 @dataclass(frozen=True)
@@ -274,20 +288,26 @@ class Database:
     # --- writes -----------------------------------------------------------------------
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
                            host_id: int, host_name: str, now: float, lobby_channel_id: int | None = None,
-                           lobby_message_id: int | None = None) -> int:
-        """A new lobby with the host in seat 0; raises :class:`ChannelBusy`."""
+                           lobby_message_id: int | None = None, clock: tuple[int | None, str] | None = None,
+                           answer_seconds: int | None = None) -> int:
+        """A new lobby with the host in seat 0, its turn clock (``(seconds, on_timeout)``) and answer time, and its
+        lobby card owed (the outbox) until the card is posted; raises :class:`ChannelBusy`."""
+        seconds, policy = clock or (None, "bot")
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO tables (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, options, "
-                    "status, host_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    "status, host_id, created_at, updated_at, turn_seconds, on_timeout, answer_seconds) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options),
-                     host_id, now, now),
+                     host_id, now, now, seconds, policy, answer_seconds),
                 )
                 table_id = cur.lastrowid
                 await cur.close()
+                assert table_id is not None
                 await _run(conn, "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                                    (table_id, host_id, host_name))
+                await _owe(conn, table_id, 0, now, board=False, lobby=True)
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a lobby or a game in progress") from err
         assert table_id is not None
@@ -302,8 +322,10 @@ class Database:
 
     async def set_seats(self, table_id: int, version: int, seats: list[tuple[int | None, str, str | None]],
                         now: float, host_id: int | None = None) -> TableRow:
-        """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order; returns the new row."""
+        """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order (the lobby card owed); returns the
+        new row."""
         async with self.transaction() as conn:
+            await _owe(conn, table_id, version + 1, now, board=False, lobby=True)
             if host_id is None:
                 await self._bump(conn, table_id, version, now)
             else:
@@ -317,15 +339,17 @@ class Database:
 
     async def replace_seat(self, table_id: int, version: int, seat: int, user_id: int | None, name: str,
                            bot: str | None, now: float, deadline: float | bool = False,
-                           paused_left: float | bool = False) -> TableRow:
+                           paused_left: float | bool = False, note: str = "") -> TableRow:
         """Give a seat of a game in progress to another person (or a bot); returns the new row. ``deadline`` or
-        ``paused_left`` (unless False): the seat's turn starts again on the clock, running or paused."""
+        ``paused_left`` (unless False): the seat's turn starts again on the clock, running or paused. A board that
+        opens with ``note`` is owed."""
         sets, args = "", list[Any]()
         if deadline is not False:
             sets, args = "deadline = ?, remind_at = ?", [deadline, _first_reminder(deadline, now)]
         elif paused_left is not False:
             sets, args = "paused_left = ?", [paused_left]
         async with self.transaction() as conn:
+            await _owe(conn, table_id, version + 1, now, note=note)
             await self._bump(conn, table_id, version, now, sets, args)
             # a person given a seat plays it (even one whose player had left: it is theirs now)
             await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
@@ -334,10 +358,14 @@ class Database:
                        (user_id, name, bot, user_id, user_id, table_id, seat))
             return await self._row_of(conn, table_id)
 
-    async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float) -> TableRow:
+    async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float,
+                    deadline: float | None = None, note: str = "") -> TableRow:
+        """The lobby becomes a game: its first state, its first turn's ``deadline``, and what the start owes (the
+        first board, opening with ``note``, and the lobby card saying the game is on), in one transaction."""
         async with self.transaction() as conn:
-            await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?",
-                             (seed, json.dumps(state)))
+            await _owe(conn, table_id, version + 1, now, note=note, lobby=True)
+            await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?, deadline = ?, "
+                             "remind_at = ?", (seed, json.dumps(state), deadline, _first_reminder(deadline, now)))
             # everyone is asked something new: controls made before the start are stale
             await _run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
             return await self._row_of(conn, table_id)
@@ -366,11 +394,9 @@ class Database:
         if paused_left is not False:
             sets, args = sets + ", paused_left = ?", args + [paused_left]
         async with self.transaction() as conn:
-            if outbox and moves:  # the board owes every move not told yet: also those stored unannounced before
-                # (a person's move, stored before a bot thought), so the range starts after the last one told
-                await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note) "
-                           "SELECT id, ?, MIN(announced_ply + 1, ?), ?, ?, ? FROM tables WHERE id = ?",
-                           (version + 1, min(m[0] for m in moves), last, now, note, table_id))
+            if outbox and last is not None:  # the board owes every move not told yet: also those stored unannounced
+                # before (a person's move, stored before a bot thought), so the range starts after the last one told
+                await _owe(conn, table_id, version + 1, now, note=note, plies=(min(m[0] for m in moves), last))
             await self._bump(conn, table_id, version, now, sets, args)
             await _run_many(conn,
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -558,22 +584,26 @@ class Database:
             await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
                        "AND delivered_at IS NULL", (now, table_id, version))
 
-    async def undelivered(self, between: tuple[float, float] | None = None
-                          ) -> list[tuple[int, int, int, int, str]]:
-        """Boards still owed, one per table: (table, newest version, first ply, last ply, their notes) over its rows.
-        With ``between=(oldest, newest)``, only tables whose latest owed board was committed in that time span."""
+    async def undelivered(self, between: tuple[float, float] | None = None) -> list[Owed]:
+        """What is still owed, one :class:`Owed` per table, over its rows: the newest version, the moves to tell,
+        the notes, and whether a board or the lobby card is owed. With ``between=(oldest, newest)``, only tables
+        whose latest owed row was committed in that time span."""
         sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply, "
-               "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes "
+               "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes, MAX(board) AS board, MAX(lobby) AS lobby "
                "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id "
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
         async with self.transaction() as conn, conn.execute(sql, between or ()) as cur:
             rows = await cur.fetchall()
-        return [(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "") for r in rows]
+        return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
+                     bool(r["lobby"])) for r in rows]
 
     async def resign(self, table_id: int, version: int, seat: int, now: float,
-                     result: dict[str, Any] | None = None, how: str = "resigned") -> TableRow:
-        """A player leaves a game in progress (``how``: 'resigned', 'removed' or 'forfeit'); ``result``: it ends."""
+                     result: dict[str, Any] | None = None, how: str = "resigned", note: str | None = None) -> TableRow:
+        """A player leaves a game in progress (``how``: 'resigned', 'removed' or 'forfeit'); ``result``: it ends.
+        ``note``: a board that opens with it is owed (None: the caller owes it with a later write)."""
         async with self.transaction() as conn:
+            if note is not None:
+                await _owe(conn, table_id, version + 1, now, note=note)
             if result is None:
                 await self._bump(conn, table_id, version, now)
             else:
@@ -584,14 +614,24 @@ class Database:
                 "WHERE table_id = ? AND seat = ?", (table_id, how, table_id, seat))
             return await self._row_of(conn, table_id)
 
-    async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float) -> TableRow:
-        """New resolved options for a lobby; returns the new row."""
+    async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,
+                          clock: tuple[int | None, str] | None = None, answer_seconds: int | None = None) -> TableRow:
+        """New resolved options for a lobby, and its turn clock (``(seconds, on_timeout)``) and answer time unless
+        None (the lobby card owed); returns the new row."""
+        sets, args = "options = ?", list[Any]([json.dumps(options)])
+        if clock is not None:
+            sets, args = sets + ", turn_seconds = ?, on_timeout = ?", [*args, *clock]
+        if answer_seconds is not None:
+            sets, args = sets + ", answer_seconds = ?", [*args, answer_seconds]
         async with self.transaction() as conn:
-            await self._bump(conn, table_id, version, now, "options = ?", (json.dumps(options),))
+            await _owe(conn, table_id, version + 1, now, board=False, lobby=True)
+            await self._bump(conn, table_id, version, now, sets, args)
             return await self._row_of(conn, table_id)
 
-    async def cancel(self, table_id: int, version: int, now: float) -> TableRow:
+    async def cancel(self, table_id: int, version: int, now: float, note: str = "") -> TableRow:
+        """The lobby or game is cancelled: its notice (``note``) and lobby card are owed; returns the new row."""
         async with self.transaction() as conn:
+            await _owe(conn, table_id, version + 1, now, note=note, lobby=True)
             await self._bump(conn, table_id, version, now, "status = 'cancelled'")
             return await self._row_of(conn, table_id)
 
@@ -628,6 +668,18 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
                                (int(is_open), table_id, user_id))
+
+
+async def _owe(conn: aiosqlite.Connection, table_id: int, version: int, now: float, *, note: str = "",
+               board: bool = True, lobby: bool = False, plies: tuple[int, int] | None = None) -> None:
+    """An outbox row, in the caller's transaction: the table at ``version`` owes its channel a board telling the
+    moves ``plies`` (first, last) and every earlier one not told yet, opening with ``note`` (``board``), and/or its
+    lobby card (``lobby``), until :meth:`Database.delivered` says they are posted."""
+    first, last = plies or (None, None)
+    await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
+               "SELECT id, ?, MIN(announced_ply + 1, COALESCE(?, announced_ply + 1)), COALESCE(?, announced_ply), "
+               "?, ?, ?, ? FROM tables WHERE id = ?",
+               (version, first, last, now, note, int(board), int(lobby), table_id))
 
 
 def _first_reminder(deadline: float | None, now: float) -> float | None:

@@ -13,12 +13,11 @@ from tables.bots import BOT_LEVELS
 from tables.outcome import (
     Actor,
     Outcome,
-    Post,
     Refusal,
     StaleButton,
 )
-from tables.play import PlayPipeline
-from tables.presenter import COLOUR_CANCELLED, _fmt_opt
+from tables.play import PlayPipeline, clock_seconds
+from tables.presenter import _fmt_opt
 
 log = logging.getLogger(__name__)
 
@@ -90,35 +89,31 @@ class Lobby(PlayPipeline):
                          options_text: str | None = None, lobby_channel_id: int | None = None,
                          lobby_message_id: int | None = None) -> Outcome:
         options = await self.check_new(channel_id, game_key, options_text)
-        out = await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
-                                       lobby_message_id)
         clock = split_clock(parse_options(options_text))[1]
         answers = split_answers(parse_options(options_text))[1]
-        if answers is not None and out.table_id is not None:
-            await self.db.set_answer_clock(out.table_id, answers)
-            out.lobby = self._lobby_card(await self._table(out.table_id))
         if clock is None:  # the server's default clock, if it set one (/settings)
             seconds, policy, _ = await self.db.guild_settings(guild_id)
             clock = (seconds, policy) if seconds else None
-        if clock is not None and out.table_id is not None:
-            await self.db.set_clock(out.table_id, *clock)
-            out.lobby = self._lobby_card(await self._table(out.table_id))
-        return out
+        return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
+                                        lobby_message_id, clock=clock, answers=answers)
 
     async def _create_lobby(self, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
                             options: dict[str, Any], lobby_channel_id: int | None = None,
-                            lobby_message_id: int | None = None) -> Outcome:
+                            lobby_message_id: int | None = None, *, clock: tuple[int | None, str] | None = None,
+                            answers: int | None = None) -> Outcome:
+        """A new lobby, its clock and answer time set, in one transaction that owes its card (the outbox): a
+        process that stops before the card is posted posts it at the next start."""
         try:
             table_id = await self.db.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options, host_id=host.user_id,
                 host_name=host.name, now=self.clock(), lobby_channel_id=lobby_channel_id,
-                lobby_message_id=lobby_message_id)
+                lobby_message_id=lobby_message_id, clock=clock, answer_seconds=answers)
         except ChannelBusy:
             raise Refusal("This channel already has a game.") from None
         table = await self._table(table_id)
         log.info("lobby %s opened for %s in channel %s by %s", table_id, game_key, channel_id, host.user_id)
         return Outcome(lobby=self._lobby_card(table), table_id=table_id, channel_id=channel_id,
-                       reply=f"Lobby for {self.game(game_key).name} opened.")
+                       reply=f"Lobby for {self.game(game_key).name} opened.", outbox=(table.id, table.version))
 
     async def check_rematch(self, table_id: int, actor: Actor, channel_id: int | None = None) -> TableRow:
         """The finished table if ``actor`` may start its rematch (in ``channel_id``, or its own channel)."""
@@ -143,11 +138,10 @@ class Lobby(PlayPipeline):
         async with self._locks[table_id]:  # one rematch per game, however many clicks race for it
             old = await self.check_rematch(table_id, actor, channel_id)
             out = await self._create_lobby(old.guild_id, channel_id or old.channel_id, actor, old.game, old.options,
-                                           lobby_channel_id, lobby_message_id)
+                                           lobby_channel_id, lobby_message_id,
+                                           clock=(old.turn_seconds, old.on_timeout), answers=old.answer_seconds)
             assert out.table_id is not None
             await self.db.set_rematch_of(out.table_id, old.id)
-        await self.db.set_clock(out.table_id, old.turn_seconds, old.on_timeout)
-        await self.db.set_answer_clock(out.table_id, old.answer_seconds)
         table = await self._table(out.table_id)
         bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
         if bots:
@@ -160,6 +154,7 @@ class Lobby(PlayPipeline):
             card.post.mention_ids = others
         out.lobby = card
         out.reply = "Rematch lobby opened."
+        out.outbox = (table.id, table.version)
         return out
 
     async def board_posted(self, table_id: int, message_id: int) -> int | None:
@@ -239,7 +234,7 @@ class Lobby(PlayPipeline):
             except StaleVersion:
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
             return Outcome(lobby=self._lobby_card(table), table_id=table.id, channel_id=table.channel_id,
-                           reply=note)
+                           reply=note, outbox=(table.id, table.version))
 
     @staticmethod
     def _rows(table: TableRow) -> list[tuple[int | None, str, str | None]]:
@@ -321,12 +316,9 @@ class Lobby(PlayPipeline):
                 options = game.resolve_options({**table.options, **given}, len(table.seats))
             except GameError as err:
                 raise Refusal(str(err)) from None
-            if clock is not None:
-                await self.db.set_clock(table.id, *clock)
-            if answers is not None:
-                await self.db.set_answer_clock(table.id, answers)
             try:
-                table = await self.db.set_options(table.id, table.version, options, self.clock())
+                table = await self.db.set_options(table.id, table.version, options, self.clock(), clock=clock,
+                                                  answer_seconds=answers)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you typed; try again.") from None
             changed = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in options.items()) or "none"
@@ -335,7 +327,8 @@ class Lobby(PlayPipeline):
             if table.answer_seconds:
                 changed += f", answers={clock_text(table.answer_seconds)}"
             return Outcome(lobby=self._lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
-                           table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.")
+                           table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.",
+                           outbox=(table.id, table.version))
 
     async def start(self, table_id: int, actor: Actor, version: int | None = None) -> Outcome:
         async with self._locks[table_id]:
@@ -355,13 +348,17 @@ class Lobby(PlayPipeline):
                 state = game.new_game(len(table.seats), table.options, seed)
             except GameError as err:  # an option that doesn't suit this many players
                 raise Refusal(f"Can't start: {err}") from None
+            # the start owes its first board and the lobby card (the outbox), in the start's own transaction
+            intro = f"{game.name} begins!"
+            seconds = clock_seconds(table, game, state)
             try:
-                table = await self.db.start(table.id, table.version, seed, game.dump(state), self.clock())
+                table = await self.db.start(table.id, table.version, seed, game.dump(state), self.clock(),
+                                            deadline=self.clock() + seconds if seconds else None, note=intro)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
             log.info("table %s started: %s with %d seats", table.id, game.key, len(table.seats))
-            out = await self._advance(table, game, state, [], [], intro=f"{game.name} begins!")
-            out.lobby = self._lobby_card(table, note=f"The game is on in <#{table.channel_id}>.")
+            out = await self._advance(table, game, state, [], [], intro=intro, persisted=True)
+            out.lobby = self._lobby_card(table)
             out.reply = "Game started."
             return out
 
@@ -373,12 +370,12 @@ class Lobby(PlayPipeline):
                 raise Refusal("This game is already over.")
             if actor.user_id != table.host_id and not actor.can_manage:
                 raise Refusal("Only the host, or someone who can manage this channel, can cancel the game.")
+            note = f"Game cancelled by {actor.name}."
             try:
-                table = await self.db.cancel(table.id, table.version, self.clock())
+                table = await self.db.cancel(table.id, table.version, self.clock(), note=note)
             except StaleVersion:
                 raise StaleButton("The game moved on while you clicked; try again.") from None
             log.info("table %s cancelled by %s", table.id, actor.user_id)
-            post = Post(title=f"{self.game(table.game).name} · table #{table.id}",
-                        description=f"Game cancelled by {actor.name}.", colour=COLOUR_CANCELLED)
-            return Outcome(public=[post], lobby=self._lobby_card(table, note=f"Cancelled by {actor.name}."),
-                           table_id=table.id, channel_id=table.channel_id, reply="Game cancelled.")
+            return Outcome(public=[self._cancelled_post(table, note)],
+                           lobby=self._lobby_card(table, note=f"Cancelled by {actor.name}."), table_id=table.id,
+                           channel_id=table.channel_id, reply="Game cancelled.", outbox=(table.id, table.version))

@@ -76,6 +76,8 @@ class Post:
     controls: Controls | None = None
     panel_table: int | None = None  # offer the "my view" button for this table
     rematch_table: int | None = None  # offer a rematch of this (finished) table
+    version: int | None = None  # a board: the table version it shows, stamped on its "My view" or "Rematch" button
+    # so that a board posted just before a crash is found in the channel rather than posted again
     mention_ids: list[int] = field(default_factory=list)
     status_of: tuple[int, int] | None = None  # (table, turn): the turn's status message, edited rather than reposted
     attachments: list[tuple[str, bytes]] = field(default_factory=list)  # extra files: (filename, bytes)
@@ -124,4 +126,7 @@ class Outcome:
     lobby: LobbyCard | None = None  # the lobby message should now read like this
     table_id: int | None = None
     channel_id: int | None = None  # where ``public`` goes
-    outbox: tuple[int, int] | None = None  # (table, version): once ``public`` is posted, tell the service
+    outbox: tuple[int, int] | None = None  # (table, version): once ``public`` and the lobby card are posted, tell
+    # the service (:meth:`delivered`): what a change owes stays in the outbox until then
+    owed: bool = False  # posted again from the outbox: a board may have reached the channel before the process
+    # stopped, so the channel is looked at before it is posted

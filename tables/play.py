@@ -12,7 +12,7 @@ from typing import Any
 from bots import level_of
 from engine.base import CANCEL, Event, Game, GameError, Turns, name_seats
 from engine.rng import Rng
-from storage import ACTIVE, StaleVersion, TableRow
+from storage import ACTIVE, CANCELLED, LOBBY, StaleVersion, TableRow
 from storage.db import next_reminder
 from tables.catalog import default_catalog
 from tables.menu import MenuNode, MenuStep, build_menu, walk
@@ -159,22 +159,24 @@ class PlayPipeline(Presenter):
             how = "removed" if removed_by else "resigned"
             if len(remaining) < 2:
                 result = self._standings(table, game, state, resigning=seat, how=how)
-            try:
-                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result, how=how)
-            except StaleVersion:
-                raise StaleButton("The game moved on while you clicked; try again.") from None
             note = f"{actor.name} was removed from the game by {removed_by}." if removed_by else \
                 f"{actor.name} resigned."
+            if result is None:
+                note += " Their seat plays on automatically and ranks last."
+            try:  # the board that says so is owed in the same transaction (the outbox)
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result, how=how,
+                                             note=note)
+            except StaleVersion:
+                raise StaleButton("The game moved on while you clicked; try again.") from None
             goes_on = "a bot plays their seat" if result is None else "the game is over"
             reply = f"{actor.name} was removed from the game; {goes_on}." if removed_by else "You resigned."
             if result is None:
-                note += " Their seat plays on automatically and ranks last."
                 out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
                 out.reply = reply
                 return out
             await self._schedule_archive(table)
             return Outcome(public=[await self._board_post(table, game, state, [], note)], table_id=table.id,
-                           channel_id=table.channel_id, reply=reply)
+                           channel_id=table.channel_id, reply=reply, outbox=(table.id, table.version))
 
     async def _advance(self, table: TableRow, game: Game, state: Any, record: list[tuple[int, str, list[Event]]],
                        before: list[Any], intro: str = "", persisted: bool = False, mover: int | None = None
@@ -227,13 +229,14 @@ class PlayPipeline(Presenter):
             if base > table.announced_ply and not continuing else []
         # A private pick of simultaneous picks only updates the turn's status message; anything else that ends a
         # turn posts a board, which the outbox keeps owing (in the same transaction) until it is posted.
-        private_pick = old_state is not None and result is None and \
+        # (A change the caller stored with its own word, a forfeit, owes a board whatever the picks.)
+        private_pick = old_state is not None and result is None and not (persisted and intro) and \
             game.revealed_ply(old_state) == game.revealed_ply(state)
         posts_board = not continuing and not private_pick
         # The turn clock restarts when a board hands the turn on, and stops when the game ends; a turn that goes
         # on (a second action, a secret pick) keeps its deadline.
         deadline: float | None | bool = False
-        seconds = _clock_seconds(table, game, state) if result is None else None
+        seconds = clock_seconds(table, game, state) if result is None else None
         # a move beside the main line (a gift, a trade's answer, one Start of several) leaves the clock of the main
         # line running: the acting player gains no time from it, and the other answers keep their deadline
         beside = old_state is not None and mover is not None and _beside(game, old_state, mover) and \
@@ -254,7 +257,8 @@ class PlayPipeline(Presenter):
                 table = await self.db.record_moves(table.id, table.version, rows, game.dump(state), self.clock(),
                                                    result=result, announce=not continuing,
                                                    outbox=posts_board and bool(rows), deadline=deadline,
-                                                   asked=asked_anew(game, table, written, state), note=intro,
+                                                   asked=asked_anew(game, table, written, state),
+                                                   note="" if persisted else intro,
                                                    paused_left=paused_left)
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
@@ -292,8 +296,7 @@ class PlayPipeline(Presenter):
                                   footer="Only you can see this. The board is in the channel.")
         out.dms += await self.turn_dms(table, game, state)
         out.public.append(board)
-        if record:
-            out.outbox = (table.id, table.version)
+        out.outbox = (table.id, table.version)  # whatever owed this board (a move, a start, a resignation…)
         if result is not None:
             log.info("table %s finished: %s", table.id, result)
             await self._schedule_archive(table)
@@ -401,20 +404,21 @@ class PlayPipeline(Presenter):
             state = game.load(table.state or {})
             # a person given the seat that alone is to act gets the turn's whole time (a bot plays at once; the
             # table has one clock, so where others are to act too it runs on for them all)
-            seconds = _clock_seconds(table, game, state) if _main_seats(game, state) == {seat.seat} else None
+            seconds = clock_seconds(table, game, state) if _main_seats(game, state) == {seat.seat} else None
             paused = table.paused_left is not None
+            note = f"{actor.name} gave {old.name}'s seat to {name}."
             try:
                 table = await self.db.replace_seat(
                     table.id, table.version, seat.seat, new.user_id if new is not None else None, name,
                     None if new is not None else TIMEOUT_BOT, self.clock(),
                     deadline=self.clock() + seconds if new is not None and seconds and not paused else False,
-                    paused_left=seconds if new is not None and seconds and paused else False)
+                    paused_left=seconds if new is not None and seconds and paused else False, note=note)
             except StaleVersion:
                 raise StaleButton("The game moved on while you asked; try again.") from None
-            note = f"{actor.name} gave {old.name}'s seat to {name}."
             out = await self._advance(table, game, state, [], [], intro=note, persisted=True)
             if not out.public:
                 out.public.append(await self._board_post(table, game, state, [], note))
+                out.outbox = (table.id, table.version)
             out.reply = note
             return out
 
@@ -544,7 +548,7 @@ class PlayPipeline(Presenter):
                     continue
                 if not any(table.seats[p].user_id == user_id for p in _main_seats(game, state)):
                     continue
-                seconds = _clock_seconds(table, game, state)
+                seconds = clock_seconds(table, game, state)
                 if seconds and table.deadline > until + seconds:
                     await self.db.postpone(table.id, until + seconds, now)
 
@@ -577,18 +581,21 @@ class PlayPipeline(Presenter):
         if table.on_timeout == "forfeit" and late:
             result = None
             remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
-            for seat in late:
-                if len(remaining) < 2 and seat == late[-1]:
-                    result = self._standings(table, game, old, resigning=seat, how="forfeit")
-                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
-                                             how="forfeit")
+            ends = len(remaining) < 2
             note = f"⏰ {who} ran out of time and forfeited" + (
-                "; a bot keeps their seat." if result is None else ": the game is over.")
+                ": the game is over." if ends else "; a bot keeps their seat.")
+            for seat in late:
+                last = seat == late[-1]
+                if ends and last:
+                    result = self._standings(table, game, old, resigning=seat, how="forfeit")
+                # the last write owes the board that says so (the outbox)
+                table = await self.db.resign(table.id, table.version, seat, self.clock(), result=result,
+                                             how="forfeit", note=note if last else None)
             if result is not None:
                 await self._schedule_archive(table)
                 return Outcome(public=[await self._board_post(table, game, old, [], note)], table_id=table.id,
-                               channel_id=table.channel_id)
-            return await self._advance(table, game, state, record, [old], intro=note, persisted=not record)
+                               channel_id=table.channel_id, outbox=(table.id, table.version))
+            return await self._advance(table, game, state, record, [old], intro=note, persisted=True)
         by_bot = False  # a bot chose a move (skip falls back to one where the game has no default move)
         for seat in late:
             # the late turn only: the next one is the player's, with its own clock. It ends where the game says
@@ -646,24 +653,32 @@ class PlayPipeline(Presenter):
         await self.db.delivered(table_id, version, self.clock())
 
     async def undelivered(self, settled: float | None = None) -> list[Outcome]:
-        """The boards committed moves still owe (the process stopped between the commit and the post, or Discord
-        refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
-        and its players' private views. All of them at start-up; on the clock's ticks, those owed for at least
-        ``settled`` seconds (so a board being posted right now is not posted twice) and for less than a day (a
-        channel that stays gone is not asked for forever). A board posted twice is fine, one never posted is not."""
+        """What committed changes still owe their channel (the process stopped between the commit and the post, or
+        Discord refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
+        with its players' private views; a cancelled table's notice; the lobby card. All of them at start-up; on the
+        clock's ticks, those owed for at least ``settled`` seconds (so a board being posted right now is not posted
+        twice) and for less than a day (a channel that stays gone is not asked for forever). Each is marked
+        ``owed``: a board that reached the channel before the process stopped is found there, not posted again."""
         now = self.clock()
         between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         out = []
-        for table_id, version, first, last, note in await self.db.undelivered(between):
-            table = await self._table(table_id)
+        for owed in await self.db.undelivered(between):
+            table = await self._table(owed.table_id)
             game = self.game(table.game)
-            state = game.load(table.state or {})
-            lines = [e for m in await self.db.moves(table.id) if first <= m.ply <= last for e in m.events]
-            board = await self._board_post(table, game, state, lines, note)
-            dms = await self._private_updates(table, game, None, state)
-            out.append(Outcome(public=[board], dms=dms, table_id=table.id, channel_id=table.channel_id,
-                               outbox=(table.id, max(version, table.version))))
-            log.info("table %s: posting the board owed since version %s", table.id, version)
+            outcome = Outcome(table_id=table.id, channel_id=table.channel_id,
+                              outbox=(table.id, max(owed.version, table.version)), owed=True)
+            if owed.lobby:
+                outcome.lobby = self._lobby_card(table)
+            if owed.board and table.status == CANCELLED:
+                outcome.public.append(self._cancelled_post(table, owed.note))
+            elif owed.board and table.status != LOBBY:
+                state = game.load(table.state or {})
+                lines = [e for m in await self.db.moves(table.id) if owed.first_ply <= m.ply <= owed.last_ply
+                         for e in m.events]
+                outcome.public.append(await self._board_post(table, game, state, lines, owed.note))
+                outcome.dms = await self._private_updates(table, game, None, state)
+            out.append(outcome)
+            log.info("table %s: posting what is owed since version %s", table.id, owed.version)
         return out
 
     async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
@@ -680,7 +695,7 @@ class PlayPipeline(Presenter):
                     "any time. The game goes on.", colour=COLOUR_LOBBY, mention_ids=[user_id])
 
 
-def _clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:
+def clock_seconds(table: TableRow, game: Game, state: Any) -> float | None:
     """The time the turn now owed gets on the clock (None: no clock). An answer owed outside one's own turn waits
     the table's `answers=` time, else its time per turn, else 12 hours, then takes its default: the game never
     waits forever on one player."""

@@ -54,6 +54,8 @@ class Presenter(ServiceCore):
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
         desc = f"{game.summary}\n\n**{status}.**"
+        if not note and table.status == ACTIVE:
+            note = f"The game is on in <#{table.channel_id}>."
         if note:
             desc += f"\n{note}"
         if table.status == LOBBY:
@@ -68,6 +70,11 @@ class Presenter(ServiceCore):
                     colour=COLOUR_LOBBY if table.status == LOBBY else COLOUR_PLAY)
         return LobbyCard(table_id=table.id, post=post, open=table.status == LOBBY, channel_id=table.channel_id,
                          message_channel_id=table.lobby_channel_id, message_id=table.lobby_message_id)
+
+    def _cancelled_post(self, table: TableRow, note: str) -> Post:
+        """The notice in the table's channel that the lobby or game was cancelled (``note`` says by whom)."""
+        return Post(title=f"{self.game(table.game).name} · table #{table.id}", description=note or "Game cancelled.",
+                    colour=COLOUR_CANCELLED)
 
     async def _render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
         if not self.render_images:
@@ -150,7 +157,7 @@ class Presenter(ServiceCore):
             fields=fields, footer=(f"Move {ply} · /log for every move · Rematch below" if over
                                    else f"Move {ply} · /move to play · /hand for your view · /log for history"),
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
-            rematch_table=rematch, mention_ids=mention_ids)
+            rematch_table=rematch, mention_ids=mention_ids, version=table.version)
 
     def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
         moves = game.menu_moves(state, seat)

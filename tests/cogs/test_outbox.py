@@ -132,7 +132,7 @@ async def alone_with_bots(env: Any, game: str, *levels: str) -> tuple[Any, Any]:
     return channel.threads[0], alice
 
 
-async def refused(self: GameCog, channel_id: Any, post: Any) -> bool:
+async def refused(self: GameCog, channel_id: Any, post: Any, **_: Any) -> bool:
     return False  # Discord refused the board
 
 

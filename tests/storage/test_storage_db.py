@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, StaleVersion, TableRow
+from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, Owed, StaleVersion, TableRow
 from storage.db import _migrations
 
 CHANNEL = 500
@@ -328,17 +328,39 @@ async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Dat
 
 async def test_the_outbox_owes_a_board_with_the_moves_or_not_at_all(db: Database) -> None:
     tid = await active_table(db)
+    await db.delivered(tid, 2, 3.5)  # the start's board and lobby card went out
     await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0, outbox=False)  # a turn going on: nothing owed
     assert await db.undelivered() == []
     await db.record_moves(tid, 3, [(2, 0, "place 1", [])], STATE, 5.0, outbox=True)
     await db.record_moves(tid, 4, [(3, 1, "draw", []), (4, 1, "discard", [])], STATE, 6.0, outbox=True,
                           note="Ann resigned.")
-    assert await db.undelivered() == [(tid, 5, 2, 4, "Ann resigned.")]  # one board per table: the newest, covering
+    assert await db.undelivered() == [Owed(tid, 5, 2, 4, "Ann resigned.")]  # one board per table: the newest, covering
     # both, with the note of either
     with pytest.raises(StaleVersion):  # a stale write owes nothing either
         await db.record_moves(tid, 4, [(5, 0, "draw", [])], STATE, 7.0, outbox=True)
-    assert await db.undelivered() == [(tid, 5, 2, 4, "Ann resigned.")]
+    assert await db.undelivered() == [Owed(tid, 5, 2, 4, "Ann resigned.")]
     await db.delivered(tid, 4, 8.0)  # the board of version 4 went out: version 5's is still owed
-    assert await db.undelivered() == [(tid, 5, 3, 4, "Ann resigned.")]
+    assert await db.undelivered() == [Owed(tid, 5, 3, 4, "Ann resigned.")]
     await db.delivered(tid, 5, 9.0)
     assert await db.undelivered() == []
+
+
+async def test_every_change_that_owes_a_post_owes_it_in_its_own_transaction(db: Database) -> None:
+    """Not only moves: opening a lobby, its seats, the start, a resignation and a cancellation each write what they
+    owe (the lobby card, a board and its note) with the change, so a crash right after the commit loses none."""
+    tid = await new_table(db)
+    assert await db.undelivered() == [Owed(tid, 0, 1, 0, "", board=False, lobby=True)]  # the new lobby's card
+    await db.delivered(tid, 0, 1.5)
+    await db.set_seats(tid, 0, [(1, "Alice", None), (2, "Bob", None)], 2.0)
+    assert await db.undelivered() == [Owed(tid, 1, 1, 0, "", board=False, lobby=True)]
+    await db.start(tid, 1, 77, STATE, 3.0, deadline=100.0, note="Breaks begins!")
+    assert await db.undelivered() == [Owed(tid, 2, 1, 0, "Breaks begins!", board=True, lobby=True)]
+    assert (await db.get_table(tid)).deadline == 100.0, "the first turn's clock starts with the game"
+    await db.delivered(tid, 2, 3.5)
+    await db.resign(tid, 2, 0, 4.0, note="Alice resigned.")
+    assert await db.undelivered() == [Owed(tid, 3, 1, 0, "Alice resigned.")]
+    with pytest.raises(StaleVersion):  # a stale change owes nothing
+        await db.cancel(tid, 2, 5.0, note="Game cancelled by Bob.")
+    await db.cancel(tid, 3, 5.0, note="Game cancelled by Bob.")
+    assert await db.undelivered() == [Owed(tid, 4, 1, 0, "Alice resigned. Game cancelled by Bob.", board=True,
+                                           lobby=True)]
