@@ -3,7 +3,6 @@ view only (scrambling what it cannot see changes nothing); a time budget is resp
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -77,15 +76,31 @@ def test_every_search_profile_names_a_game_and_known_heuristics() -> None:
         assert not prof.leaf or prof.leaf in LEAVES
 
 
-def test_the_hard_bot_keeps_to_its_time_budget() -> None:
+def test_the_hard_bot_keeps_to_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search stops at the first look at the clock past its deadline: one iteration past the budget at most,
+    not a runaway search. The search's clock is a fake one that moves 1/64 s at each look, so what is checked is
+    the search's own bookkeeping, however fast or busy the machine is."""
+    import bots.mcts
+
+    class Clock:
+        now, reads = 0.0, 0
+
+        def perf_counter(self) -> float:
+            self.reads += 1
+            assert self.reads < 1_000, "a runaway search"
+            self.now += 1 / 64  # (exact in binary: no rounding at the deadline)
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr(bots.mcts, "time", clock)
     game = default_catalog().get("breakerblocks")  # a game whose hard bot searches until its deadline
     assert game is not None
     state = positions(game, 2, 4, count=2)[-1]
     seat = min(game.to_act(state))
-    start = time.perf_counter()
-    move = choose(game, state, seat, "hard", Rng(1), budget_ms=150)
-    assert time.perf_counter() - start < 1.5, "one iteration past the budget at most, not a runaway search"
+    move = choose(game, state, seat, "hard", Rng(1), budget_ms=125)  # 8 looks
     assert move in game.legal_moves(state, seat)
+    assert clock.reads == 1 + 8, "a look to set the deadline, then one before each iteration but the first, the "\
+        "8th ending the search"
 
 
 # --- the BLOCK turn planner (the hard bot's BLOCK) ------------------------------------------------------------
