@@ -12,7 +12,7 @@ import pytest
 from simcord.actors import _component_interaction, _visible_message
 
 from bench.races import held
-from tests.cogs.discord_helpers import last_board, move_select, moves_made, submit_button, to_act
+from tests.cogs.discord_helpers import board_messages, last_board, move_select, moves_made, submit_button, to_act
 from tests.cogs.test_forged_controls import forge
 from tests.cogs.test_game_flow import open_two_player_table, use_first_control, world
 
@@ -71,8 +71,17 @@ async def test_lobby_buttons_racing_each_other(simcord_env: Any, together: bool,
         assert table.status in ("cancelled", "active")
     if labels == ("Join", "Join"):
         assert [s.user_id for s in table.seats].count(bob.id) == 1
-    if labels[0] == "Start":
-        assert table.status == "active" and len(await simcord_env.bot.db.moves(table.id)) >= 0
+    if labels[0] == "Start":  # the game started, and exactly once
+        assert table.status == "active"
+        thread = channel.threads[0]
+        begun = [b for b in board_messages(thread) if "Breaks begins!" in (b.embeds[0].description or "")]
+        assert len(begun) == 1, "one board tells of the start"
+        game = simcord_env.bot.service.game("breaks")
+        moves = await simcord_env.bot.db.moves(table.id)
+        assert [m.ply for m in moves] == list(range(1, len(moves) + 1))
+        assert table.seed is not None
+        dealt = game.replay(len(table.seats), table.options, table.seed, [(m.seat, m.notation) for m in moves])
+        assert game.dump(dealt) == table.state, "the stored game is the one dealt at the start, with its moves since"
 
 
 async def test_rematch_clicked_twice_opens_one_lobby(simcord_env: Any) -> None:
