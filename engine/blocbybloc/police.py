@@ -1,20 +1,19 @@
-"""The police of Bloc by Bloc: the police ops deck, the morale track and the card algorithms.
+"""The police of Bloc by Bloc: the police ops deck, the morale track, the card algorithms and drawing a card.
 
 Source: ``../shared/rules/bloc-by-bloc/police.md`` (part B). Every function here changes a :class:`BlocState`
-in place and returns lines for the log; all randomness comes from the state's generator.
+in place and returns lines for the log (:func:`draw_police` adds its event itself); all randomness comes from the
+state's generator.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from engine.base import Event
 from engine.blocbybloc.city import COMMERCIAL, NEIGHBORS, PRISONERS, PUBLIC, STATE, STUDENTS, WORKERS, City, cell_name
+from engine.blocbybloc.model import FACTIONS, BlocState
 from engine.rng import Rng
-
-if TYPE_CHECKING:
-    from engine.blocbybloc.model import BlocState
 
 COPS, VANS = 30, 6
 MORALE = ("Timid", "Alert", "Bold", "Brutal", "Deadly")  # steps 1–5
@@ -200,3 +199,56 @@ def rotation(state: BlocState, city: City) -> list[str]:
 
 def occupied(state: BlocState) -> Callable[[int], bool]:
     return lambda c: state.occ_owner[c] >= 0
+
+
+def draw_police(state: BlocState, events: list[Event], rng: Rng) -> None:
+    """Draw the top police ops card (reshuffling the discard pile when the deck runs out) and carry it out."""
+    if not state.police_deck:
+        state.police_deck, state.police_discard = state.police_discard, []
+        rng.shuffle(state.police_deck)
+    if not state.police_deck:
+        events.append(Event("police", None, "The police ops deck is empty: nothing happens."))
+        return
+    cid = state.police_deck.pop()
+    card = CARDS[cid]
+    state.last_police.append(cid)
+    if card.morale:
+        raise_morale(state)
+    if not state.police_deck and state.police_discard:
+        state.police_deck, state.police_discard = state.police_discard, []
+        rng.shuffle(state.police_deck)
+    lines = _resolve(state, card, rng)
+    morale = f" Morale: {MORALE[state.morale - 1]}." if card.morale else ""
+    events.append(Event("police", None, f"🚨 {card.name} ({'highest' if card.highest else 'lowest'} ID): "
+                        + "; ".join(lines) + "." + morale, {"card": cid}))
+    if card.kind not in ("lockdown", "chief"):
+        state.police_discard.append(cid)
+
+
+def _resolve(state: BlocState, card: PoliceCard, rng: Rng) -> list[str]:
+    """What ``card`` does, by its kind."""
+    city = state.city
+    if card.kind == "advance":
+        return advance(state, city, lambda c: city.tile(c).type == card.target, card.highest)
+    if card.kind == "paramilitary":
+        lines = reinforce(state, city, 1, card.highest)
+        return lines + advance(state, city, occupied(state), card.highest)
+    if card.kind in ("heavy", "light"):
+        return reinforce(state, city, 2 if card.kind == "heavy" else 1, card.highest)
+    if card.kind == "emergency":
+        return emergency(state, city)
+    if card.kind == "maneuvers":
+        return maneuvers(state, city)
+    if card.kind == "retreat":
+        return retreat(state, city)
+    if card.kind == "rotation":
+        return rotation(state, city)
+    if card.kind == "lockdown":
+        order = state.order
+        state.lockdown = order[(order.index(state.faction_now()) + 1) % len(order)]
+        return [f"no metro for anyone until the end of the {FACTIONS[state.lockdown]}' next turn"]
+    # Chief of Police Fired: a new deck of everything else; this card starts the discard pile
+    state.police_deck += state.police_discard
+    state.police_discard = [card.id]
+    rng.shuffle(state.police_deck)
+    return ["the police ops deck is reshuffled"]

@@ -24,6 +24,8 @@ from engine.blocbybloc.city import (
     routes_from,
 )
 from engine.blocbybloc.model import FACTIONS, BlocState, Pending
+from engine.blocbybloc.sunrise import default_split
+from engine.blocbybloc.turn import end_turn
 from engine.rng import Rng
 from tests.engine.rule_helpers import expect_illegal
 
@@ -220,7 +222,7 @@ def test_morale_raises_before_the_effect_and_sets_the_draws() -> None:
     state.police_deck = ["PO01", "PO20"]  # Heavy Reinforcements (+1 morale) on top
     state.police_discard = []
     state.last_police = []
-    G._draw_police(state, [], Rng(1))
+    pol.draw_police(state, [], Rng(1))
     assert state.morale == 2 and pol.DRAWS[state.morale - 1] == 2
     assert state.police_discard == ["PO20"]
 
@@ -231,7 +233,7 @@ def test_chief_of_police_fired_reshuffles_and_starts_the_discard() -> None:
     state.police_discard = [state.police_deck.pop(0), state.police_deck.pop(0)]
     state.police_deck.remove("PO34")
     state.police_deck.append("PO34")
-    G._draw_police(state, [], Rng(3))
+    pol.draw_police(state, [], Rng(3))
     assert state.police_discard == ["PO34"] and len(state.police_deck) == deck_before - 1
 
 
@@ -241,7 +243,7 @@ def test_metro_lockdown_lies_before_the_next_faction_until_its_turn_ends() -> No
     nxt = state.order[(state.order.index(me) + 1) % 4]
     state.police_deck.remove("PO33")
     state.police_deck.append("PO33")
-    G._draw_police(state, [], Rng(3))
+    pol.draw_police(state, [], Rng(3))
     assert state.lockdown == nxt and "PO33" not in state.police_deck + state.police_discard
     home = c("B5")  # a metro district whose two streets lead into police
     state.cops[c("A5")], state.cops[c("B4")] = 1, 1
@@ -254,7 +256,7 @@ def test_metro_lockdown_lies_before_the_next_faction_until_its_turn_ends() -> No
         "no metro for anyone"
     events: list[Any] = []
     state.turn = state.night_order().index(nxt)
-    G._end_turn(state, nxt, events, Rng(5))
+    end_turn(state, nxt, events, Rng(5))
     assert state.lockdown == -1 and "PO33" in state.police_discard + state.police_deck
 
 
@@ -383,7 +385,7 @@ def sunrise(state: BlocState, keep_deck: bool = False) -> tuple[BlocState, list[
     else:
         state.police_deck, state.police_discard = [], []
     events: list[Any] = []
-    G._end_turn(state, state.faction_now(), events, Rng(1))
+    end_turn(state, state.faction_now(), events, Rng(1))
     return state, [e.text for e in events]
 
 
@@ -478,7 +480,7 @@ def test_the_default_split_takes_from_the_faction_with_the_most_blocs_in_the_cit
     state = blank(position(), W, [])
     state.blocs[c("B5")][W] = 6  # Workers have many blocs elsewhere
     state.blocs[c("C3")][W], state.blocs[c("C3")][S] = 1, 2
-    assert G._default_split(state, c("C3"), 2) == [1, 1, 0, 0]  # W first (7 in the city), then only S is left
+    assert default_split(state, c("C3"), 2) == [1, 1, 0, 0]  # W first (7 in the city), then only S is left
 
 
 def test_liberation_flips_the_tile_and_resolves_its_manifestation_card() -> None:
