@@ -1,6 +1,8 @@
-"""The table service's core: its dependencies, table lookups, who may act, and the standings of a game.
+"""The table service's core: its dependencies (storage, the catalogue, the clock, seeds, the bots' worker), table
+lookups, who may act, and the standings of a game.
 
-Shared by the presenter, the play pipeline and the lobby (:mod:`tables.service` puts them together).
+One :class:`Core` is shared by the service's parts (:mod:`tables.service` puts them together): each part holds it,
+none inherits from another.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def left_tag(how: str) -> str:
     return f" ({LEFT.get(how, 'resigned')})" if how else ""
 
 
-class ServiceCore:
+class Core:
     """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""
 
     def __init__(self, db: Database, registry: Catalog, *, clock: Callable[[], float] = time.time,
@@ -47,7 +49,7 @@ class ServiceCore:
         self.clock = clock
         self.seeds = seeds
         self.render_images = render
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per table
         self.thinker = Thinker()  # medium and hard bots think in a worker process
 
     def game(self, key: str) -> Game:
@@ -65,13 +67,13 @@ class ServiceCore:
             raise Refusal("There is no game here. Start one with `/game new`.")
         return table
 
-    async def _table(self, table_id: int) -> TableRow:
+    async def table(self, table_id: int) -> TableRow:
         table = await self.db.get_table(table_id)
         if table is None:
             raise Refusal("That table no longer exists.")
         return table
 
-    def _seat_for(self, table: TableRow, actor: Actor) -> int:
+    def seat_for(self, table: TableRow, actor: Actor) -> int:
         seat = table.seat_of(actor.user_id)
         if seat is None:
             raise Refusal("You are not playing in this game.")
@@ -79,14 +81,14 @@ class ServiceCore:
             raise Refusal("You are no longer playing in this game: a bot plays your seat.")
         return seat.seat
 
-    def _playing(self, table: TableRow) -> Game:
+    def playing(self, table: TableRow) -> Game:
         if table.status == LOBBY:
             raise Refusal("The game has not started yet.")
         if table.status != ACTIVE:
             raise Refusal("This game is over." if table.status == "finished" else "This game was cancelled.")
         return self.game(table.game)
 
-    def _standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None,
+    def standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None,
                    how: str = "resigned") -> dict[str, Any]:
         """The engine's result, with the seats whose players left ranked last (the earliest to leave lowest);
         ``resigning`` is leaving now, ``how`` (resigned, removed, forfeit)."""
@@ -136,24 +138,24 @@ class ServiceCore:
         return table.game if table else None
 
     @staticmethod
-    def _current(table: TableRow, game: Game, seat: int, version: int) -> bool:
+    def current(table: TableRow, game: Game, seat: int, version: int) -> bool:
         """Whether a control made at ``version`` for ``seat`` still applies: nothing changed for the seat since (it
         has not moved, and what it is asked is the same) — other seats may have moved (a pick of simultaneous picks,
         a gift during someone's turn, a trade's answer). Its move is checked again when it is played, and a menu's
         final pick names its move."""
         return version == table.version or version >= table.seats[seat].acted_version
 
-    async def _control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
+    async def control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
         """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
-        table = await self._table(table_id)
-        game = self._playing(table)
-        seat = self._seat_for(table, actor)
+        table = await self.table(table_id)
+        game = self.playing(table)
+        seat = self.seat_for(table, actor)
         state = game.load(table.state or {})
-        if not self._current(table, game, seat, version):
-            raise await self._stale(table, game, state, seat, version, "menu")
+        if not self.current(table, game, seat, version):
+            raise await self.stale(table, game, state, seat, version, "menu")
         return table, game, seat, state
 
-    async def _stale(self, table: TableRow, game: Game, state: Any, seat: int, version: int,
+    async def stale(self, table: TableRow, game: Game, state: Any, seat: int, version: int,
                      control: str) -> StaleButton:
         """The refusal of a control from an earlier position. When the control predates the seat's own last move
         and the turn goes on privately from it (the move is not told yet: the second action of two, a card drawn
@@ -164,6 +166,10 @@ class ServiceCore:
             return StaleButton(STALE_OWN.format(control=control))
         return StaleButton(STALE_MENU if control == "menu" else STALE_BUTTON)
 
-    async def _ply_base(self, table: TableRow) -> int:
+    async def ply_base(self, table: TableRow) -> int:
         last = await self.db.moves(table.id, last=1)
         return last[-1].ply if last else 0
+
+    async def schedule_archive(self, table: TableRow) -> None:
+        hours = (await self.db.guild_settings(table.guild_id))[2]
+        await self.db.schedule_archive(table.id, self.clock() + hours * 3600.0)

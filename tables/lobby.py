@@ -10,14 +10,15 @@ from typing import Any
 from engine.base import Game, GameError
 from storage import ACTIVE, FINISHED, LOBBY, ChannelBusy, StaleVersion, TableRow
 from tables.bots import BOT_LEVELS
+from tables.core import Core
 from tables.outcome import (
     Actor,
     Outcome,
     Refusal,
     StaleButton,
 )
-from tables.play import PlayPipeline, clock_seconds
-from tables.presenter import _fmt_opt
+from tables.play import Play, clock_seconds
+from tables.presenter import Presenter, _fmt_opt
 
 log = logging.getLogger(__name__)
 
@@ -69,18 +70,22 @@ def split_clock(options: dict[str, str]) -> tuple[dict[str, str], tuple[int | No
                       "`forfeit` (the late player leaves; a bot keeps their seat).")
     return rest, (CLOCKS[clock], policy)
 
+class Lobby:
+    """Requests before (and around) a game: the lobby's life, and the server's settings."""
 
-class Lobby(PlayPipeline):
-    """Requests before (and around) a game: the lobby's life."""
+    def __init__(self, core: Core, presenter: Presenter, play: Play) -> None:
+        self.core = core
+        self.presenter = presenter
+        self.play = play
 
     async def check_new(self, channel_id: int | None, game_key: str, options_text: str | None) -> dict[str, Any]:
         """Validate a new lobby; returns resolved options. ``channel_id=None``: a new thread, always free."""
-        game = self.game(game_key)
+        game = self.core.game(game_key)
         try:
             options = game.resolve_options(split_clock(parse_options(options_text))[0])
         except GameError as err:
             raise Refusal(str(err)) from None
-        if channel_id is not None and await self.db.open_table_in(channel_id):
+        if channel_id is not None and await self.core.db.open_table_in(channel_id):
             raise Refusal("This channel already has a game. Finish or cancel it (`/game cancel`), "
                           "or start the new one in a thread.")
         return options
@@ -92,7 +97,7 @@ class Lobby(PlayPipeline):
         clock = split_clock(parse_options(options_text))[1]
         answers = split_answers(parse_options(options_text))[1]
         if clock is None:  # the server's default clock, if it set one (/settings)
-            seconds, policy, _ = await self.db.guild_settings(guild_id)
+            seconds, policy, _ = await self.core.db.guild_settings(guild_id)
             clock = (seconds, policy) if seconds else None
         return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
                                         lobby_message_id, clock=clock, answers=answers)
@@ -104,27 +109,27 @@ class Lobby(PlayPipeline):
         """A new lobby, its clock and answer time set, in one transaction that owes its card (the outbox): a
         process that stops before the card is posted posts it at the next start."""
         try:
-            table_id = await self.db.create_table(
+            table_id = await self.core.db.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options, host_id=host.user_id,
-                host_name=host.name, now=self.clock(), lobby_channel_id=lobby_channel_id,
+                host_name=host.name, now=self.core.clock(), lobby_channel_id=lobby_channel_id,
                 lobby_message_id=lobby_message_id, clock=clock, answer_seconds=answers)
         except ChannelBusy:
             raise Refusal("This channel already has a game.") from None
-        table = await self._table(table_id)
+        table = await self.core.table(table_id)
         log.info("lobby %s opened for %s in channel %s by %s", table_id, game_key, channel_id, host.user_id)
-        return Outcome(lobby=self._lobby_card(table), table_id=table_id, channel_id=channel_id,
-                       reply=f"Lobby for {self.game(game_key).name} opened.", outbox=(table.id, table.version))
+        return Outcome(lobby=self.presenter.lobby_card(table), table_id=table_id, channel_id=channel_id,
+                       reply=f"Lobby for {self.core.game(game_key).name} opened.", outbox=(table.id, table.version))
 
     async def check_rematch(self, table_id: int, actor: Actor, channel_id: int | None = None) -> TableRow:
         """The finished table if ``actor`` may start its rematch (in ``channel_id``, or its own channel)."""
-        old = await self._table(table_id)
+        old = await self.core.table(table_id)
         if old.status != FINISHED:
             raise Refusal("A rematch can start once this game is over.")
         if old.seat_of(actor.user_id) is None:
             raise Refusal("Only the players of that game can start its rematch; open your own with `/game new`.")
-        if await self.db.open_table_in(channel_id or old.channel_id):
+        if await self.core.db.open_table_in(channel_id or old.channel_id):
             raise Refusal("There is already a new lobby or game here.")
-        if await self.db.rematch_of(old.id):
+        if await self.core.db.rematch_of(old.id):
             raise Refusal("This game's rematch is already open.")
         return old
 
@@ -135,20 +140,20 @@ class Lobby(PlayPipeline):
 
         The other people are invited (mentioned) rather than seated: they join if they want to.
         """
-        async with self._locks[table_id]:  # one rematch per game, however many clicks race for it
+        async with self.core.locks[table_id]:  # one rematch per game, however many clicks race for it
             old = await self.check_rematch(table_id, actor, channel_id)
             out = await self._create_lobby(old.guild_id, channel_id or old.channel_id, actor, old.game, old.options,
                                            lobby_channel_id, lobby_message_id,
                                            clock=(old.turn_seconds, old.on_timeout), answers=old.answer_seconds)
             assert out.table_id is not None
-            await self.db.set_rematch_of(out.table_id, old.id)
-        table = await self._table(out.table_id)
+            await self.core.db.set_rematch_of(out.table_id, old.id)
+        table = await self.core.table(out.table_id)
         bots: list[tuple[int | None, str, str | None]] = [(None, s.name, s.bot) for s in old.seats if s.is_bot]
         if bots:
-            table = await self.db.set_seats(table.id, table.version, self._rows(table) + bots, self.clock())
+            table = await self.core.db.set_seats(table.id, table.version, self._rows(table) + bots, self.core.clock())
         others = [s.user_id for s in old.seats  # not those who were removed or ran out of time (they may join)
                   if s.user_id is not None and s.user_id != actor.user_id and s.left in ("", "resigned")]
-        card = self._lobby_card(table, note=f"Rematch of table #{old.id}.")
+        card = self.presenter.lobby_card(table, note=f"Rematch of table #{old.id}.")
         if others:
             card.post.content = " ".join(f"<@{u}>" for u in others) + f" — {actor.name} wants a rematch: join below."
             card.post.mention_ids = others
@@ -157,21 +162,15 @@ class Lobby(PlayPipeline):
         out.outbox = (table.id, table.version)
         return out
 
-    async def board_posted(self, table_id: int, message_id: int) -> int | None:
-        """A new board of the table was posted as ``message_id``; returns the previous board's message, whose
-        controls should now go (only the newest board has live controls)."""
-        previous = await self.db.swap_board_message(table_id, message_id)
-        return previous if previous != message_id else None
-
     async def settings(self, guild_id: int | None, actor: Actor, clock: str | None, timeout: str | None,
                        archive_hours: int | None, can_manage_server: bool, reminders: int | None = None,
                        away_days: int | None = None) -> Outcome:
         """``/settings``: the server's defaults (Manage Server to change them; anyone may read them)."""
         if guild_id is None:
             raise Refusal("Settings belong to a server: use this in one.")
-        seconds, policy, hours = await self.db.guild_settings(guild_id)
-        per_day = await self.db.reminders_per_day(guild_id)
-        away = await self.db.away_days(guild_id)
+        seconds, policy, hours = await self.core.db.guild_settings(guild_id)
+        per_day = await self.core.db.reminders_per_day(guild_id)
+        away = await self.core.db.away_days(guild_id)
         if any(v is not None for v in (clock, timeout, archive_hours, reminders, away_days)):
             if not can_manage_server:
                 raise Refusal("Only members with Manage Server can change the server's settings.")
@@ -195,8 +194,8 @@ class Lobby(PlayPipeline):
                 if not 0 <= away_days <= 60:
                     raise Refusal("A vacation may last 0 to 60 days.")
                 away = away_days
-            await self.db.set_guild_settings(guild_id, seconds, policy, hours, self.clock(), per_day)
-            await self.db.set_away_days(guild_id, away, self.clock())
+            await self.core.db.set_guild_settings(guild_id, seconds, policy, hours, self.core.clock(), per_day)
+            await self.core.db.set_away_days(guild_id, away, self.core.clock())
         text = (f"New lobbies: turn clock **{clock_text(seconds) if seconds else 'off'}**, then **{policy}**. "
                 f"At most **{per_day}** reminders a day per player; vacations up to **{away}** days. "
                 f"Finished games' threads are archived after **{hours} h**.")
@@ -205,35 +204,25 @@ class Lobby(PlayPipeline):
     async def check_control_channel(self, table_id: int, channel_id: int | None) -> None:
         """A lobby control acts only in the table's own channels (its lobby's, or its game's): a click forged in
         another channel, where the clicker may hold other permissions, is refused."""
-        table = await self._table(table_id)
+        table = await self.core.table(table_id)
         if channel_id is None or channel_id not in (table.channel_id, table.lobby_channel_id):
             raise Refusal("That control belongs to a table in another channel.")
 
-    async def status_message(self, table_id: int, turn: int) -> int | None:
-        """The message of the turn's status post (``Post.status_of``), to edit; None to post a new one."""
-        return await self.db.status_message(table_id, turn)
-
-    async def status_posted(self, table_id: int, turn: int, message_id: int) -> None:
-        await self.db.set_status_message(table_id, turn, message_id)
-
-    async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
-        await self.db.set_lobby_message(table_id, channel_id, message_id)
-
     async def _lobby_change(self, table_id: int, actor: Actor, change: Callable[[TableRow], tuple[list, int, str]],
                             version: int | None = None) -> Outcome:
-        async with self._locks[table_id]:
-            table = await self._table(table_id)
+        async with self.core.locks[table_id]:
+            table = await self.core.table(table_id)
             if table.status != LOBBY:
                 raise Refusal("This lobby is closed: the game has started or was cancelled.")
             if version is not None and version != table.version:
                 raise StaleButton("The lobby changed; try again.")
             seats, host_id, note = change(table)
             try:
-                table = await self.db.set_seats(table.id, table.version, seats, self.clock(),
+                table = await self.core.db.set_seats(table.id, table.version, seats, self.core.clock(),
                                                 host_id=host_id if host_id != table.host_id else None)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
-            return Outcome(lobby=self._lobby_card(table), table_id=table.id, channel_id=table.channel_id,
+            return Outcome(lobby=self.presenter.lobby_card(table), table_id=table.id, channel_id=table.channel_id,
                            reply=note, outbox=(table.id, table.version))
 
     @staticmethod
@@ -242,7 +231,7 @@ class Lobby(PlayPipeline):
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         def change(table: TableRow) -> tuple[list, int, str]:
-            game = self.game(table.game)
+            game = self.core.game(table.game)
             if table.seat_of(actor.user_id):
                 raise Refusal("You are already in this game.")
             self._check_room(game, table)
@@ -263,7 +252,7 @@ class Lobby(PlayPipeline):
 
     async def add_bot(self, table_id: int, actor: Actor, level: str = "easy") -> Outcome:
         def change(table: TableRow) -> tuple[list, int, str]:
-            game = self.game(table.game)
+            game = self.core.game(table.game)
             if actor.user_id != table.host_id and not table.seat_of(actor.user_id):
                 raise Refusal("Only players at this table can add a bot.")
             if level not in BOT_LEVELS:
@@ -302,14 +291,14 @@ class Lobby(PlayPipeline):
 
     async def set_options(self, channel_id: int, actor: Actor, options_text: str | None) -> Outcome:
         """The host changes the lobby's options before the start; refused when they can't work for its seats."""
-        table = await self.table_in(channel_id)
-        async with self._locks[table.id]:
-            table = await self._table(table.id)
+        table = await self.core.table_in(channel_id)
+        async with self.core.locks[table.id]:
+            table = await self.core.table(table.id)
             if table.status != LOBBY:
                 raise Refusal("The game has started: its options are fixed.")
             if actor.user_id != table.host_id:
                 raise Refusal("Only the host can change the options.")
-            game = self.game(table.game)
+            game = self.core.game(table.game)
             given, clock = split_clock(parse_options(options_text))
             answers = split_answers(parse_options(options_text))[1]
             try:
@@ -317,7 +306,7 @@ class Lobby(PlayPipeline):
             except GameError as err:
                 raise Refusal(str(err)) from None
             try:
-                table = await self.db.set_options(table.id, table.version, options, self.clock(), clock=clock,
+                table = await self.core.db.set_options(table.id, table.version, options, self.core.clock(), clock=clock,
                                                   answer_seconds=answers)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you typed; try again.") from None
@@ -326,24 +315,24 @@ class Lobby(PlayPipeline):
                 changed += f", clock={clock_text(table.turn_seconds)} timeout={table.on_timeout}"
             if table.answer_seconds:
                 changed += f", answers={clock_text(table.answer_seconds)}"
-            return Outcome(lobby=self._lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
+            return Outcome(lobby=self.presenter.lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
                            table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.",
                            outbox=(table.id, table.version))
 
     async def start(self, table_id: int, actor: Actor, version: int | None = None) -> Outcome:
-        async with self._locks[table_id]:
-            table = await self._table(table_id)
+        async with self.core.locks[table_id]:
+            table = await self.core.table(table_id)
             if table.status != LOBBY:
                 raise Refusal("This game has already started or was cancelled.")
             if actor.user_id != table.host_id:
                 raise Refusal("Only the host can start the game.")
             if version is not None and version != table.version:
                 raise StaleButton("The lobby changed since you looked: check the players, then start again.")
-            game = self.game(table.game)
+            game = self.core.game(table.game)
             if len(table.seats) < game.min_players:
                 raise Refusal(f"{game.name} needs at least {game.min_players} players: "
                               "wait for someone to join, or add a bot.")
-            seed = self.seeds()
+            seed = self.core.seeds()
             try:
                 state = game.new_game(len(table.seats), table.options, seed)
             except GameError as err:  # an option that doesn't suit this many players
@@ -352,30 +341,31 @@ class Lobby(PlayPipeline):
             intro = f"{game.name} begins!"
             seconds = clock_seconds(table, game, state)
             try:
-                table = await self.db.start(table.id, table.version, seed, game.dump(state), self.clock(),
-                                            deadline=self.clock() + seconds if seconds else None, note=intro)
+                table = await self.core.db.start(table.id, table.version, seed, game.dump(state), self.core.clock(),
+                                            deadline=self.core.clock() + seconds if seconds else None, note=intro)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
             log.info("table %s started: %s with %d seats", table.id, game.key, len(table.seats))
-            out = await self._advance(table, game, state, [], [], intro=intro, persisted=True)
-            out.lobby = self._lobby_card(table)
+            out = await self.play.advance(table, game, state, [], [], intro=intro, persisted=True)
+            out.lobby = self.presenter.lobby_card(table)
             out.reply = "Game started."
             return out
 
     async def cancel(self, channel_or_table: int, actor: Actor, *, by_table: bool = False) -> Outcome:
-        table = await (self._table(channel_or_table) if by_table else self.table_in(channel_or_table))
-        async with self._locks[table.id]:
-            table = await self._table(table.id)
+        table = await (self.core.table(channel_or_table) if by_table else self.core.table_in(channel_or_table))
+        async with self.core.locks[table.id]:
+            table = await self.core.table(table.id)
             if table.status not in (LOBBY, ACTIVE):
                 raise Refusal("This game is already over.")
             if actor.user_id != table.host_id and not actor.can_manage:
                 raise Refusal("Only the host, or someone who can manage this channel, can cancel the game.")
             note = f"Game cancelled by {actor.name}."
             try:
-                table = await self.db.cancel(table.id, table.version, self.clock(), note=note)
+                table = await self.core.db.cancel(table.id, table.version, self.core.clock(), note=note)
             except StaleVersion:
                 raise StaleButton("The game moved on while you clicked; try again.") from None
             log.info("table %s cancelled by %s", table.id, actor.user_id)
-            return Outcome(public=[self._cancelled_post(table, note)],
-                           lobby=self._lobby_card(table, note=f"Cancelled by {actor.name}."), table_id=table.id,
-                           channel_id=table.channel_id, reply="Game cancelled.", outbox=(table.id, table.version))
+            return Outcome(public=[self.presenter.cancelled_post(table, note)],
+                           lobby=self.presenter.lobby_card(table, note=f"Cancelled by {actor.name}."),
+                           table_id=table.id, channel_id=table.channel_id, reply="Game cancelled.",
+                           outbox=(table.id, table.version))

@@ -1,6 +1,6 @@
 """The presenter: what the table service says, as posts, cards, private views, move controls and log pages.
 
-It reads tables and renders views; it writes nothing to storage.
+It reads tables and renders views; it writes nothing to storage. The other parts hand it what they decided.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from engine.base import Decision, Game, GameError, Turns, name_seats
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
-from tables.core import ServiceCore, left_tag
+from tables.core import Core, left_tag
 from tables.outcome import (
     Actor,
     Board,
@@ -36,12 +36,14 @@ ALT_LIMIT = 1024  # Discord's attachment description limit
 PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
 COLOUR_LOBBY, COLOUR_PLAY, COLOUR_OVER, COLOUR_CANCELLED = 0x3B82F6, 0x2B7A78, 0xD4A017, 0x6B7280
 
+class Presenter:
+    """Turns tables and game states into :class:`~tables.outcome.Post`s and other plain output; reads only."""
 
-class Presenter(ServiceCore):
-    """Turns tables and game states into :class:`~tables.outcome.Post`s and other plain output."""
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
-    def _lobby_card(self, table: TableRow, note: str = "") -> LobbyCard:
-        game = self.game(table.game)
+    def lobby_card(self, table: TableRow, note: str = "") -> LobbyCard:
+        game = self.core.game(table.game)
         seats = "\n".join(
             f"{i + 1}. {s.name}" + (" — host" if s.user_id == table.host_id else "")  # (a bot's name says so)
             for i, s in enumerate(table.seats)) or "nobody yet"
@@ -71,16 +73,16 @@ class Presenter(ServiceCore):
         return LobbyCard(table_id=table.id, post=post, open=table.status == LOBBY, channel_id=table.channel_id,
                          message_channel_id=table.lobby_channel_id, message_id=table.lobby_message_id)
 
-    def _cancelled_post(self, table: TableRow, note: str) -> Post:
+    def cancelled_post(self, table: TableRow, note: str) -> Post:
         """The notice in the table's channel that the lobby or game was cancelled (``note`` says by whom)."""
-        return Post(title=f"{self.game(table.game).name} · table #{table.id}", description=note or "Game cancelled.",
-                    colour=COLOUR_CANCELLED)
+        return Post(title=f"{self.core.game(table.game).name} · table #{table.id}",
+                    description=note or "Game cancelled.", colour=COLOUR_CANCELLED)
 
-    async def _render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
-        if not self.render_images:
+    async def render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
+        if not self.core.render_images:
             return None
         try:
-            png = await asyncio.to_thread(self.registry.entry(game.key).render, view, names)
+            png = await asyncio.to_thread(self.core.registry.entry(game.key).render, view, names)
         except Exception:
             # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
             log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))
@@ -88,13 +90,13 @@ class Presenter(ServiceCore):
         alt = game.alt_text(view, names) or f"{game.name} board."
         return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
 
-    async def _board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str], note: str = ""
+    async def board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str], note: str = ""
                           ) -> Post:
         """The board post: ``lines`` (what happened since the last board; the latest that fit) under ``note``, a
         word on why this board comes (a seat changed hands, a clock ran out), which is always shown."""
         names = [s.name for s in table.seats]
         view = game.view(state, None)
-        board = await self._render(game, view, names)
+        board = await self.render(game, view, names)
         scores = game.scores(state)
         fields: list[tuple[str, str]] = []
         over = not (table.status == ACTIVE and not game.is_over(state))
@@ -116,7 +118,7 @@ class Presenter(ServiceCore):
                 fields.append(("Now", status))
             mention_ids = [uid for p in acting
                            if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
-            mention_ids = await self._mentioned(table, mention_ids)  # DM-only players hear of it by DM
+            mention_ids = await self.mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
                 # a choice owed outside one's own turn (stop or allow, a split of losses, a trade) is not "your turn"
                 choosing = {table.seats[p].user_id for p in acting if owed[p].clock == "decision"}
@@ -135,10 +137,10 @@ class Presenter(ServiceCore):
             # (DM, /hand, the "My view" button), never on the public board.
             decision = _board_decision(decisions)
             if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
-                controls = self._controls(table, game, state, decision.seat)
+                controls = self.controls(table, game, state, decision.seat)
             colour = COLOUR_PLAY
         else:
-            standings = table.result or self._standings(table, game, state)
+            standings = table.result or self.core.standings(table, game, state)
             fields.insert(0, ("Result", _standings_text(standings, names)))
             content = "🏁 Game over! " + _verdict(table, standings, game.tie)
             colour = COLOUR_OVER
@@ -149,7 +151,7 @@ class Presenter(ServiceCore):
             shown.insert(0, f"… {len(lines) - len(shown)} earlier events in `/log`")
         if note:
             shown.insert(0, note)
-        if board is None and self.render_images:
+        if board is None and self.core.render_images:
             shown.append(PICTURE_FAILED)
         return Post(
             content=content, title=f"{game.name} · table #{table.id}",
@@ -159,25 +161,25 @@ class Presenter(ServiceCore):
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
             rematch_table=rematch, mention_ids=mention_ids, version=table.version)
 
-    def _controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
+    def controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
         moves = game.menu_moves(state, seat)
         choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m),
                                game.menu_groups(state, seat, m)) for m in moves)
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
                         choices=choices)
 
-    async def _mentioned(self, table: TableRow, user_ids: list[int]) -> list[int]:
+    async def mentioned(self, table: TableRow, user_ids: list[int]) -> list[int]:
         """Those of ``user_ids`` told of their turn by a mention in the game's channel: all but those who chose DMs
         only (``/notify dm``), unless a DM to them has failed at this table (it would not arrive)."""
-        modes = await self.db.notify_modes(user_ids)
+        modes = await self.core.db.notify_modes(user_ids)
         closed = {s.user_id for s in table.seats if not s.dm_open}
         return [u for u in user_ids if modes[u] != "dm" or u in closed]
 
-    async def _told_how(self, table: TableRow, user_id: int | None) -> str:
+    async def told_how(self, table: TableRow, user_id: int | None) -> str:
         """How a player will hear that it is their turn, in words (for their private view while they wait)."""
         if user_id is None:
             return ""
-        mode = (await self.db.notify_modes([user_id]))[user_id]
+        mode = (await self.core.db.notify_modes([user_id]))[user_id]
         if mode == "mention" or any(s.user_id == user_id and not s.dm_open for s in table.seats):
             return "You will be mentioned in the game's channel when it is your turn."
         if mode == "both":
@@ -190,7 +192,7 @@ class Presenter(ServiceCore):
             return []
         acting = [table.seats[p] for p in sorted(game.to_act(state))
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
-        modes = await self.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
+        modes = await self.core.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
         # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
         answering = {table.seats[d.seat].user_id for d in game.decisions(state) if d.clock == "decision"}
         return [DirectMessage(user_id=u, table_id=table.id,
@@ -199,16 +201,7 @@ class Presenter(ServiceCore):
                                         + f" (table #{table.id}): <#{table.channel_id}>", colour=COLOUR_PLAY))
                 for u, mode in modes.items() if mode in ("dm", "both")]
 
-    async def set_notify(self, actor: Actor, mode: str) -> Outcome:
-        """``/notify``: how the actor is told it is their turn, in every game."""
-        if mode not in ("mention", "dm", "both"):
-            raise Refusal("Choose `mention`, `dm` or `both`.")
-        await self.db.set_notify(actor.user_id, mode, self.clock())
-        words = {"mention": "a mention in the game's channel", "dm": "a direct message",
-                 "both": "a mention and a direct message"}[mode]
-        return Outcome(reply=f"From now on your turns are announced by {words}.")
-
-    async def _private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
+    async def private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
         """DM each person whose private information changed (in a game with nothing hidden, nobody's does), or who
         is asked anew for an answer alongside someone's turn (a trade offer again, once a stop they owed is
         answered: the buttons of the offer's first DM are from an earlier position)."""
@@ -222,14 +215,14 @@ class Presenter(ServiceCore):
         changed = [s for s in table.seats if s.user_id is not None and not s.resigned
                    and (game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))
                         or asked_alongside(s.seat))]
-        posts = await asyncio.gather(*(self._private_post(table, game, new, s.seat, game.view(new, s.seat), names)
+        posts = await asyncio.gather(*(self.private_post(table, game, new, s.seat, game.view(new, s.seat), names)
                                        for s in changed))
         return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)
                 for s, post in zip(changed, posts, strict=True) if s.user_id is not None]
 
-    async def _private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
+    async def private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
                             names: list[str]) -> Post:
-        board = await self._render(game, view, names)
+        board = await self.render(game, view, names)
         decision = game.decision(state, seat) if table.status == ACTIVE else None
         to_act = decision is not None and seat in game.may_act(state)
         if to_act and decision is not None:
@@ -241,30 +234,30 @@ class Presenter(ServiceCore):
                                           "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
             waiting = ", ".join(names[p] for p in sorted(game.to_act(state)))
-            desc = f"Waiting for {waiting}. {await self._told_how(table, table.seats[seat].user_id)}".rstrip()
+            desc = f"Waiting for {waiting}. {await self.told_how(table, table.seats[seat].user_id)}".rstrip()
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
-                    controls=self._controls(table, game, state, seat) if to_act else None,
+                    controls=self.controls(table, game, state, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)
 
     async def board(self, channel_id: int) -> Outcome:
-        table = await self.table_in(channel_id, finished_ok=True)
+        table = await self.core.table_in(channel_id, finished_ok=True)
         if table.status == LOBBY:
-            return Outcome(reply_post=self._lobby_card(table).post, table_id=table.id)
-        game = self.game(table.game)
+            return Outcome(reply_post=self.lobby_card(table).post, table_id=table.id)
+        game = self.core.game(table.game)
         state = game.load(table.state or {})
-        last = await self.db.moves(table.id, last=3)
+        last = await self.core.db.moves(table.id, last=3)
         lines = [e for m in last for e in m.events]
-        post = await self._board_post(table, game, state, lines)
+        post = await self.board_post(table, game, state, lines)
         # the current board covers any board still owed (see PlayPipeline.undelivered)
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id,
                        outbox=(table.id, table.version))
 
     async def my_games(self, guild_id: int, actor: Actor) -> Outcome:
         """The actor's lobbies and games in this server, the ones waiting for them first, with links."""
-        tables = await self.db.tables_of_player(guild_id, actor.user_id)
+        tables = await self.core.db.tables_of_player(guild_id, actor.user_id)
         waiting, others = [], []
         for table in tables:
-            game = self.game(table.game)
+            game = self.core.game(table.game)
             link = f"<#{table.channel_id}>"
             if table.status == LOBBY:
                 others.append(f"• **{game.name}** lobby, {len(table.seats)} seated · {link}")
@@ -288,13 +281,13 @@ class Presenter(ServiceCore):
 
     async def replay(self, channel_id: int) -> Outcome:
         """The finished game here as an animated image of its public boards, with its move log as a file."""
-        table = await self.table_in(channel_id, finished_ok=True)
+        table = await self.core.table_in(channel_id, finished_ok=True)
         if table.status != FINISHED:
             raise Refusal("A replay is made once the game is over (this one isn't).")
-        game = self.game(table.game)
+        game = self.core.game(table.game)
         names = [s.name for s in table.seats]
-        log = [(m.seat, m.notation) for m in await self.db.moves(table.id)]
-        entry = self.registry.entry(game.key)
+        log = [(m.seat, m.notation) for m in await self.core.db.moves(table.id)]
+        entry = self.core.registry.entry(game.key)
         seats, seed = len(table.seats), table.seed or 0
 
         def make() -> tuple[bytes, bytes]:
@@ -315,17 +308,17 @@ class Presenter(ServiceCore):
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
-        table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
+        table = await (self.core.table(table_id) if table_id is not None else self.core.table_in(channel_id or 0,
                                                                                          finished_ok=True))
         if table.status == LOBBY:
             raise Refusal("The game has not started yet.")
         seat = table.seat_of(actor.user_id)
         if seat is None:
             raise Refusal("You are not playing in this game.")
-        game = self.game(table.game)
+        game = self.core.game(table.game)
         state = game.load(table.state or {})
         names = [s.name for s in table.seats]
-        post = await self._private_post(table, game, state, seat.seat, game.view(state, seat.seat), names)
+        post = await self.private_post(table, game, state, seat.seat, game.view(state, seat.seat), names)
         if table.status != ACTIVE or seat.resigned:
             post.controls = None
             post.description = "This game is over." if table.status != ACTIVE else \
@@ -335,21 +328,21 @@ class Presenter(ServiceCore):
 
     async def choices(self, channel_id: int, actor: Actor, typed: str = "") -> list[Choice]:
         """The caller's legal moves whose notation or label contains what they typed."""
-        table = await self.db.open_table_in(channel_id)
+        table = await self.core.db.open_table_in(channel_id)
         if table is None or table.status != ACTIVE:
             return []
         seat = table.seat_of(actor.user_id)
         if seat is None or seat.resigned:
             return []
-        game = self.game(table.game)
+        game = self.core.game(table.game)
         state = game.load(table.state or {})
         typed = " ".join(typed.split()).casefold()
-        return [c for c in self._controls(table, game, state, seat.seat).choices
+        return [c for c in self.controls(table, game, state, seat.seat).choices
                 if typed in c.notation.casefold() or typed in c.label.casefold()]
 
     async def status(self, channel_id: int) -> str:
-        table = await self.table_in(channel_id, finished_ok=True)
-        game = self.game(table.game)
+        table = await self.core.table_in(channel_id, finished_ok=True)
+        game = self.core.game(table.game)
         names = [s.name for s in table.seats]
         head = f"**{game.name}** · table #{table.id} · {table.status}"
         players = ", ".join(s.name + left_tag(s.left) for s in table.seats)
@@ -367,11 +360,11 @@ class Presenter(ServiceCore):
 
     async def history(self, channel_id: int, last: int = 15) -> str:
         """The latest ``last`` moves in words, one line each (``/log`` pages through all of them: :meth:`log_page`)."""
-        table = await self.table_in(channel_id, finished_ok=True)
-        moves = await self.db.moves(table.id, last=last)
+        table = await self.core.table_in(channel_id, finished_ok=True)
+        moves = await self.core.db.moves(table.id, last=last)
         if not moves:
             return "No moves yet."
-        return "\n".join(self._log_lines(table, moves))
+        return "\n".join(self.log_lines(table, moves))
 
     async def log_page(self, *, channel_id: int | None = None, table_id: int | None = None,
                        page: int | None = None, last: int | None = None) -> LogPage:
@@ -380,11 +373,11 @@ class Presenter(ServiceCore):
 
         With ``last``: only the latest ``last`` moves; if they don't fit one page, the newest that fit and a line
         saying how many earlier ones `/log` pages through (never a silent cut)."""
-        table = await (self._table(table_id) if table_id is not None else self.table_in(channel_id or 0,
+        table = await (self.core.table(table_id) if table_id is not None else self.core.table_in(channel_id or 0,
                                                                                          finished_ok=True))
-        title = f"{self.game(table.game).name} · table #{table.id} · moves"
-        moves = await self.db.moves(table.id, last=last)
-        lines = self._log_lines(table, moves)
+        title = f"{self.core.game(table.game).name} · table #{table.id} · moves"
+        moves = await self.core.db.moves(table.id, last=last)
+        lines = self.log_lines(table, moves)
         if not lines:
             return LogPage(table.id, title, ("No moves yet.",), 1, 1, "")
         if last is not None:
@@ -397,10 +390,10 @@ class Presenter(ServiceCore):
         return LogPage(table.id, title, tuple(pages[number - 1]), number, len(pages),
                        f"Page {number} of {len(pages)} · oldest first")
 
-    def _log_lines(self, table: TableRow, moves: Sequence[MoveRow]) -> list[str]:
+    def log_lines(self, table: TableRow, moves: Sequence[MoveRow]) -> list[str]:
         """Moves in words; picks that are still secret (simultaneous turns) say only that they happened."""
         names = [s.name for s in table.seats]
-        game = self.game(table.game)
+        game = self.core.game(table.game)
         if table.state and table.status == ACTIVE and moves:
             state = game.load(table.state)
             first_secret = game.revealed_ply(state) + 1
@@ -413,13 +406,13 @@ class Presenter(ServiceCore):
                 + (" — " + " ".join(m.events) if m.events else "")
                 for m in moves]
 
-    def _check_board_controls(self, table: TableRow, game: Game, state: Any, seat: int) -> None:
+    def check_board_controls(self, table: TableRow, game: Game, state: Any, seat: int) -> None:
         """The public board's controls are for the seat its decision asks; anyone else is pointed to their own."""
         decision = _board_decision(game.decisions(state))
         if decision is not None and decision.seat != seat:
             raise Refusal(f"Those controls are {table.seats[decision.seat].name}'s. Yours are under **My view**.")
 
-    def _not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
+    def not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
         names = [s.name for s in table.seats]
         waiting = ", ".join(names[s] for s in sorted(game.to_act(state)))
         if game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn

@@ -1,0 +1,278 @@
+"""The turn clock: turns whose time ran out are played out as the table says (a bot plays, the default is taken,
+or the late player forfeits), reminders at half time and near the end, pauses, vacations (``/away``) and how each
+player hears of their turn (``/notify``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from engine.base import Event, Game
+from storage import ACTIVE, TableRow
+from storage.db import next_reminder
+from tables.core import Core
+from tables.outcome import Actor, DirectMessage, Outcome, Post, Refusal
+from tables.play import CATALOG_KEYS, MAX_BOT_PLIES, TIMEOUT_BOT, Play, bot_rng, clock_seconds, main_seats
+from tables.presenter import COLOUR_PLAY, Presenter, duration_text, timeout_words
+
+log = logging.getLogger(__name__)
+
+
+class TurnClock:
+    """The turn clock: late turns played out as the table says, reminders, pauses, vacations and how players hear
+    of their turn."""
+
+    def __init__(self, core: Core, presenter: Presenter, play: Play) -> None:
+        self.core = core
+        self.presenter = presenter
+        self.play = play
+
+    async def expire(self) -> list[Outcome]:
+        """Play out the turns whose clock ran out (due deadlines, by the index), as the table's setting says: a bot
+        plays the late seats' turn (``bot``), or the game's default move where it has one (``skip``), or the
+        late players forfeit and a bot keeps their seat (``forfeit``). Also catches up after a restart."""
+        outs = []
+        for table_id in await self.core.db.due(self.core.clock()):
+            async with self.core.locks[table_id]:
+                table = await self.core.table(table_id)
+                if table.status != ACTIVE or table.deadline is None or table.deadline > self.core.clock():
+                    continue
+                if await self._away(table):
+                    continue
+                out = await self._time_out(table)
+                if out is not None:
+                    outs.append(out)
+        return outs
+
+    async def remind(self) -> list[Outcome]:
+        """Reminders of due turn clocks (by the index): at half time and near the end, a mention in the game's
+        channel for the players still to act (one post per wording: a turn, or a choice owed beside it), or a DM
+        for those who chose DMs; not for a player on vacation or over the day's cap."""
+        now = self.core.clock()
+        outs = []
+        for table_id in await self.core.db.reminders_due(now):
+            table = await self.core.table(table_id)
+            if table.status != ACTIVE or table.deadline is None or table.deadline <= now:
+                await self.core.db.set_remind_at(table_id, None)
+                continue
+            game = self.core.game(table.game)
+            state = game.load(table.state or {})
+            late = [table.seats[p] for p in sorted(game.to_act(state))
+                    if table.seats[p].user_id is not None and not table.seats[p].resigned]
+            away = await self.core.db.away_until([s.user_id for s in late if s.user_id is not None], now)
+            late = [s for s in late if s.user_id not in away]  # a player on vacation is not reminded
+            left = table.deadline - now
+            half_time = table.turn_seconds is not None and left > 0.3 * table.turn_seconds
+            await self.core.db.set_remind_at(table_id, next_reminder(table.deadline, now) if half_time else None)
+            cap = await self.core.db.reminders_per_day(table.guild_id)
+            wanted = [s.user_id for s in late if s.user_id is not None]
+            allowed = [u for u in wanted if await self.core.db.take_reminder(u, int(now // 86400), cap, now)]
+            modes = await self.core.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
+            if not modes:
+                continue
+            reminders = {s.user_id: self._reminder(game, table, state, s.seat, left) for s in late
+                         if s.user_id in modes}  # each its own: one may owe the turn, another an answer beside it
+            # DM-only players hear by DM, unless DMs fail
+            mentioned = set(await self.presenter.mentioned(table, list(modes)))
+            out = Outcome(table_id=table.id, channel_id=table.channel_id)
+            for text in dict.fromkeys(reminders.values()):
+                ids = [u for u, t in reminders.items() if t == text and u in mentioned]
+                if ids:
+                    out.public.append(Post(content=" ".join(f"<@{u}>" for u in ids) + f" — {text}", mention_ids=ids,
+                                           colour=COLOUR_PLAY))
+            out.dms = [DirectMessage(user_id=u, table_id=table.id, post=Post(
+                description=f"{reminders[u]} <#{table.channel_id}>", colour=COLOUR_PLAY))
+                for u, mode in modes.items() if mode in ("dm", "both")]
+            outs.append(out)
+        return outs
+
+    @staticmethod
+    def _reminder(game: Game, table: TableRow, state: Any, seat: int, left: float) -> str:
+        """What a late player is reminded of: their turn and what happens to it, or a choice owed outside their
+        own turn (stop or allow, a split, a trade's answer), which takes its default whatever the policy."""
+        decision = game.decision(state, seat)
+        if decision is not None and decision.answer:
+            return f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
+        return (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
+                f"then {timeout_words(table.on_timeout, decision is not None and decision.default is not None)}.")
+
+    async def pause_clock(self, channel_id: int, actor: Actor, pause: bool) -> Outcome:
+        """``/game pause`` and ``/game resume`` (the host or a moderator): stop the turn clock with the time left,
+        or start it again from there."""
+        table = await self.core.table_in(channel_id)
+        if actor.user_id != table.host_id and not actor.can_manage:
+            raise Refusal("Only the host or a moderator can pause or resume the clock.")
+        if table.status != ACTIVE or not table.turn_seconds:
+            raise Refusal("This game has no turn clock running (set one in the lobby with `clock=24h`).")
+        if pause:
+            if table.deadline is None:
+                raise Refusal("The clock is already paused.")
+            table = await self.core.db.pause_clock(table.id, self.core.clock())
+            note = f"⏸️ {actor.name} paused the turn clock ({duration_text(table.paused_left or 0)} left)."
+        else:
+            if table.paused_left is None:
+                raise Refusal("The clock is not paused.")
+            left = table.paused_left
+            table = await self.core.db.resume_clock(table.id, self.core.clock())
+            note = f"▶️ {actor.name} restarted the turn clock: {duration_text(left)} left."
+        return Outcome(public=[Post(description=note, colour=COLOUR_PLAY)], table_id=table.id,
+                       channel_id=table.channel_id, reply="Done.")
+
+    async def _away(self, table: TableRow) -> bool:
+        """A player to act is on vacation: their clock waits until it ends (the deadline moves), no time-out now."""
+        game = self.core.game(table.game)
+        state = game.load(table.state or {})
+        # the main line's players (a trade's answer owed by someone away does not stop the acting player's clock)
+        seats = main_seats(game, state)
+        ids = [table.seats[p].user_id for p in seats if table.seats[p].user_id is not None]
+        away = await self.core.db.away_until([u for u in ids if u is not None], self.core.clock())
+        if not away:
+            return False
+        await self.core.db.postpone(table.id, max(away.values()) + (table.turn_seconds or 0), self.core.clock())
+        return True
+
+    async def set_away(self, actor: Actor, days: float, guild_id: int | None = None) -> Outcome:
+        """``/away``: a vacation of up to the server's limit (``/settings away_days``, default 14 days) that stops
+        your turn clocks (0: back now)."""
+        limit = await self.core.db.away_days(guild_id)
+        if not 0 <= days <= limit:
+            raise Refusal(f"A vacation here lasts 0 to {limit} days (0 ends it).")
+        now = self.core.clock()
+        until = now + days * 86400 if days else None
+        await self.core.db.set_away(actor.user_id, until, now)
+        await self._back(actor.user_id, until or now)
+        if until is None:
+            return Outcome(reply="Welcome back: your turn clocks run again.")
+        return Outcome(reply=f"Away for {duration_text(days * 86400)}: turn clocks waiting for you stop until then "
+                             "(your turns are not played for you).")
+
+    async def _back(self, user_id: int, until: float) -> None:
+        """A vacation ends (or is shortened) at ``until``: a turn of theirs whose deadline was moved past it gets
+        the turn's time from then, not the rest of the old vacation. (Another player still away on the same line
+        moves it again when it comes.)"""
+        now = self.core.clock()
+        for row in await self.core.db.tables_of_player(None, user_id):
+            async with self.core.locks[row.id]:
+                table = await self.core.table(row.id)
+                game = self.core.registry.get(table.game)
+                if table.status != ACTIVE or table.deadline is None or game is None:
+                    continue
+                try:
+                    state = game.load(table.state or {})
+                except ValueError:  # a state this version cannot read: its clock is left as it is
+                    continue
+                if not any(table.seats[p].user_id == user_id for p in main_seats(game, state)):
+                    continue
+                seconds = clock_seconds(table, game, state)
+                if seconds and table.deadline > until + seconds:
+                    await self.core.db.postpone(table.id, until + seconds, now)
+
+    async def _time_out(self, table: TableRow) -> Outcome | None:
+        game = self.core.game(table.game)
+        state = game.load(table.state or {})
+        late = [p for p in sorted(game.to_act(state)) if table.seats[p].user_id is not None
+                and not table.seats[p].resigned]
+        names = [s.name for s in table.seats]
+        if not late:
+            return None
+        who = ", ".join(names[p] for p in late)
+        owed = [game.decision(state, p) for p in late]
+        if all(d is not None and d.answer for d in owed):
+            return await self._default_answers(table, game, state, late, who)
+        if not table.turn_seconds:
+            return None  # a turn without a clock waits for its player
+        # An answer owed alongside the late turn (a trade offer) takes its default, whatever the table's policy: an
+        # unanswered offer is declined, and the seat that only owed an answer neither forfeits nor has a bot choose.
+        old = state
+        base = await self.core.ply_base(table)
+        record: list[tuple[int, str, list[Event]]] = []
+        answers = [p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside and d.default]
+        for seat, decision in ((p, game.decision(state, p)) for p in answers):
+            if decision is not None and decision.alongside and decision.default is not None:
+                state, events = game.apply(state, seat, game.parse_move(decision.default))
+                record.append((seat, decision.default, events))
+        late = [p for p in late if p not in answers]
+        who = ", ".join(names[p] for p in late) or who
+        if table.on_timeout == "forfeit" and late:
+            result = None
+            remaining = [s.seat for s in table.seats if not s.resigned and s.seat not in late]
+            ends = len(remaining) < 2
+            note = f"⏰ {who} ran out of time and forfeited" + (
+                ": the game is over." if ends else "; a bot keeps their seat.")
+            for seat in late:
+                last = seat == late[-1]
+                if ends and last:
+                    result = self.core.standings(table, game, old, resigning=seat, how="forfeit")
+                # the last write owes the board that says so (the outbox)
+                table = await self.core.db.resign(table.id, table.version, seat, self.core.clock(), result=result,
+                                             how="forfeit", note=note if last else None)
+            if result is not None:
+                await self.core.schedule_archive(table)
+                return Outcome(public=[await self.presenter.board_post(table, game, old, [], note)], table_id=table.id,
+                               channel_id=table.channel_id, outbox=(table.id, table.version))
+            return await self.play.advance(table, game, state, record, [old], intro=note, persisted=True)
+        by_bot = False  # a bot chose a move (skip falls back to one where the game has no default move)
+        for seat in late:
+            # the late turn only: the next one is the player's, with its own clock. It ends where the game says
+            # (turn_of), or else at the first decision after a move that does not go on with it (not a follow-up)
+            turn = game.turn_of(state)
+            for moved in range(MAX_BOT_PLIES):
+                if game.is_over(state) or seat not in game.to_act(state) or game.turn_of(state) != turn:
+                    break
+                decision = game.decision(state, seat)
+                if moved and turn is None and (decision is None or not decision.followup):
+                    break
+                move = None
+                if table.on_timeout == "skip" and decision is not None and decision.default is not None:
+                    move = game.parse_move(decision.default)
+                    if not game.is_legal(state, seat, game.normalise_move(state, seat, move)):
+                        move = None
+                if move is None:  # a late turn is played sensibly: the medium bot, in the worker process
+                    move = await self.core.thinker.move(game, state, seat, TIMEOUT_BOT,
+                                                        bot_rng(table, base + len(record)), game.key in CATALOG_KEYS)
+                    by_bot = True
+                state, events = game.apply(state, seat, move)
+                record.append((seat, game.format_move(move), events))
+        # the late players' own moves of the turn, made before the clock ran out (unannounced: a turn goes on
+        # privately), which the board tells with the bot's
+        unannounced = await self.core.db.moves(table.id, last=base - table.announced_ply) \
+            if base > table.announced_ply else []
+        own = sum(1 for m in unannounced if m.seat in late)
+        theirs = f" ({own} move{'s' if own > 1 else ''} of it {'were' if own > 1 else 'was'} theirs)" if own else ""
+        if not late:
+            verb = "the default was taken"
+        elif table.on_timeout == "skip" and not by_bot:
+            verb = f"the rest of the turn was skipped{theirs}" if own > 0 else "the turn was skipped"
+        else:  # (a Bloc by Bloc turn's earlier actions were on boards of their own: "played for them" is true)
+            verb = f"a bot played the rest of the turn{theirs}" if own > 0 else "a bot played for them"
+        return await self.play.advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
+
+    async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str
+                               ) -> Outcome:
+        """Answers owed outside one's own turn (stop or allow, a split of losses…) that timed out take their
+        defaults, one each; the game goes on."""
+        old = state
+        record: list[tuple[int, str, list[Event]]] = []
+        for seat in late:
+            decision = game.decision(state, seat)
+            if decision is None or decision.default is None or game.is_over(state):
+                continue
+            move = game.parse_move(decision.default)
+            state, events = game.apply(state, seat, move)
+            record.append((seat, game.format_move(move), events))
+        return await self.play.advance(table, game, state, record, [old],
+                                   intro=f"⏰ {who} did not answer in time: the default was taken.")
+
+    async def archives_due(self) -> list[tuple[int, int]]:
+        """(table, channel) of finished games whose thread should now be archived (each returned once)."""
+        return await self.core.db.archives_due(self.core.clock())
+
+    async def set_notify(self, actor: Actor, mode: str) -> Outcome:
+        """``/notify``: how the actor is told it is their turn, in every game."""
+        if mode not in ("mention", "dm", "both"):
+            raise Refusal("Choose `mention`, `dm` or `both`.")
+        await self.core.db.set_notify(actor.user_id, mode, self.core.clock())
+        words = {"mention": "a mention in the game's channel", "dm": "a direct message",
+                 "both": "a mention and a direct message"}[mode]
+        return Outcome(reply=f"From now on your turns are announced by {words}.")

@@ -1,0 +1,87 @@
+"""The outbox's other side: what committed changes still owe their channel (boards, notices, lobby cards), posted
+again after a crash or a refusal, and the bookkeeping of what was posted where (the newest board, a turn's status
+message, the lobby message, whether a player's DMs arrive).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from storage import CANCELLED, LOBBY
+from tables.core import Core
+from tables.outcome import Outcome, Post
+from tables.presenter import COLOUR_LOBBY, Presenter
+
+log = logging.getLogger(__name__)
+
+OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
+
+
+class Outbox:
+    """What committed changes owe the channel, and the bookkeeping of what was posted where."""
+
+    def __init__(self, core: Core, presenter: Presenter) -> None:
+        self.core = core
+        self.presenter = presenter
+
+    async def delivered(self, table_id: int, version: int) -> None:
+        """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""
+        await self.core.db.delivered(table_id, version, self.core.clock())
+
+    async def undelivered(self, settled: float | None = None) -> list[Outcome]:
+        """What committed changes still owe their channel (the process stopped between the commit and the post, or
+        Discord refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
+        with its players' private views; a cancelled table's notice; the lobby card. All of them at start-up; on the
+        clock's ticks, those owed for at least ``settled`` seconds (so a board being posted right now is not posted
+        twice) and for less than a day (a channel that stays gone is not asked for forever). Each is marked
+        ``owed``: a board that reached the channel before the process stopped is found there, not posted again."""
+        now = self.core.clock()
+        between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
+        out = []
+        for owed in await self.core.db.undelivered(between):
+            table = await self.core.table(owed.table_id)
+            game = self.core.game(table.game)
+            outcome = Outcome(table_id=table.id, channel_id=table.channel_id,
+                              outbox=(table.id, max(owed.version, table.version)), owed=True)
+            if owed.lobby:
+                outcome.lobby = self.presenter.lobby_card(table)
+            if owed.board and table.status == CANCELLED:
+                outcome.public.append(self.presenter.cancelled_post(table, owed.note))
+            elif owed.board and table.status != LOBBY:
+                state = game.load(table.state or {})
+                lines = [e for m in await self.core.db.moves(table.id) if owed.first_ply <= m.ply <= owed.last_ply
+                         for e in m.events]
+                outcome.public.append(await self.presenter.board_post(table, game, state, lines, owed.note))
+                outcome.dms = await self.presenter.private_updates(table, game, None, state)
+            out.append(outcome)
+            log.info("table %s: posting what is owed since version %s", table.id, owed.version)
+        return out
+
+    async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
+        """Record whether a DM arrived; returns a public notice the first time DMs fail."""
+        table = await self.core.table(table_id)
+        seat = table.seat_of(user_id)
+        if seat is None or seat.dm_open == delivered:
+            return None
+        await self.core.db.set_dm_open(table_id, user_id, delivered)
+        if delivered:
+            return None
+        return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so nothing of this game "
+                    "reaches you by DM: you are mentioned here when it is your turn, and `/hand` shows your view "
+                    "any time. The game goes on.", colour=COLOUR_LOBBY, mention_ids=[user_id])
+
+    async def board_posted(self, table_id: int, message_id: int) -> int | None:
+        """A new board of the table was posted as ``message_id``; returns the previous board's message, whose
+        controls should now go (only the newest board has live controls)."""
+        previous = await self.core.db.swap_board_message(table_id, message_id)
+        return previous if previous != message_id else None
+
+    async def status_message(self, table_id: int, turn: int) -> int | None:
+        """The message of the turn's status post (``Post.status_of``), to edit; None to post a new one."""
+        return await self.core.db.status_message(table_id, turn)
+
+    async def status_posted(self, table_id: int, turn: int, message_id: int) -> None:
+        await self.core.db.set_status_message(table_id, turn, message_id)
+
+    async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
+        await self.core.db.set_lobby_message(table_id, channel_id, message_id)
