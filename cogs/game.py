@@ -410,8 +410,13 @@ class GameCog(commands.Cog):
         out = await self._run(interaction, self.service.submit(actor_of(interaction), notation, table_id=table_id,
                                                                version=version, public=_on_board(interaction)),
                               component=True)
+        if out is not None:
+            await self._spent(interaction, out)
+
+    async def _spent(self, interaction: discord.Interaction, out: Outcome) -> None:
+        """A move played from a private menu, a preview or a DM: that message's controls are spent."""
         message = interaction.message
-        if out is not None and message is not None and (message.flags.ephemeral or interaction.guild_id is None):
+        if message is not None and (message.flags.ephemeral or interaction.guild_id is None):
             # The spent private menu (or preview, or the DM it came in) goes, and its card says what is true now;
             # its picture stays.
             await interaction.edit_original_response(content=("✅ " if out.played else "↩️ ") + out.reply, view=None,
@@ -426,21 +431,19 @@ class GameCog(commands.Cog):
         if not await self._defer(interaction, private=False):
             return
         actor = actor_of(interaction)
-        step = await self._ask(interaction, self.service.menu(table_id, actor, version, decode_path(path),
+        # one request: the next level, or the move picked with its preview, or played
+        step = await self._ask(interaction, self.service.pick(table_id, actor, version, decode_path(path),
                                                               notation=notation, public=_on_board(interaction)))
         if step is None:
             return
         message = interaction.message
         private = message is not None and message.flags.ephemeral
-        if step.node.choice is not None and not step.confirm:
-            await self.on_move_control(interaction, table_id, version, step.node.choice.notation)
+        if step.played is not None:
+            await self.deliver(interaction, step.played)
+            await self._spent(interaction, step.played)
             return
-        if step.node.choice is not None:  # show the result first; Submit plays it
-            post = await self._ask(interaction, self.service.preview(table_id, actor, version,
-                                                                     step.node.choice.notation))
-            if post is None:
-                return
-            kwargs = preview_kwargs(post, table_id, version, encode_path(step.path[:-1]))
+        if step.preview is not None:  # show the result first; Submit plays it
+            kwargs = preview_kwargs(step.preview, table_id, version, encode_path(step.path[:-1]))
             if private:
                 await interaction.edit_original_response(**for_edit(kwargs))
             else:

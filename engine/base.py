@@ -334,12 +334,14 @@ class Game(ABC, Generic[S, M, V]):
         :meth:`legal_moves` is not."""
         return self.legal_moves(state, seat)
 
-    def apply(self, state: S, seat: int, move: M) -> tuple[S, list[Event]]:
+    def apply(self, state: S, seat: int, move: M, *, may_act: frozenset[int] | None = None
+              ) -> tuple[S, list[Event]]:
         """Return the new state and events; never mutates ``state``.
 
         Raises :class:`IllegalMoveError` (or a subclass) and changes nothing if the move is not legal for
-        ``seat``. Games implement :meth:`perform`, not this."""
-        move = self.checked_move(state, seat, move)
+        ``seat``. Games implement :meth:`perform`, not this. ``may_act``: the seats that may move now, where the
+        caller has worked them out already (the platform's situation of the position), so they are not again."""
+        move = self.checked_move(state, seat, move, may_act=may_act)
         new = self.clone(state)
         events: list[Event] = []
         self.perform(new, seat, move, events)
@@ -372,12 +374,11 @@ class Game(ABC, Generic[S, M, V]):
         """A short label in words for menus; defaults to the notation."""
         return self.format_move(move)
 
-    def previewed(self, state: S, seat: int, move: M) -> bool:
-        """Whether a pick of ``move`` is shown to the seat privately before it is submitted. The default: when its
-        decision says so (``Decision.preview``); a game may preview only some of its moves (placing a block, not
-        drawing one)."""
-        decision = self.decision(state, seat)
-        return decision is not None and decision.preview
+    def previewed(self, decision: Decision, move: M) -> bool:
+        """Whether a pick of ``move``, answering ``decision``, is shown to the seat privately before it is
+        submitted. The default: when the decision says so (``Decision.preview``); a game may preview only some of
+        its moves (placing a block, not drawing one)."""
+        return decision.preview
 
     def menu_groups(self, state: S, seat: int, move: M) -> tuple[str, ...]:
         """The menu groups ``move`` sits under, outermost first; its own label is :meth:`describe_move`.
@@ -449,11 +450,12 @@ class Game(ABC, Generic[S, M, V]):
         """The reason, in words a player understands, that ``move`` is not legal now."""
         return "That move is not allowed now."
 
-    def checked_move(self, state: S, seat: int, move: M) -> M:
-        """The move in canonical form if ``seat`` may play it now; otherwise the matching typed error."""
+    def checked_move(self, state: S, seat: int, move: M, *, may_act: frozenset[int] | None = None) -> M:
+        """The move in canonical form if ``seat`` may play it now (``may_act``: the seats that may, where the caller
+        knows them); otherwise the matching typed error."""
         if self.is_over(state):
             raise GameOverError("This game is already over.")
-        if seat not in self.may_act(state):
+        if seat not in (self.may_act(state) if may_act is None else may_act):
             raise NotYourTurnError("It is not your turn.")
         move = self.normalise_move(state, seat, move)
         if not self.is_legal(state, seat, move):

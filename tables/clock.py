@@ -6,15 +6,14 @@ player hears of their turn (``/notify``).
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from engine.base import Event, Game
 from storage import ACTIVE, TableRow
 from storage.db import next_reminder
 from tables.core import Core
 from tables.outcome import Actor, DirectMessage, Outcome, Post, Refusal
-from tables.play import CATALOG_KEYS, MAX_BOT_PLIES, TIMEOUT_BOT, Play, bot_rng, clock_seconds, main_seats
+from tables.play import Late, Play, Run
 from tables.presenter import COLOUR_PLAY, Presenter, duration_text, timeout_words
+from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +37,10 @@ class TurnClock:
                 table = await self.core.table(table_id)
                 if table.status != ACTIVE or table.deadline is None or table.deadline > self.core.clock():
                     continue
-                if await self._away(table):
+                sit = self.core.situation(table, self.core.game(table.game))
+                if await self._away(table, sit):
                     continue
-                out = await self._time_out(table)
+                out = await self._time_out(table, sit)
                 if out is not None:
                     outs.append(out)
         return outs
@@ -56,9 +56,8 @@ class TurnClock:
             if table.status != ACTIVE or table.deadline is None or table.deadline <= now:
                 await self.core.db.set_remind_at(table_id, None)
                 continue
-            game = self.core.game(table.game)
-            state = game.load(table.state or {})
-            late = [table.seats[p] for p in sorted(game.to_act(state))
+            sit = self.core.situation(table, self.core.game(table.game))
+            late = [table.seats[p] for p in sorted(sit.to_act)
                     if table.seats[p].user_id is not None and not table.seats[p].resigned]
             away = await self.core.db.away_until([s.user_id for s in late if s.user_id is not None], now)
             late = [s for s in late if s.user_id not in away]  # a player on vacation is not reminded
@@ -71,7 +70,7 @@ class TurnClock:
             modes = await self.core.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
-            reminders = {s.user_id: self._reminder(game, table, state, s.seat, left) for s in late
+            reminders = {s.user_id: self._reminder(table, sit, s.seat, left) for s in late
                          if s.user_id in modes}  # each its own: one may owe the turn, another an answer beside it
             # DM-only players hear by DM, unless DMs fail
             mentioned = set(await self.presenter.mentioned(table, list(modes)))
@@ -88,10 +87,11 @@ class TurnClock:
         return outs
 
     @staticmethod
-    def _reminder(game: Game, table: TableRow, state: Any, seat: int, left: float) -> str:
+    def _reminder(table: TableRow, sit: Situation, seat: int, left: float) -> str:
         """What a late player is reminded of: their turn and what happens to it, or a choice owed outside their
         own turn (stop or allow, a split, a trade's answer), which takes its default whatever the policy."""
-        decision = game.decision(state, seat)
+        game = sit.game
+        decision = sit.decision(seat)
         if decision is not None and decision.answer:
             return f"⏰ {duration_text(left)} left for your choice in {game.name}; then its default is taken."
         return (f"⏰ {duration_text(left)} left for your turn in {game.name}; "
@@ -119,12 +119,10 @@ class TurnClock:
         return Outcome(public=[Post(description=note, colour=COLOUR_PLAY)], table_id=table.id,
                        channel_id=table.channel_id, reply="Done.")
 
-    async def _away(self, table: TableRow) -> bool:
+    async def _away(self, table: TableRow, sit: Situation) -> bool:
         """A player to act is on vacation: their clock waits until it ends (the deadline moves), no time-out now."""
-        game = self.core.game(table.game)
-        state = game.load(table.state or {})
         # the main line's players (a trade's answer owed by someone away does not stop the acting player's clock)
-        seats = main_seats(game, state)
+        seats = sit.main_seats
         ids = [table.seats[p].user_id for p in seats if table.seats[p].user_id is not None]
         away = await self.core.db.away_until([u for u in ids if u is not None], self.core.clock())
         if not away:
@@ -159,39 +157,32 @@ class TurnClock:
                 if table.status != ACTIVE or table.deadline is None or game is None:
                     continue
                 try:
-                    state = game.load(table.state or {})
+                    sit = self.core.situation(table, game)
                 except ValueError:  # a state this version cannot read: its clock is left as it is
                     continue
-                if not any(table.seats[p].user_id == user_id for p in main_seats(game, state)):
+                if not any(table.seats[p].user_id == user_id for p in sit.main_seats):
                     continue
-                seconds = clock_seconds(table, game, state)
+                seconds = sit.clock_seconds(table)
                 if seconds and table.deadline > until + seconds:
                     await self.core.db.postpone(table.id, until + seconds, now)
 
-    async def _time_out(self, table: TableRow) -> Outcome | None:
-        game = self.core.game(table.game)
-        state = game.load(table.state or {})
-        late = [p for p in sorted(game.to_act(state)) if table.seats[p].user_id is not None
-                and not table.seats[p].resigned]
+    async def _time_out(self, table: TableRow, sit: Situation) -> Outcome | None:
+        """The clock ran out on the seats to act: as the table says, a bot plays their turn, or its default move is
+        taken (``skip``), or they forfeit and a bot keeps their seat; an answer owed takes its default."""
+        late = [p for p in sorted(sit.to_act) if table.seats[p].user_id is not None and not table.seats[p].resigned]
         names = [s.name for s in table.seats]
         if not late:
             return None
         who = ", ".join(names[p] for p in late)
-        owed = [game.decision(state, p) for p in late]
-        if all(d is not None and d.answer for d in owed):
-            return await self._default_answers(table, game, state, late, who)
+        owed = [sit.decision(p) for p in late]
+        if all(d is not None and d.answer for d in owed):  # answers owed outside one's turn: their defaults
+            return await self.play.advance(await Run.of(self.core, table, sit), before=sit, late=Late(tuple(late)),
+                                           intro=f"⏰ {who} did not answer in time: the default was taken.")
         if not table.turn_seconds:
             return None  # a turn without a clock waits for its player
         # An answer owed alongside the late turn (a trade offer) takes its default, whatever the table's policy: an
         # unanswered offer is declined, and the seat that only owed an answer neither forfeits nor has a bot choose.
-        old = state
-        base = await self.core.ply_base(table)
-        record: list[tuple[int, str, list[Event]]] = []
-        answers = [p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside and d.default]
-        for seat, decision in ((p, game.decision(state, p)) for p in answers):
-            if decision is not None and decision.alongside and decision.default is not None:
-                state, events = game.apply(state, seat, game.parse_move(decision.default))
-                record.append((seat, decision.default, events))
+        answers = tuple(p for p, d in zip(late, owed, strict=True) if d is not None and d.alongside and d.default)
         late = [p for p in late if p not in answers]
         who = ", ".join(names[p] for p in late) or who
         if table.on_timeout == "forfeit" and late:
@@ -203,66 +194,32 @@ class TurnClock:
             for seat in late:
                 last = seat == late[-1]
                 if ends and last:
-                    result = self.core.standings(table, game, old, resigning=seat, how="forfeit")
+                    result = self.core.standings(table, sit, resigning=seat, how="forfeit")
                 # the last write owes the board that says so (the outbox)
                 table = await self.core.db.resign(table.id, table.version, seat, self.core.clock(), result=result,
-                                             how="forfeit", note=note if last else None)
+                                                  how="forfeit", note=note if last else None)
             if result is not None:
                 await self.core.schedule_archive(table)
-                return Outcome(public=[await self.presenter.board_post(table, game, old, [], note)], table_id=table.id,
+                return Outcome(public=[await self.presenter.board_post(table, sit, [], note)], table_id=table.id,
                                channel_id=table.channel_id, outbox=(table.id, table.version))
-            return await self.play.advance(table, game, state, record, [old], intro=note, persisted=True)
-        by_bot = False  # a bot chose a move (skip falls back to one where the game has no default move)
-        for seat in late:
-            # the late turn only: the next one is the player's, with its own clock. It ends where the game says
-            # (turn_of), or else at the first decision after a move that does not go on with it (not a follow-up)
-            turn = game.turn_of(state)
-            for moved in range(MAX_BOT_PLIES):
-                if game.is_over(state) or seat not in game.to_act(state) or game.turn_of(state) != turn:
-                    break
-                decision = game.decision(state, seat)
-                if moved and turn is None and (decision is None or not decision.followup):
-                    break
-                move = None
-                if table.on_timeout == "skip" and decision is not None and decision.default is not None:
-                    move = game.parse_move(decision.default)
-                    if not game.is_legal(state, seat, game.normalise_move(state, seat, move)):
-                        move = None
-                if move is None:  # a late turn is played sensibly: the medium bot, in the worker process
-                    move = await self.core.thinker.move(game, state, seat, TIMEOUT_BOT,
-                                                        bot_rng(table, base + len(record)), game.key in CATALOG_KEYS)
-                    by_bot = True
-                state, events = game.apply(state, seat, move)
-                record.append((seat, game.format_move(move), events))
+            return await self.play.advance(await Run.of(self.core, table, sit, stored=True), before=sit, intro=note,
+                                           late=Late(answers, alongside_only=True))
         # the late players' own moves of the turn, made before the clock ran out (unannounced: a turn goes on
         # privately), which the board tells with the bot's
-        unannounced = await self.core.db.moves(table.id, last=base - table.announced_ply) \
-            if base > table.announced_ply else []
+        run = await Run.of(self.core, table, sit)
+        unannounced = await self.core.db.moves(table.id, last=run.base - table.announced_ply) \
+            if run.base > table.announced_ply else []
         own = sum(1 for m in unannounced if m.seat in late)
+        await self.play.play_on(run, Late(answers, alongside_only=True, turns=tuple(late),
+                                          skip=table.on_timeout == "skip"))
         theirs = f" ({own} move{'s' if own > 1 else ''} of it {'were' if own > 1 else 'was'} theirs)" if own else ""
         if not late:
             verb = "the default was taken"
-        elif table.on_timeout == "skip" and not by_bot:
+        elif table.on_timeout == "skip" and not run.by_bot:
             verb = f"the rest of the turn was skipped{theirs}" if own > 0 else "the turn was skipped"
         else:  # (a Bloc by Bloc turn's earlier actions were on boards of their own: "played for them" is true)
             verb = f"a bot played the rest of the turn{theirs}" if own > 0 else "a bot played for them"
-        return await self.play.advance(table, game, state, record, [old], intro=f"⏰ {who} ran out of time: {verb}.")
-
-    async def _default_answers(self, table: TableRow, game: Game, state: Any, late: list[int], who: str
-                               ) -> Outcome:
-        """Answers owed outside one's own turn (stop or allow, a split of losses…) that timed out take their
-        defaults, one each; the game goes on."""
-        old = state
-        record: list[tuple[int, str, list[Event]]] = []
-        for seat in late:
-            decision = game.decision(state, seat)
-            if decision is None or decision.default is None or game.is_over(state):
-                continue
-            move = game.parse_move(decision.default)
-            state, events = game.apply(state, seat, move)
-            record.append((seat, game.format_move(move), events))
-        return await self.play.advance(table, game, state, record, [old],
-                                   intro=f"⏰ {who} did not answer in time: the default was taken.")
+        return await self.play.advance(run, before=sit, intro=f"⏰ {who} ran out of time: {verb}.")
 
     async def archives_due(self) -> list[tuple[int, int]]:
         """(table, channel) of finished games whose thread should now be archived (each returned once)."""

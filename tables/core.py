@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from engine.base import Game, Result
+from engine.base import Game
 from storage import ACTIVE, LOBBY, Database, TableRow
 from tables.bots import Thinker
 from tables.catalog import Catalog
@@ -27,6 +27,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
+from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +89,8 @@ class Core:
             raise Refusal("This game is over." if table.status == "finished" else "This game was cancelled.")
         return self.game(table.game)
 
-    def standings(self, table: TableRow, game: Game, state: Any, resigning: int | None = None,
-                   how: str = "resigned") -> dict[str, Any]:
+    def standings(self, table: TableRow, sit: Situation, resigning: int | None = None,
+                  how: str = "resigned") -> dict[str, Any]:
         """The engine's result, with the seats whose players left ranked last (the earliest to leave lowest);
         ``resigning`` is leaving now, ``how`` (resigned, removed, forfeit)."""
         n = len(table.seats)
@@ -98,8 +99,8 @@ class Core:
         if resigning is not None:
             resigned[resigning] = max(resigned.values(), default=0) + 1
             left[resigning] = how
-        res: Result | None = game.result(state)
-        scores = list(res.scores) if res else [float(x) for x in game.scores(state)] or [0.0] * n
+        game, res = sit.game, sit.result
+        scores = list(res.scores) if res else [float(x) for x in game.scores(sit.state)] or [0.0] * n
         base_rank = list(res.ranks) if res else [1] * n
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
@@ -138,31 +139,34 @@ class Core:
         return table.game if table else None
 
     @staticmethod
-    def current(table: TableRow, game: Game, seat: int, version: int) -> bool:
+    def current(table: TableRow, seat: int, version: int) -> bool:
         """Whether a control made at ``version`` for ``seat`` still applies: nothing changed for the seat since (it
         has not moved, and what it is asked is the same) — other seats may have moved (a pick of simultaneous picks,
         a gift during someone's turn, a trade's answer). Its move is checked again when it is played, and a menu's
         final pick names its move."""
         return version == table.version or version >= table.seats[seat].acted_version
 
-    async def control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, Game, int, Any]:
-        """Table, game, seat and state for a private control made at ``version``; refuses a stale one."""
+    def situation(self, table: TableRow, game: Game) -> Situation:
+        """The table's game as stored, worked out once (the state is loaded here, and only here)."""
+        return Situation.of(game, game.load(table.state or {}))
+
+    async def control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, int, Situation]:
+        """Table, seat and situation for a private control made at ``version``; refuses a stale one."""
         table = await self.table(table_id)
         game = self.playing(table)
         seat = self.seat_for(table, actor)
-        state = game.load(table.state or {})
-        if not self.current(table, game, seat, version):
-            raise await self.stale(table, game, state, seat, version, "menu")
-        return table, game, seat, state
+        sit = self.situation(table, game)
+        if not self.current(table, seat, version):
+            raise await self.stale(table, sit, seat, version, "menu")
+        return table, seat, sit
 
-    async def stale(self, table: TableRow, game: Game, state: Any, seat: int, version: int,
-                     control: str) -> StaleButton:
+    async def stale(self, table: TableRow, sit: Situation, seat: int, version: int, control: str) -> StaleButton:
         """The refusal of a control from an earlier position. When the control predates the seat's own last move
         and the turn goes on privately from it (the move is not told yet: the second action of two, a card drawn
         to place), it says so rather than that the game moved on."""
         last = await self.db.moves(table.id, last=1)
         if version < table.seats[seat].acted_version and last and last[0].seat == seat and \
-                last[0].ply > table.announced_ply and seat in game.to_act(state):
+                last[0].ply > table.announced_ply and seat in sit.to_act:
             return StaleButton(STALE_OWN.format(control=control))
         return StaleButton(STALE_MENU if control == "menu" else STALE_BUTTON)
 

@@ -17,8 +17,9 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
-from tables.play import Play, clock_seconds
+from tables.play import Play, Run
 from tables.presenter import Presenter, _fmt_opt
+from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
@@ -339,14 +340,15 @@ class Lobby:
                 raise Refusal(f"Can't start: {err}") from None
             # the start owes its first board and the lobby card (the outbox), in the start's own transaction
             intro = f"{game.name} begins!"
-            seconds = clock_seconds(table, game, state)
+            sit = Situation.of(game, state)
+            seconds = sit.clock_seconds(table)
             try:
                 table = await self.core.db.start(table.id, table.version, seed, game.dump(state), self.core.clock(),
                                             deadline=self.core.clock() + seconds if seconds else None, note=intro)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you clicked; try again.") from None
             log.info("table %s started: %s with %d seats", table.id, game.key, len(table.seats))
-            out = await self.play.advance(table, game, state, [], [], intro=intro, persisted=True)
+            out = await self.play.advance(await Run.of(self.core, table, sit, stored=True), intro=intro)
             out.lobby = self.presenter.lobby_card(table)
             out.reply = "Game started."
             return out

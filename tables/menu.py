@@ -10,23 +10,44 @@ version finds the same entry whenever it is read again.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tables.outcome import Choice
+from tables.outcome import Choice, Outcome, Post
 
 MAX_OPTIONS = 25
 
 
-@dataclass(frozen=True)
 class MenuNode:
-    label: str
-    children: tuple[MenuNode, ...] = ()
-    choice: Choice | None = None  # set on a leaf: the move it plays
+    """An entry of the menu: a move (a leaf, whose label is its choice's) or a group or range of entries. A range's
+    label names its first and last entries, read when it is shown."""
+
+    __slots__ = ("_label", "children", "choice")
+
+    def __init__(self, label: str | Callable[[], str], children: tuple[MenuNode, ...] = (),
+                 choice: Choice | None = None) -> None:
+        self._label = label
+        self.children = children
+        self.choice = choice  # set on a leaf: the move it plays
+
+    @property
+    def label(self) -> str:
+        if not isinstance(self._label, str):
+            self._label = self._label()
+        return self._label
 
     @property
     def leaf(self) -> bool:
         return self.choice is not None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MenuNode) and (self.label, self.children, self.choice) == \
+            (other.label, other.children, other.choice)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable cache of its label: not hashable, like the dataclass)
+
+    def __repr__(self) -> str:
+        return f"MenuNode({self.label!r}, {len(self.children)} entries, choice={self.choice!r})"
 
     @property
     def moves(self) -> int:
@@ -44,7 +65,7 @@ def _level(choices: list[Choice], depth: int) -> tuple[MenuNode, ...]:
     groups: dict[str, list[Choice]] = {}
     for choice in choices:
         if depth >= len(choice.groups):
-            entries.append(MenuNode(choice.label, choice=choice))
+            entries.append(MenuNode(_label_of(choice), choice=choice))
             continue
         name = choice.groups[depth]
         if name not in groups:
@@ -64,21 +85,33 @@ def _split(nodes: list[MenuNode]) -> tuple[MenuNode, ...]:
     ranges = []
     for start in range(0, len(nodes), size):
         chunk = nodes[start:start + size]
-        label = chunk[0].label if len(chunk) == 1 else f"{shorten(chunk[0].label)} … {shorten(chunk[-1].label)}"
-        ranges.append(MenuNode(label, tuple(chunk)))
+        ranges.append(MenuNode(_range_label(chunk), tuple(chunk)))
     return _split(ranges)
 
 
-@dataclass(frozen=True)
+def _label_of(choice: Choice) -> Callable[[], str]:
+    return lambda: choice.label
+
+
+def _range_label(chunk: list[MenuNode]) -> Callable[[], str]:
+    """A range's label, read when shown: its first and last entries' labels (the one's alone)."""
+    first, last = chunk[0], chunk[-1]
+    return lambda: first.label if first is last else f"{shorten(first.label)} … {shorten(last.label)}"
+
+
+@dataclass
 class MenuStep:
-    """One level of a player's move menu, as the service hands it to the Discord layer."""
+    """One pick in a player's move menu, as the service hands it to the Discord layer: the next level to show, or
+    the move picked, with its preview (to submit) or with what playing it did."""
 
     table_id: int
     version: int
     path: tuple[int, ...]
     trail: tuple[str, ...]  # labels of the entries picked so far
     node: MenuNode
-    confirm: bool = False  # a leaf is previewed before it is played (Game.confirm_moves)
+    confirm: bool = False  # a leaf is previewed before it is played (Game.previewed)
+    preview: Post | None = None  # the picked move's preview, with Submit
+    played: Outcome | None = None  # the picked move was played: what to post
 
 
 def shorten(text: str, limit: int = 45) -> str:

@@ -48,11 +48,11 @@ class Outbox:
             if owed.board and table.status == CANCELLED:
                 outcome.public.append(self.presenter.cancelled_post(table, owed.note))
             elif owed.board and table.status != LOBBY:
-                state = game.load(table.state or {})
+                sit = self.core.situation(table, game)
                 lines = [e for m in await self.core.db.moves(table.id) if owed.first_ply <= m.ply <= owed.last_ply
                          for e in m.events]
-                outcome.public.append(await self.presenter.board_post(table, game, state, lines, owed.note))
-                outcome.dms = await self.presenter.private_updates(table, game, None, state)
+                outcome.public.append(await self.presenter.board_post(table, sit, lines, owed.note))
+                outcome.dms = await self.presenter.private_updates(table, None, sit)
             out.append(outcome)
             log.info("table %s: posting what is owed since version %s", table.id, owed.version)
         return out

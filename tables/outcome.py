@@ -6,6 +6,7 @@ components, and a :class:`Refusal` to a private reply.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -35,11 +36,33 @@ class Actor:
     can_manage: bool = False  # has Manage Channels where the table lives
 
 
-@dataclass(frozen=True)
 class Choice:
-    notation: str
-    label: str
-    groups: tuple[str, ...] = ()  # menu groups above this move, outermost first (see Game.menu_path)
+    """One move offered: its notation, its label in words and the menu groups above it, outermost first (see
+    ``Game.menu_groups``). The label may be given as a function, called when the label is first read: a menu shows
+    one level at a time, so the moves it does not show are never described."""
+
+    __slots__ = ("_label", "groups", "notation")
+
+    def __init__(self, notation: str, label: str | Callable[[], str], groups: tuple[str, ...] = ()) -> None:
+        self.notation = notation
+        self._label = label
+        self.groups = groups
+
+    @property
+    def label(self) -> str:
+        if not isinstance(self._label, str):
+            self._label = self._label()
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Choice) and (self.notation, self.label, self.groups) == \
+            (other.notation, other.label, other.groups)
+
+    def __hash__(self) -> int:
+        return hash((self.notation, self.groups))
+
+    def __repr__(self) -> str:
+        return f"Choice({self.notation!r}, {self.label!r}, {self.groups!r})"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import Decision, Game, GameError, Turns, name_seats
+from engine.base import Game, GameError, Turns, name_seats
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
 from tables.core import Core, left_tag
@@ -26,6 +26,7 @@ from tables.outcome import (
     Post,
     Refusal,
 )
+from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +91,16 @@ class Presenter:
         alt = game.alt_text(view, names) or f"{game.name} board."
         return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
 
-    async def board_post(self, table: TableRow, game: Game, state: Any, lines: Sequence[str], note: str = ""
-                          ) -> Post:
+    async def board_post(self, table: TableRow, sit: Situation, lines: Sequence[str], note: str = "") -> Post:
         """The board post: ``lines`` (what happened since the last board; the latest that fit) under ``note``, a
         word on why this board comes (a seat changed hands, a clock ran out), which is always shown."""
+        game, state = sit.game, sit.state
         names = [s.name for s in table.seats]
         view = game.view(state, None)
         board = await self.render(game, view, names)
         scores = game.scores(state)
         fields: list[tuple[str, str]] = []
-        over = not (table.status == ACTIVE and not game.is_over(state))
+        over = not (table.status == ACTIVE and not sit.over)
         if scores and not over:  # at the end the Result field lists the scores
             fields.append(("Scores", " · ".join(f"{names[i]} **{_num(x)}**" for i, x in enumerate(scores))))
         content = ""
@@ -107,11 +108,9 @@ class Presenter:
         controls = None
         rematch = None
         if not over:
-            acting = sorted(game.to_act(state))
-            decisions = game.decisions(state)
-            owed = {d.seat: d for d in decisions}
-            answering = _answering(decisions)
-            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in answering else "")
+            acting = sorted(sit.to_act)
+            owed = sit.owed
+            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in sit.answering else "")
                                                    for p in acting)))
             status = name_seats(game.status_line(state), names)
             if status:
@@ -135,12 +134,12 @@ class Presenter:
                     content += " Your choices are under **My view**."
             # A hidden-information game's choices reveal the mover's hand, so they only go out privately
             # (DM, /hand, the "My view" button), never on the public board.
-            decision = _board_decision(decisions)
+            decision = sit.board_decision
             if decision is not None and table.seats[decision.seat].user_id is not None and not decision.private:
-                controls = self.controls(table, game, state, decision.seat)
+                controls = self.controls(table, sit, decision.seat)
             colour = COLOUR_PLAY
         else:
-            standings = table.result or self.core.standings(table, game, state)
+            standings = table.result or self.core.standings(table, sit)
             fields.insert(0, ("Result", _standings_text(standings, names)))
             content = "🏁 Game over! " + _verdict(table, standings, game.tie)
             colour = COLOUR_OVER
@@ -161,12 +160,10 @@ class Presenter:
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
             rematch_table=rematch, mention_ids=mention_ids, version=table.version)
 
-    def controls(self, table: TableRow, game: Game, state: Any, seat: int) -> Controls:
-        moves = game.menu_moves(state, seat)
-        choices = tuple(Choice(game.format_move(m), game.describe_move(state, seat, m),
-                               game.menu_groups(state, seat, m)) for m in moves)
+    def controls(self, table: TableRow, sit: Situation, seat: int) -> Controls:
+        """The moves ``seat`` is offered, as controls made for the table's version."""
         return Controls(table_id=table.id, version=table.version, user_id=table.seats[seat].user_id,
-                        choices=choices)
+                        choices=sit.offered(seat))
 
     async def mentioned(self, table: TableRow, user_ids: list[int]) -> list[int]:
         """Those of ``user_ids`` told of their turn by a mention in the game's channel: all but those who chose DMs
@@ -186,68 +183,71 @@ class Presenter:
             return "You will be mentioned in the game's channel and sent a direct message when it is your turn."
         return "You will get a direct message when it is your turn."
 
-    async def turn_dms(self, table: TableRow, game: Game, state: Any) -> list[DirectMessage]:
+    async def turn_dms(self, table: TableRow, sit: Situation) -> list[DirectMessage]:
         """'Your turn' by DM for the players to act who asked for it (``/notify``)."""
-        if table.status != ACTIVE or game.is_over(state):
+        if table.status != ACTIVE or sit.over:
             return []
-        acting = [table.seats[p] for p in sorted(game.to_act(state))
+        game = sit.game
+        acting = [table.seats[p] for p in sorted(sit.to_act)
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.core.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
         # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
-        answering = {table.seats[d.seat].user_id for d in game.decisions(state) if d.clock == "decision"}
+        answering = {table.seats[p].user_id for p in sit.choosing}
         return [DirectMessage(user_id=u, table_id=table.id,
                               post=Post(description=(f"An answer is wanted from you in **{game.name}**"
                                                      if u in answering else f"It's your turn in **{game.name}**")
                                         + f" (table #{table.id}): <#{table.channel_id}>", colour=COLOUR_PLAY))
                 for u, mode in modes.items() if mode in ("dm", "both")]
 
-    async def private_updates(self, table: TableRow, game: Game, old: Any, new: Any) -> list[DirectMessage]:
+    async def private_updates(self, table: TableRow, old: Situation | None, new: Situation) -> list[DirectMessage]:
         """DM each person whose private information changed (in a game with nothing hidden, nobody's does), or who
         is asked anew for an answer alongside someone's turn (a trade offer again, once a stop they owed is
-        answered: the buttons of the offer's first DM are from an earlier position)."""
-        names = [s.name for s in table.seats]
-        anew = set(asked_anew(game, table, old, new)) if old is not None else {s.seat for s in table.seats}
+        answered: the buttons of the offer's first DM are from an earlier position). Without ``old``, everyone's
+        private information is news."""
+        game = new.game
+        anew = set(asked_anew(table, old, new)) if old is not None else {s.seat for s in table.seats}
 
         def asked_alongside(seat: int) -> bool:
-            decision = game.decision(new, seat)
+            decision = new.decision(seat)
             return seat in anew and decision is not None and decision.alongside
 
         changed = [s for s in table.seats if s.user_id is not None and not s.resigned
-                   and (game.private_info(new, s.seat) != ({} if old is None else game.private_info(old, s.seat))
+                   and (game.private_info(new.state, s.seat) != ({} if old is None
+                                                                 else game.private_info(old.state, s.seat))
                         or asked_alongside(s.seat))]
-        posts = await asyncio.gather(*(self.private_post(table, game, new, s.seat, game.view(new, s.seat), names)
-                                       for s in changed))
+        posts = await asyncio.gather(*(self.private_post(table, new, s.seat) for s in changed))
         return [DirectMessage(user_id=s.user_id, table_id=table.id, post=post)
                 for s, post in zip(changed, posts, strict=True) if s.user_id is not None]
 
-    async def private_post(self, table: TableRow, game: Game, state: Any, seat: int, view: dict[str, Any],
-                            names: list[str]) -> Post:
-        board = await self.render(game, view, names)
-        decision = game.decision(state, seat) if table.status == ACTIVE else None
-        to_act = decision is not None and seat in game.may_act(state)
+    async def private_post(self, table: TableRow, sit: Situation, seat: int) -> Post:
+        """``seat``'s own view: its picture, what it is asked (with its choices) or what it waits for."""
+        game, state = sit.game, sit.state
+        names = [s.name for s in table.seats]
+        board = await self.render(game, game.view(state, seat), names)
+        decision = sit.decision(seat) if table.status == ACTIVE else None
+        to_act = decision is not None and seat in sit.may_act
         if to_act and decision is not None:
             desc = name_seats(decision.prompt, names)
-        elif game.is_over(state) or table.status != ACTIVE:
+        elif sit.over or table.status != ACTIVE:
             desc = "The game is over."
         elif game.turns is Turns.SIMULTANEOUS:
             desc = " ".join(filter(None, [game.idle_note(state, seat),
                                           "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
-            waiting = ", ".join(names[p] for p in sorted(game.to_act(state)))
+            waiting = ", ".join(names[p] for p in sorted(sit.to_act))
             desc = f"Waiting for {waiting}. {await self.told_how(table, table.seats[seat].user_id)}".rstrip()
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
-                    controls=self.controls(table, game, state, seat) if to_act else None,
+                    controls=self.controls(table, sit, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)
 
     async def board(self, channel_id: int) -> Outcome:
         table = await self.core.table_in(channel_id, finished_ok=True)
         if table.status == LOBBY:
             return Outcome(reply_post=self.lobby_card(table).post, table_id=table.id)
-        game = self.core.game(table.game)
-        state = game.load(table.state or {})
+        sit = self.core.situation(table, self.core.game(table.game))
         last = await self.core.db.moves(table.id, last=3)
         lines = [e for m in last for e in m.events]
-        post = await self.board_post(table, game, state, lines)
+        post = await self.board_post(table, sit, lines)
         # the current board covers any board still owed (see PlayPipeline.undelivered)
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id,
                        outbox=(table.id, table.version))
@@ -315,10 +315,7 @@ class Presenter:
         seat = table.seat_of(actor.user_id)
         if seat is None:
             raise Refusal("You are not playing in this game.")
-        game = self.core.game(table.game)
-        state = game.load(table.state or {})
-        names = [s.name for s in table.seats]
-        post = await self.private_post(table, game, state, seat.seat, game.view(state, seat.seat), names)
+        post = await self.private_post(table, self.core.situation(table, self.core.game(table.game)), seat.seat)
         if table.status != ACTIVE or seat.resigned:
             post.controls = None
             post.description = "This game is over." if table.status != ACTIVE else \
@@ -334,10 +331,9 @@ class Presenter:
         seat = table.seat_of(actor.user_id)
         if seat is None or seat.resigned:
             return []
-        game = self.core.game(table.game)
-        state = game.load(table.state or {})
+        sit = self.core.situation(table, self.core.game(table.game))
         typed = " ".join(typed.split()).casefold()
-        return [c for c in self.controls(table, game, state, seat.seat).choices
+        return [c for c in sit.offered(seat.seat)
                 if typed in c.notation.casefold() or typed in c.label.casefold()]
 
     async def status(self, channel_id: int) -> str:
@@ -406,16 +402,16 @@ class Presenter:
                 + (" — " + " ".join(m.events) if m.events else "")
                 for m in moves]
 
-    def check_board_controls(self, table: TableRow, game: Game, state: Any, seat: int) -> None:
+    def check_board_controls(self, table: TableRow, sit: Situation, seat: int) -> None:
         """The public board's controls are for the seat its decision asks; anyone else is pointed to their own."""
-        decision = _board_decision(game.decisions(state))
+        decision = sit.board_decision
         if decision is not None and decision.seat != seat:
             raise Refusal(f"Those controls are {table.seats[decision.seat].name}'s. Yours are under **My view**.")
 
-    def not_your_turn(self, table: TableRow, game: Game, state: Any) -> str:
+    def not_your_turn(self, table: TableRow, sit: Situation) -> str:
         names = [s.name for s in table.seats]
-        waiting = ", ".join(names[s] for s in sorted(game.to_act(state)))
-        if game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn
+        waiting = ", ".join(names[s] for s in sorted(sit.to_act))
+        if sit.game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn
             return f"You are done for this turn: waiting for {waiting}."
         return f"It is not your turn: waiting for {waiting}."
 
@@ -464,25 +460,11 @@ def _fmt_opt(v: Any) -> str:
     return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
-def _board_decision(decisions: Sequence[Decision]) -> Decision | None:
-    """The decision the public board's controls are for: the main line's, when one seat owes it."""
-    main = [d for d in decisions if not d.beside]
-    return main[0] if len(main) == 1 else None
-
-
-def _answering(decisions: Sequence[Decision]) -> set[int]:
-    """Seats owing an answer beside someone's turn (a trade offer), not those asked along with others of the same
-    kind (Starts asked of all at once)."""
-    return {d.seat for d in decisions if d.alongside and d.kind != decisions[0].kind}
-
-
-def asked_anew(game: Game, table: TableRow, before: Any, after: Any) -> list[int]:
+def asked_anew(table: TableRow, before: Situation, after: Situation) -> list[int]:
     """Seats whose decision is not the same any more (another kind or prompt, or none): their older controls go
     stale, while a seat still asked the same keeps its menu through other seats' moves (and one asked anew beside
     someone's turn gets its choices again by DM)."""
-    def asked(state: Any) -> dict[int, tuple[str, str]]:
-        return {d.seat: (d.kind, d.prompt) for d in game.decisions(state)}  # (none once the game is over)
-    was, now = asked(before), asked(after)
+    was, now = before.asked, after.asked  # (none once the game is over)
     return [s.seat for s in table.seats if was.get(s.seat) != now.get(s.seat)]
 
 

@@ -12,6 +12,7 @@ from PIL import Image
 
 from engine.base import Game
 from tables.catalog import Renderer
+from tables.situation import Situation
 
 FRAME_WIDTH = 600  # a phone shows the animation inline at about this width
 MAX_FRAMES = 150  # Discord's upload limit: frames are sampled evenly beyond this, the last one always kept
@@ -25,14 +26,13 @@ def public_states(game: Game[Any, Any, Any], seats: int, options: dict[str, Any]
     privately (a Breaks card drawn, to place: the board comes when the turn ends). A person's move and the bot
     moves that answered it, which the channel saw as one board, are a frame each."""
     state = game.new_game(seats, options, seed)
+    shown = Situation.of(game, state)  # the position the channel saw last: the same rule as the live game's
     out = [state]
-    shown = game.revealed_ply(state)
     for seat, notation in log:
         state, _ = game.apply(state, seat, game.parse_move(notation))
-        if game.goes_on(state, seat):
-            continue
-        if game.revealed_ply(state) != shown or game.is_over(state):
-            shown = game.revealed_ply(state)
+        now = Situation.of(game, state)
+        if now.tells(shown, seat):
+            shown = now
             out.append(state)
     return out
 

@@ -66,6 +66,7 @@ class TableService:
         # play
         self.submit = self.play.submit
         self.menu = self.play.menu
+        self.pick = self.play.pick
         self.preview = self.play.preview
         self.resign = self.play.resign
         self.undo = self.play.undo

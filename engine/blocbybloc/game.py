@@ -211,7 +211,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         where = district_name(state, move.cell) if move.cell >= 0 else ""
         return describe(move, where)
 
-    def previewed(self, state: BlocState, seat: int, move: Move) -> bool:
+    def previewed(self, decision: Decision, move: Move) -> bool:
         return False
 
     def menu_groups(self, state: BlocState, seat: int, move: Move) -> tuple[str, ...]:

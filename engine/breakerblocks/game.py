@@ -732,7 +732,7 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         return format_move(move)
 
     # --- menus -------------------------------------------------------------------------------------------------
-    def previewed(self, state: BreakerState, seat: int, move: Move) -> bool:
+    def previewed(self, decision: Decision, move: Move) -> bool:
         """Placing a block (play, move, AUTOMATE, AGITATE's rearrange) is previewed; drawing and the rest are not,
         nor AUTOMATE of a face-down module (Blind Action): its preview would show the random module to be drawn,
         and the player could go back on it."""

@@ -341,8 +341,10 @@ def test_blind_action_draws_a_random_module_seen_only_by_its_holder() -> None:
     assert G.view(s, None)["modules"] == {} and G.view(s, None)["modules_left"] == 9
     # AUTOMATE of a face-down module draws it at random: no preview (it would show the module, and the player could
     # go back on it); AUTOMATE of a block from the supply is previewed like any placement
-    assert not G.previewed(s, P1, G.parse_move("automate module e4"))
-    assert G.previewed(s, P1, G.parse_move("automate 1LS e4"))
+    decision = G.decision(s, P1)
+    assert decision is not None
+    assert not G.previewed(decision, G.parse_move("automate module e4"))
+    assert G.previewed(decision, G.parse_move("automate 1LS e4"))
 
 
 def test_notation_round_trips_and_bad_text_is_refused_in_words() -> None:
