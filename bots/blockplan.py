@@ -15,7 +15,7 @@ is used; ties go to the seeded generator, so a choice is reproducible.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bots.mcts import DEFAULT_BUDGET_MS
@@ -47,25 +47,27 @@ class Planner:
     def __init__(self, sheet: Any) -> None:
         self.grid: Grid = [row[:] for row in sheet.grid]
         self.used: set[Cell] = {cell for combo in sheet.combos for cell in combo.cells}
+        # the numbers a combo may still use, by cell (None: empty, an X, or in a combo already): what every feature
+        # below reads, made once and changed only where a compared drop lands
+        self.free: Grid = [[self._free_number(v, (r, c)) for c, v in enumerate(row)] for r, row in enumerate(self.grid)]
         self.open = {kind: {n for n in SIZES if not sheet.has(kind, n)} for kind in ("identical", "consecutive")}
         self.bonus_open = not sheet.bonus_used
         self.letters = set(sheet.letters)
         self.tops = sheet.tops()
 
-    # --- features of a grid -----------------------------------------------------------------------------------
-    def _free(self, grid: Grid, cell: Cell) -> int | None:
-        v = grid[cell[0]][cell[1]]
+    # --- features of a grid (``free``: the free numbers by cell, see __init__) ------------------------------------
+    def _free_number(self, v: Any, cell: Cell) -> int | None:
         return v if isinstance(v, int) and cell not in self.used else None
 
-    def best_combo(self, grid: Grid, cells: Sequence[Cell]) -> float:
+    def best_combo(self, free: Grid, cells: Sequence[Cell]) -> float:
         """Points of the best combo through one of ``cells`` (the cells just filled), with what it completes."""
         best = 0.0
         for kind in ("identical", "consecutive"):
             longest = 0
             for cell in cells:
-                if self._free(grid, cell) is None:
+                if free[cell[0]][cell[1]] is None:
                     continue
-                n = self._patch(grid, cell) if kind == "identical" else self._run(grid, cell)
+                n = self._patch(free, cell) if kind == "identical" else self._run(free, cell)
                 longest = max(longest, n)
             best = max(best, self._points(kind, longest))
         return best
@@ -89,58 +91,62 @@ class Planner:
             points += 2.0
         return points
 
-    def _patch(self, grid: Grid, start: Cell) -> int:
-        value = self._free(grid, start)
+    def _patch(self, free: Grid, start: Cell) -> int:
+        value = free[start[0]][start[1]]
         seen, todo = {start}, [start]
         while todo:
             for n in NEIGHBOURS[todo.pop()]:
-                if n not in seen and self._free(grid, n) == value:
+                if n not in seen and free[n[0]][n[1]] == value:
                     seen.add(n)
                     todo.append(n)
         return len(seen)
 
-    def _run(self, grid: Grid, start: Cell) -> int:
-        return self._reach(grid, start, 1) + self._reach(grid, start, -1) - 1
+    def _run(self, free: Grid, start: Cell) -> int:
+        return self._reach(free, start, 1) + self._reach(free, start, -1) - 1
 
-    def _reach(self, grid: Grid, cell: Cell, step: int) -> int:
-        value = self._free(grid, cell)
+    def _reach(self, free: Grid, cell: Cell, step: int) -> int:
+        value = free[cell[0]][cell[1]]
         assert value is not None
         best = 1
         for n in NEIGHBOURS[cell]:
-            if self._free(grid, n) == value + step:
-                best = max(best, 1 + self._reach(grid, n, step))
+            if free[n[0]][n[1]] == value + step:
+                best = max(best, 1 + self._reach(free, n, step))
         return best
 
-    def shape(self, grid: Grid, tops: list[int]) -> float:
+    def shape(self, grid: Grid, free: Grid, tops: list[int]) -> float:
         """The stack: flat, few holes, low; rows newly full; pairs of free numbers a combo can grow from."""
         bumps = sum(abs(a - b) for a, b in zip(tops, tops[1:], strict=False))
-        holes = sum(1 for c, top in enumerate(tops) for r in range(top) if grid[r][c] is None)
         height = max(tops) + 1
+        holes = 0  # empty cells under a column's top (rows with no empty cell are skipped at C speed)
+        for r in range(height - 1):
+            row = grid[r]
+            if None in row:
+                holes += sum(1 for c, v in enumerate(row) if v is None and r < tops[c])
         x = -0.4 * bumps - 1.2 * holes - 1.5 * max(0, height - SAFE_HEIGHT)
         if height > LINE:
             x -= 40.0  # beyond the Game Over line: the game ends, with −5 a row
-        x += 2.0 * sum(1 for r in range(height) if all(v is not None for v in grid[r]))
+        x += 2.0 * sum(1 for r in range(height) if None not in grid[r])
         seeds = 0
         for r in range(height):
-            for c in range(WIDTH):
-                v = self._free(grid, (r, c))
-                if v is None:
-                    continue
-                for n in ((r + 1, c), (r, c + 1)):
-                    if n[0] < HEIGHT and n[1] < WIDTH:
-                        w = self._free(grid, n)
-                        if w is not None and abs(w - v) <= 1:
-                            seeds += 1
+            row = free[r]
+            pairs: Iterable[tuple[int | None, int | None]] = zip(row, row[1:], strict=False)  # (beside, above)
+            if r + 1 < HEIGHT:
+                pairs = itertools.chain(pairs, zip(row, free[r + 1], strict=True))
+            for v, w in pairs:
+                if v is not None and w is not None and -1 <= w - v <= 1:
+                    seeds += 1
         return x + 0.35 * seeds
 
     def drop_worth(self, cells: Sequence[Cell], values: Sequence[Any]) -> float:
         grid = [row[:] for row in self.grid]
+        free = [row[:] for row in self.free]
         tops = self.tops[:]
         for (r, c), v in zip(cells, values, strict=True):
             grid[r][c] = v
+            free[r][c] = self._free_number(v, (r, c))
             tops[c] = max(tops[c], r)
         numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
-        return self.best_combo(grid, numbers) + self.shape(grid, tops)
+        return self.best_combo(free, numbers) + self.shape(grid, free, tops)
 
 
 def _placements(game: Any, sheet: Any, shapes: Sequence[str]) -> list[tuple[str, str, int, list[Cell]]]:

@@ -2,22 +2,51 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import hashlib
+import pickle
+import shutil
+import threading
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
 from simcord.env import Env
 
 from bot import Blockhouse
+from storage import Database
+from tables.catalog import LazyRenderer
 from tests.support import OPEN_BOTS, make_bot, scaled
 
 SETTLE_S = 5.0  # simcord's own settle limit, for a quiet development machine
 
 
+@pytest.fixture(scope="session")
+def _migrated_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file with every migration applied, made once per session (tests/storage checks the migrations
+    themselves)."""
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+
+    async def migrate() -> None:
+        await (await Database.open(path)).close()
+
+    # (in a thread of its own: asyncio.run would clear the event loop pytest-asyncio set for the current test)
+    thread = threading.Thread(target=asyncio.run, args=(migrate(),))
+    thread.start()
+    thread.join()
+    assert path.exists() and not Path(f"{path}-wal").exists(), "closed and checkpointed"
+    return path
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "blockhouse.db"
+def db_path(tmp_path: Path, _migrated_database: Path) -> Path:
+    """A test's own database file, a copy of the migrated one: the bot opens it as at any later start (migrating a
+    new file per test cost ~25 ms of CPU and ~60 ms of disk syncs)."""
+    path = tmp_path / "blockhouse.db"
+    shutil.copyfile(_migrated_database, path)
+    return path
 
 
 @pytest.fixture
@@ -44,3 +73,38 @@ def _settle_limit_scaled_to_the_machine(monkeypatch: pytest.MonkeyPatch) -> None
     defaults = Env.__init__.__kwdefaults__
     assert defaults is not None and "settle_timeout" in defaults, "simcord's Env takes settle_timeout"
     monkeypatch.setitem(defaults, "settle_timeout", scaled(SETTLE_S))
+
+
+RENDER_MEMO_BYTES = 96 * 2**20  # the PNGs the memo below keeps, at most
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _each_board_drawn_once() -> Iterator[None]:
+    """The catalogue's renderers are pure (tests/render check it: the same view and names give the same bytes), and
+    the tests through Discord and the table service draw the same boards again and again (every test's game is
+    dealt from the same seeds): about 40% of their renders repeat one already made. Through the catalogue, each
+    distinct board is drawn once per session and its bytes reused, the same bytes the renderer gives. Tests of a
+    renderer itself call it directly and always draw."""
+    memo: dict[bytes, bytes] = {}
+    kept = [0]
+    lock = threading.Lock()  # renders run in threads (asyncio.to_thread)
+    drawing = LazyRenderer.__call__
+
+    def remembered(self: LazyRenderer[Any], view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+        key = hashlib.blake2b(pickle.dumps((self._load.__qualname__, view, list(names)))).digest()
+        with lock:
+            png = memo.get(key)
+        if png is None:
+            png = drawing(self, view, names)
+            with lock:
+                memo[key] = png
+                kept[0] += len(png)
+                while kept[0] > RENDER_MEMO_BYTES:  # the oldest go first
+                    kept[0] -= len(memo.pop(next(iter(memo))))
+        return png
+
+    LazyRenderer.__call__ = remembered  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        LazyRenderer.__call__ = drawing  # type: ignore[method-assign]

@@ -60,8 +60,10 @@ def _pick(moves: list[Any], rng: Rng) -> Any:
 
 
 @cache
+@cache
 def playout(seats: int, seed: int) -> tuple[Any, ...]:
-    """Every state of one seeded game, one per decision, to the end."""
+    """Every state of one seeded game, one per decision, to the end (played once per session: the tests read the
+    states and change only deep copies of their views)."""
     state = GAME.new_game(seats, {}, seed)
     rng = Rng(seed)
     states = [state]

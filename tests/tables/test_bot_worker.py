@@ -32,7 +32,7 @@ async def test_two_bots_thinking_when_the_worker_dies_both_move(monkeypatch: pyt
             pools.append(self)
 
     monkeypatch.setattr(tables.bots, "ProcessPoolExecutor", Counted)
-    thinker = Thinker(budget_ms=1500)  # a time budget: the worker is busy when it is killed
+    thinker = Thinker(budget_ms=800)  # a time budget: the worker is busy when it is killed
     try:
         states = [game.new_game(2, game.resolve_options({}), seed) for seed in (1, 2)]
         seats = [min(game.to_act(s)) for s in states]
