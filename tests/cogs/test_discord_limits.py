@@ -25,7 +25,7 @@ from storage import ACTIVE, Database
 from tables import Actor, Post, TableService
 from tables.catalog import Catalog, GameEntry, default_catalog
 from tables.menu import MenuStep
-from tests.tables.test_table_service import CH, make_clock
+from tests.tables.helpers import CH, make_clock
 
 BUTTON_LABEL = 80
 OPTION_LABEL = OPTION_VALUE = OPTION_DESCRIPTION = 100

@@ -1,6 +1,42 @@
-"""Fixtures shared by the table-service tests: a real SQLite file and services over it (defined beside the main
-service tests, offered here to every test module of this folder)."""
+"""Fixtures of the table-service tests: a real SQLite file and services over it."""
 
-from tests.tables.test_table_service import bsvc, db, db_file, hsvc, svc
+from __future__ import annotations
 
-__all__ = ["bsvc", "db", "db_file", "hsvc", "svc"]
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage import Database
+from tables import TableService
+from tables.catalog import Catalog, default_catalog
+from tests.tables.helpers import service
+from tests.tables.hidden_game import HighCard
+
+
+@pytest.fixture
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "tables.db"
+
+
+@pytest.fixture
+async def db(db_file: Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_file)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def svc(db: Database) -> TableService:
+    return service(db)
+
+
+@pytest.fixture
+def hsvc(db: Database) -> TableService:
+    """A service whose registry also has the hidden-information test game."""
+    return service(db, Catalog([default_catalog().entry("breaks"), HighCard()]))
+
+
+@pytest.fixture
+def bsvc(db: Database) -> TableService:
+    return service(db, Catalog([default_catalog().entry("block")]))

@@ -15,7 +15,7 @@ from engine.rng import Rng
 from storage import ACTIVE, Database
 from tables import Actor, TableService
 from tables.catalog import default_catalog
-from tests.tables.test_table_service import CH, lobby, make_clock, read
+from tests.tables.helpers import CH, lobby, make_clock, read
 
 PEOPLE = (Actor(1, "Alice"), Actor(2, "Bob"), Actor(3, "Carl"))
 

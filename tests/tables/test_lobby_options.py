@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tables import Refusal, TableService
-from tests.tables.test_table_service import ALICE, BOB, CARL, CH, lobby, read
+from tests.tables.helpers import ALICE, BOB, CARL, CH, lobby, read
 
 
 async def test_the_host_removes_the_last_bot(svc: TableService) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from storage import FINISHED
 from tables import Refusal, TableService
-from tests.tables.test_table_service import ALICE, BOB, CH, play_out, read, started
+from tests.tables.helpers import ALICE, BOB, CH, play_out, read, started
 
 
 async def test_the_lobby_card_after_start_points_to_the_game_not_to_buttons(svc: TableService) -> None:
@@ -37,7 +37,7 @@ async def test_a_seat_done_for_the_turn_is_told_so(bsvc: TableService) -> None:
 async def test_one_board_per_breaks_turn_and_the_draw_goes_on_privately(svc: TableService) -> None:
     """A draw posts no board: the drawer gets the card and its choices privately, and the board that ends the
     turn lists the draw too (issue 8: 137 board posts in a 2-player game, the drawer pinged for their own draw)."""
-    from tests.tables.test_table_service import whose_turn
+    from tests.tables.helpers import whose_turn
 
     tid, _ = await started(svc, ALICE, BOB)
     boards = turns = 0

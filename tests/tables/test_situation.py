@@ -15,7 +15,7 @@ from tables import Actor, TableService
 from tables.catalog import default_catalog
 from tables.menu import MenuNode
 from tables.situation import Situation
-from tests.tables.test_table_service import ALICE, BOB, CARL, read, started
+from tests.tables.helpers import ALICE, BOB, CARL, read, started
 
 GAMES = [g.key for g in default_catalog().all()]
 
