@@ -190,11 +190,24 @@ class GameCog(commands.Cog):
         if self.stop_at == "committed":
             return False
         shown = await self._edit_lobby(interaction, out) if out.lobby is not None else True
-        posted = all([await self._post(out.channel_id, post, owed=out.owed) for post in out.public])
+        boards: list[tuple[int, discord.Message]] = []  # (table, message) of each board posted
+        posted = True
+        for post in out.public:
+            made = await self._post(out.channel_id, post, owed=out.owed)
+            posted = posted and made is not False
+            board_of = post.panel_table or post.rematch_table
+            if isinstance(made, discord.Message) and board_of is not None:
+                boards.append((board_of, made))
         if self.stop_at == "posted":
             return posted
-        if out.outbox is not None and posted and shown:
-            await self._ask_quietly(self.service.delivered(*out.outbox))
+        if out.outbox is not None and posted and shown:  # delivered, and the newest board recorded: one write
+            newest = boards[-1][1] if boards else None
+            previous = await self._ask_quietly(self.service.delivered(*out.outbox, newest.id if newest else None))
+            if newest is not None:
+                await self._retire(newest.channel, previous)
+        else:
+            for table_id, message in boards:
+                await self._retire_board(message.channel, table_id, message.id)
         for dm in out.dms:
             await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
         if interaction is None:
@@ -220,10 +233,11 @@ class GameCog(commands.Cog):
                 return None
         return channel  # type: ignore[return-value]
 
-    async def _post(self, channel_id: int | None, post: Post, owed: bool = False) -> bool:
-        """Post (or edit, for a turn's status) in the channel; False when it could not be posted. ``owed``: posted
-        again from the outbox, so a board already in the channel (posted just before the process stopped) is
-        taken as posted rather than posted twice."""
+    async def _post(self, channel_id: int | None, post: Post, owed: bool = False) -> discord.Message | bool:
+        """Post (or edit, for a turn's status) in the channel: the message posted, True for a status edited, False
+        when it could not be posted. ``owed``: posted again from the outbox, so a board already in the channel
+        (posted just before the process stopped) is taken as posted (and returned) rather than posted twice. A
+        board's controls replace the previous board's once the outcome is delivered (:meth:`deliver`)."""
         channel = await self._channel(channel_id)
         if channel is None:
             return False
@@ -236,8 +250,7 @@ class GameCog(commands.Cog):
                 for i in ids))
             if there is not None:
                 log.info("table %s: its board of version %s is already in the channel", board_of, post.version)
-                await self._retire_board(channel, board_of, there.id)
-                return True
+                return there
         try:
             message = await channel.send(**message_kwargs(post))
         except discord.HTTPException as err:  # what a move owes stays in the outbox and is posted later
@@ -245,9 +258,7 @@ class GameCog(commands.Cog):
             return False
         if post.status_of is not None:
             await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
-        if board_of is not None:
-            await self._retire_board(channel, board_of, message.id)
-        return True
+        return message
 
     async def _find(self, channel: discord.abc.Messageable, wanted: Callable[[list[str]], bool]
                     ) -> discord.Message | None:
@@ -295,8 +306,11 @@ class GameCog(commands.Cog):
         return True
 
     async def _retire_board(self, channel: discord.abc.Messageable, table_id: int, newest: int) -> None:
-        """Take the controls off the table's previous board, so that only the newest board has live buttons."""
-        previous = await self._ask_quietly(self.service.board_posted(table_id, newest))
+        """Record the table's newest board, and take the controls off the previous one."""
+        await self._retire(channel, await self._ask_quietly(self.service.board_posted(table_id, newest)))
+
+    async def _retire(self, channel: discord.abc.Messageable, previous: int | None) -> None:
+        """Take the controls off a table's previous board, so that only the newest board has live buttons."""
         if previous is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             return
         try:

@@ -578,11 +578,17 @@ class Database:
         async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
             return [r["id"] for r in await cur.fetchall()]
 
-    async def delivered(self, table_id: int, version: int, now: float) -> None:
-        """The board of ``table_id`` at ``version`` is posted: it covers every older undelivered one too."""
+    async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None
+                        ) -> int | None:
+        """What ``table_id`` owed at ``version`` is posted: it covers every older undelivered row too. With
+        ``board_message_id``, that is the table's newest board now (as :meth:`swap_board_message`, in the same
+        write): the one it replaces is returned."""
         async with self.transaction() as conn:
             await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
                        "AND delivered_at IS NULL", (now, table_id, version))
+            if board_message_id is None:
+                return None
+            return await self._swap_board(conn, table_id, board_message_id)
 
     async def undelivered(self, between: tuple[float, float] | None = None) -> list[Owed]:
         """What is still owed, one :class:`Owed` per table, over its rows: the newest version, the moves to tell,
@@ -643,9 +649,13 @@ class Database:
     async def swap_board_message(self, table_id: int, message_id: int) -> int | None:
         """Record the table's newest board message; returns the one it replaces (not versioned: no game state)."""
         async with self.transaction() as conn:
-            async with conn.execute("SELECT board_message_id FROM tables WHERE id = ?", (table_id,)) as cur:
-                row = await cur.fetchone()
-            await _run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
+            return await self._swap_board(conn, table_id, message_id)
+
+    @staticmethod
+    async def _swap_board(conn: aiosqlite.Connection, table_id: int, message_id: int) -> int | None:
+        async with conn.execute("SELECT board_message_id FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        await _run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
         return row["board_message_id"] if row else None
 
     async def status_message(self, table_id: int, turn: int) -> int | None:

@@ -24,9 +24,12 @@ class Outbox:
         self.core = core
         self.presenter = presenter
 
-    async def delivered(self, table_id: int, version: int) -> None:
-        """The board owed for ``table_id`` at ``version`` was posted (see :meth:`undelivered`)."""
-        await self.core.db.delivered(table_id, version, self.core.clock())
+    async def delivered(self, table_id: int, version: int, board_message_id: int | None = None) -> int | None:
+        """What ``table_id`` owed up to ``version`` was posted (see :meth:`undelivered`), its new board as
+        ``board_message_id`` if it has one: one write. Returns the previous board's message, whose controls should
+        now go (only the newest board has live controls)."""
+        previous = await self.core.db.delivered(table_id, version, self.core.clock(), board_message_id)
+        return previous if previous != board_message_id else None
 
     async def undelivered(self, settled: float | None = None) -> list[Outcome]:
         """What committed changes still owe their channel (the process stopped between the commit and the post, or

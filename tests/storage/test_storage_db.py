@@ -364,3 +364,14 @@ async def test_every_change_that_owes_a_post_owes_it_in_its_own_transaction(db: 
     await db.cancel(tid, 3, 5.0, note="Game cancelled by Bob.")
     assert await db.undelivered() == [Owed(tid, 4, 1, 0, "Alice resigned. Game cancelled by Bob.", board=True,
                                            lobby=True)]
+
+
+async def test_delivering_a_board_records_it_as_the_newest_in_the_same_write(db: Database) -> None:
+    """A click costs the move's commit and one more write: the board owed is delivered and becomes the table's newest
+    board, and the board it replaces is returned (its controls go)."""
+    tid = await active_table(db)
+    assert await db.delivered(tid, 2, 3.5, board_message_id=111) is None  # the first board replaces none
+    await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0, outbox=True)
+    assert await db.delivered(tid, 3, 5.0, board_message_id=222) == 111
+    assert await db.undelivered() == []
+    assert await db.swap_board_message(tid, 333) == 222
