@@ -15,6 +15,9 @@ what happens if nobody answers. The platform derives everything else from those 
 whether the channel gets a new board, which log entries are still secret, whose controls went stale).
 Multi-step actions are pending decisions too, so every step is one pick from ``legal_moves``.
 
+A game's words for players (its summary, move labels and menu groups, the status line, the board in words) are not
+part of its rules: they are its :class:`~engine.text.GameText`, ``Game.text``.
+
 ``apply`` is a template: the base class checks the move (game over, turn, legality through
 :meth:`Game.is_legal`, a reason in words) and then calls the game's own :meth:`Game.perform`, which
 changes a clone in place. Search code uses :meth:`Game.fast_apply` (no checks, no clone, no events),
@@ -31,6 +34,7 @@ from typing import Any, Generic, TypedDict, TypeVar, cast, get_args, get_origin
 
 from engine.rng import Rng
 from engine.state import copy_state, dump_state, load_state
+from engine.text import GameText
 
 S = TypeVar("S")  # game state
 M = TypeVar("M")  # move
@@ -261,8 +265,11 @@ class Game(ABC, Generic[S, M, V]):
     cooperative: bool = False  # every seat wins or loses together (its results say so too)
     tie: str = "shared win"  # what a tie for first is called in the game's rules ("draw" in Breaker Blocks)
     skippable: bool = True  # a turn has a default move, which a lobby's timeout=skip plays (else a bot plays it)
-    summary: str = ""
     state_type: type  # the state's dataclass, taken from ``Game[State, Move, View]``: what dump, load and clone copy
+    text: GameText[S, M, V]  # the game's words for players (engine.text): a game with words sets its own in __init__
+
+    def __init__(self) -> None:
+        self.text = GameText(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,23 +377,11 @@ class Game(ABC, Generic[S, M, V]):
         it was played."""
         return notation
 
-    def describe_move(self, state: S, seat: int, move: M) -> str:
-        """A short label in words for menus; defaults to the notation."""
-        return self.format_move(move)
-
     def previewed(self, decision: Decision, move: M) -> bool:
         """Whether a pick of ``move``, answering ``decision``, is shown to the seat privately before it is
         submitted. The default: when the decision says so (``Decision.preview``); a game may preview only some of
         its moves (placing a block, not drawing one)."""
         return decision.preview
-
-    def menu_groups(self, state: S, seat: int, move: M) -> tuple[str, ...]:
-        """The menu groups ``move`` sits under, outermost first; its own label is :meth:`describe_move`.
-
-        The default is none: a flat list. A game with many moves groups them (Blockers!: the tile,
-        and for a wild tile the row) so that a player picks step by step, each step one select menu.
-        """
-        return ()
 
     # --- views ---------------------------------------------------------------------
     @abstractmethod
@@ -413,21 +408,9 @@ class Game(ABC, Generic[S, M, V]):
         public = self.view(state, None)
         return {k: v for k, v in self.view(state, seat).items() if k != "viewer" and public.get(k) != v}
 
-    def status_line(self, state: S) -> str:
-        """One line describing the position, with {pN} seat placeholders."""
-        return ""
-
     def scores(self, state: S) -> list[float]:
         """Running scores by seat, for the embed; empty when the game has none."""
         return []
-
-    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
-        """A tip shown in the lobby for this seat count and these options (empty for none)."""
-        return ""
-
-    def alt_text(self, view: V, names: Sequence[str]) -> str:
-        """The position in words, for the image description (screen readers)."""
-        return ""
 
     # --- persistence ---------------------------------------------------------------
     def dump(self, state: S) -> dict[str, Any]:
@@ -514,11 +497,6 @@ class Game(ABC, Generic[S, M, V]):
         """How many of the moves so far are public. Below :meth:`ply` while simultaneous picks are still
         secret; the platform shows a new board when it changes and keeps the later log entries secret."""
         return self.ply(state)
-
-    def idle_note(self, state: S, seat: int) -> str:
-        """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
-        seat that a penalty passes it by."""
-        return ""
 
     def turn_of(self, state: S) -> object:
         """Which turn the game is in, where a seat may owe the next one at once (``None``: no more than "the seats

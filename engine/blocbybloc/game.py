@@ -21,20 +21,20 @@ each seat may know. The rules it calls are plain functions over the state, one m
 :mod:`~engine.blocbybloc.turn` (doing it), :mod:`~engine.blocbybloc.exchanges`, :mod:`~engine.blocbybloc.pending`
 (the other decisions and their answers), :mod:`~engine.blocbybloc.night`, :mod:`~engine.blocbybloc.sunrise`,
 :mod:`~engine.blocbybloc.manifestations` and :mod:`~engine.blocbybloc.police`; :mod:`~engine.blocbybloc.common`
-holds what they share.
+holds what they share. Its words for players (move labels, menu groups, the status line) are
+:mod:`~engine.blocbybloc.text`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from engine.base import Decision, Event, Game, NotationError, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.actions import district_actions, faction_actions
-from engine.blocbybloc.city import STATE, cell_name
-from engine.blocbybloc.common import district_name, named
+from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.exchanges import (
     ALL_OFFERS,
     EXCHANGES,
@@ -49,7 +49,7 @@ from engine.blocbybloc.exchanges import (
     why_no_exchange,
 )
 from engine.blocbybloc.model import BARRICADES, FACTIONS, LETTERS, LOOT_NAMES, BlocState, Pending
-from engine.blocbybloc.moves import ADVANCED, ATTACKS, Move, describe, format_move, parse
+from engine.blocbybloc.moves import ADVANCED, ATTACKS, Move, format_move, parse
 from engine.blocbybloc.pending import answer, open_now, pending_decision, pending_moves, pending_of, turn_decision
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
@@ -69,8 +69,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     turns = Turns.SEQUENTIAL
     hidden_information = True  # loot hands, the decks, the manifestation cards
     cooperative = True
-    summary = ("Cooperative insurrection in a 5×5 city: move blocs, barricade, loot, build occupations and fight "
-               "the police deck, then liberate districts before the military arrives.")
     options = (
         OptionSpec("difficulty", str, "hard", "Police ops deck: easy, medium or hard (Paramilitary Operations)",
                    DIFFICULTIES),
@@ -78,6 +76,12 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         OptionSpec("beginner", bool, False, "Beginner game: countdown 6 (8 with 3 players), Easy"),
         OptionSpec("overpass", bool, False, "Use the Highway Overpass instead of Highway 3 (random city)"),
     )
+
+    def __init__(self) -> None:
+        super().__init__()
+        from engine.blocbybloc.text import BlocByBlocText  # (here: the words import the rules)
+
+        self.text = BlocByBlocText(self)
 
     # --- setup ------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlocState:
@@ -204,45 +208,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         words = [move.kind, LETTERS[move.to], cards, *(["for", str(move.n)] if move.kind == "offer" else [])]
         return " ".join(words + ([f"from {LETTERS[move.frm]}"] if move.frm >= 0 else []))
 
-    def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
-        if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
-            seen = state.pending[0].cards
-            return "Top first: " + ", then ".join(pol.CARDS[seen[int(i) - 1]].name for i in move.extra)
-        where = district_name(state, move.cell) if move.cell >= 0 else ""
-        return describe(move, where)
-
     def previewed(self, decision: Decision, move: Move) -> bool:
         return False
-
-    def menu_groups(self, state: BlocState, seat: int, move: Move) -> tuple[str, ...]:
-        """Action, then district (and for a move its destination): each level a short list."""
-        k = move.kind
-        if k == "move":
-            return ("Move blocs", f"from {district_name(state, move.cell)}", f"to {district_name(state, move.to)}")
-        if k == "barricade":
-            return ("Barricade", f"on {move.conn}")
-        if k == "loot":
-            return ("Loot", f"in {district_name(state, move.cell)}")
-        if k in ("build", "swap"):
-            return (f"{k.title()} an occupation", f"in {district_name(state, move.cell)}")
-        if k in ATTACKS:
-            return ("Attack", f"in {district_name(state, move.cell)}")
-        if k in ("bicycles", "clothes"):
-            return (f"Play {LOOT_NAMES[k]}", f"from {district_name(state, move.cell)}")
-        if k in ("dumpster", "fireworks", "energy", "megaphone"):
-            return (f"Play {LOOT_NAMES[k]}",)
-        if k in ("hall", "hacker", "workshop", "garden"):
-            return ("Occupation abilities",)
-        if k in ("give", "offer"):
-            giver = move.frm if move.frm >= 0 else state.faction_now()
-            what = "Give a loot card" if k == "give" else "Offer a trade"
-            pair = f"{named(giver)} → {named(move.to)}"
-            if k == "give":
-                return (what, pair)
-            return (what, pair, "give " + " and ".join(LOOT_NAMES[c] for c in move.extra))
-        if (k == "decline" or (k == "accept" and move.n)) and seat == state.controller[state.faction_now()]:
-            return (f"Answer trade offer #{move.n}",)  # in the turn's menu; alone, the answers are buttons
-        return ()
 
     def why_illegal(self, state: BlocState, seat: int, move: Move) -> str:
         if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
@@ -326,25 +293,6 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def turn_of(self, state: BlocState) -> object:
         """A faction's turn (two players run two factions each: the next one may be the same player's)."""
         return (state.night, state.phase, state.turn) if state.phase == "sunset" else None
-
-    def status_line(self, state: BlocState) -> str:
-        if state.outcome:
-            return state.reason
-        f = self.acting_faction(state)
-        head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
-        if state.pending and state.pending[0].kind == "start":
-            return head + "the factions place their Starts"
-        owes = "to choose" if self.decisions(state)[0].clock == "decision" else "to act"  # (outside its turn)
-        return head + f"{named(f)} ({{p{state.controller[f]}}}) {owes}"
-
-    def alt_text(self, view: BlocView, names: Sequence[str]) -> str:
-        occupied = sum(1 for c in view["cells"] if c["occupation"])
-        states = [c for c in view["cells"] if c["type"] == STATE]
-        held = sum(1 for c in states if c["occupation"])
-        return (f"Bloc by Bloc, night {view['night']} ({view['countdown']} left), police morale "
-                f"{view['morale_name']}. {held} of {len(states)} State districts occupied, {occupied} occupations "
-                f"in all, {sum(c['cops'] for c in view['cells'])} cops and "
-                f"{sum(1 for c in view['cells'] if c['van'] >= 0)} vans in the city.")
 
     # --- persistence, search --------------------------------------------------------------------------------
     def dump(self, state: BlocState) -> dict[str, Any]:

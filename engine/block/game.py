@@ -54,7 +54,6 @@ from engine.block.shapes import (
     oriented,
 )
 from engine.block.sheet import (
-    BONUS,
     COLUMNS,
     COMBO_TYPES,
     IDENTICAL,
@@ -232,7 +231,13 @@ class Block(Game[BlockState, Move, BlockView]):
     max_players = 6
     turns = Turns.SIMULTANEOUS  # every seat picks this turn's steps in secret; the turn resolves when all are done
     hidden_information = True  # this turn's picks stay private until every seat is done
-    summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
+
+    def __init__(self) -> None:
+        super().__init__()
+        from engine.block.text import BlockText  # (here: the words import the rules)
+
+        self.text = BlockText(self)
+
     # --- setup -----------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
         self.check_seats(seats)
@@ -714,42 +719,6 @@ class Block(Game[BlockState, Move, BlockView]):
     def format_move(self, move: Move) -> str:
         return format_move(move)
 
-    def describe_move(self, state: BlockState, seat: int, move: Move) -> str:
-        sheet = state.work[seat]
-        if move.kind == "drop":
-            dropped = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
-            return (f"{move.shape} {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
-                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True)))
-        if move.kind == "penalty":
-            shape = state.blocks[LETTERS.index(self.step(state, seat)[-1])] if self.step(state, seat) else ""
-            landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None
-            return (f"Penalty {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
-                    + _cells_text(landed or []))
-        if move.kind == "combo":
-            free = sheet.free_numbers()
-            values = ",".join(str(free.get(c, "?")) for c in move.cells)
-            bonus = " (bonus)" if len(move.cells) == BONUS else ""
-            return f"{move.combo.capitalize()} {len(move.cells)}{bonus}: {_cells_text(move.cells)} ({values})"
-        if move.kind == "pass":
-            return "No combo this turn"
-        if move.kind == "slide":
-            slot = LETTERS.index(move.letter)
-            return f"Slide tile {move.letter} ({state.blocks[slot]}, notch {state.notches[slot]} → " \
-                   f"{'GO!' if state.notches[slot] + 1 >= GO else state.notches[slot] + 1})"
-        if move.kind == "star":
-            return f"★ = {move.value}"
-        return format_move(move)
-
-    def menu_groups(self, state: BlockState, seat: int, move: Move) -> tuple[str, ...]:
-        """Drops: (shape when the die shows ★,) orientation, column, then the order of the values.
-        Combos: by type and size."""
-        if move.kind == "drop":
-            head = (f"Shape {move.shape}",) if len(self.shapes_allowed(state)) > 1 else ()
-            return (*head, f"{move.shape} {TURNS[move.orientation]}", f"Column {COLUMNS[move.column]}")
-        if move.kind == "combo":
-            return (f"{move.combo.capitalize()} {len(move.cells)}",)
-        return ()
-
     def dice_text(self, state: BlockState) -> str:
         if not state.dice:
             return "not rolled yet"
@@ -799,7 +768,7 @@ class Block(Game[BlockState, Move, BlockView]):
             v["mine"] = {"step": self.step(state, seat), "todo": self.describe_step(state, seat) if prog.steps else "",
                          "stars": prog.stars[:], "placed": [cell_name(c) for c in prog.placed],
                          "combo": [cell_name(c) for c in prog.combo], "moves": prog.done[:],
-                         "slides": prog.slides[:], "note": self.idle_note(state, seat)}
+                         "slides": prog.slides[:], "note": self.text.idle_note(state, seat)}
         return v
 
     @staticmethod
@@ -820,11 +789,6 @@ class Block(Game[BlockState, Move, BlockView]):
         """This turn's picks are secret until the turn resolves."""
         return state.ply - (0 if state.phase == OVER else sum(len(p.done) for p in state.progress))
 
-    def idle_note(self, state: BlockState, seat: int) -> str:
-        if state.phase != OVER and not self.step(state, seat) and _protected(state, seat):
-            return f"BLOCK {state.penalty} drops on the others: you circled {state.penalty}, so you are protected."
-        return ""
-
     def prompt(self, state: BlockState, seat: int) -> str:
         if not self.step(state, seat):
             return "You are done for this turn; waiting for the others." if state.phase != OVER else ""
@@ -839,28 +803,5 @@ class Block(Game[BlockState, Move, BlockView]):
         """Nothing to DM: a seat's picks come back to it in the reply to each pick, and every sheet is public
         once the turn resolves."""
         return {}
-
-    def status_line(self, state: BlockState) -> str:
-        if state.phase == OVER:
-            return ""
-        waiting = sorted(self.to_act(state))
-        head = "Everyone writes their number in their bottom row." if state.phase == SETUP else \
-            f"Turn {state.turn}: {self.dice_text(state)}."
-        if state.penalty:
-            head += f" BLOCK {state.penalty} drops!"
-        return head + " Waiting for " + ", ".join("{p%d}" % p for p in waiting) + "."
-
-    def alt_text(self, view: BlockView, names: Sequence[str]) -> str:
-        parts = [f"BLOCK, turn {view['turn']}."]
-        if view["dice"]:
-            dice = ["★" if d == "*" else str(d) for d in view["dice"]]
-            parts.append(f"Dice: {' '.join(dice[:4])}, shape {dice[4]}.")
-        for p, pl in enumerate(view["players"]):
-            name = names[p] if p < len(names) else f"Player {p + 1}"
-            filled = sum(1 for row in pl["grid"] for c in row if c is not None)
-            combos = ", ".join(f"{c['type']} {c['size']}" for c in pl["combos"]) or "no combos"
-            parts.append(f"{name}: {pl['score']} points, {filled} cells filled, {combos}"
-                         + (", waiting" if pl["waiting"] else "") + ".")
-        return " ".join(parts)
 
     # --- persistence -------------------------------------------------------------------------------------------

@@ -74,7 +74,6 @@ from engine.blockers.board import (
     face_of,
     fits,
     parts_without,
-    row_of,
     sort_faces,
     spoken,
     square_at,
@@ -232,12 +231,17 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
     min_players = 2
     max_players = 5
     hidden_information = True
-    summary = "Place number, letter and symbol tiles on a 9×9 board: few groups and few captures win."
     options = (
         OptionSpec("mode", str, BASIC,
                    "basic: one colour each; advanced (two players only): two colours and two racks each.",
                    (BASIC, ADVANCED)),
     )
+
+    def __init__(self) -> None:
+        super().__init__()
+        from engine.blockers.text import BlockersText  # (here: the words import the rules)
+
+        self.text = BlockersText(self)
 
     # --- options and setup ---------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, Any] | None = None, seats: int | None = None) -> dict[str, Any]:
@@ -424,7 +428,7 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
             s.phase = OVER
             result = self.result(s)
             assert result is not None
-            events.append(Event("over", None, "Game over: " + self._verdict(result) + ".",
+            events.append(Event("over", None, "Game over: " + self.verdict(result) + ".",
                                 {"result": result.to_json()}))
             return
         nxt = (seat + 1) % s.seats
@@ -492,7 +496,7 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         return Result(scores=tuple(float(x) for x in scores), ranks=ranks, winners=winners, reason=reason)
 
     @staticmethod
-    def _verdict(result: Result) -> str:
+    def verdict(result: Result) -> str:
         names = sorted(result.winners)
         who = _and(["{p%d}" % p for p in names])
         return f"{who} {'wins' if len(names) == 1 else 'share the win'}"
@@ -503,25 +507,6 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
 
     def format_move(self, move: Move) -> str:
         return format_move(move)
-
-    def describe_move(self, state: BlockersState, seat: int, move: Move) -> str:
-        if move.is_pass:
-            return "Pass (no tile can be played)"
-        label = f"{move.colour} {move.face}" if move.colour else move.face
-        label += f" → {square_name(move.square)}"
-        there = state.board[move.square] if 0 <= move.square < SQUARES else None
-        if there is not None:
-            label += f" (captures {spoken(there)})"
-        return label
-
-    def menu_groups(self, state: BlockersState, seat: int, move: Move) -> tuple[str, ...]:
-        """Tile first, then the square; a wild tile (up to 81 squares) adds the row in between."""
-        if move.is_pass:
-            return ()
-        tile_label = f"{(move.colour or state.colours(seat)[0]).capitalize()} {move.face}"
-        if move.face == WILD:
-            return (tile_label, f"Row {ROWS[row_of(move.square)]}")
-        return (tile_label,)
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: BlockersState, seat: int | None) -> BlockersView:
@@ -562,73 +547,8 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
     def _cell(t: str | None) -> TileView | None:
         return None if t is None else {"colour": colour_of(t), "face": face_of(t)}
 
-    def status_line(self, state: BlockersState) -> str:
-        result = self.result(state)
-        if result is not None:
-            return "Game over: " + self._verdict(result) + "."
-        seat = state.turn
-        if not state.advanced and not state.piles[state.colours(seat)[0]]:
-            line = "{p%d} takes their final turn (their pile is empty)." % seat
-        else:
-            piles = ", ".join(f"{c} {len(state.piles[c])} in the pile" for c in state.playable(seat))
-            line = "{p%d} to play (%s)." % (seat, piles)
-        out = ["{p%d}" % p for p in range(state.seats) if not state.active(p)]
-        if out:
-            line += " Sitting out: " + ", ".join(out) + "."
-        return line
-
-    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
-        if options.get("mode") == ADVANCED and seats > 2:
-            return "The advanced game is for two players only: switch to `mode=basic` or play with two."
-        return ""
-
     def private_info(self, state: BlockersState, seat: int) -> dict[str, Any]:
         """Only the racks are private (the same as the view's "rack", without building whole views)."""
         return {"rack": {c: list(state.racks[c]) for c in state.colours(seat)}}
-
-    def alt_text(self, view: BlockersView, names: Sequence[str]) -> str:
-        players = view["players"]
-        board = view["board"]
-        mode = "advanced game" if view["mode"] == ADVANCED else "basic game"
-        parts = [f"Blockers!, {mode}, {len(players)} players."]
-        where_is: dict[str, list[str]] = {}
-        for row in range(SIZE):
-            for col in range(SIZE):
-                cell = board[row][col]
-                if cell:
-                    where_is.setdefault(cell["colour"], []).append(f"{col + 1}{ROWS[row]} {cell['face']}")
-        if view["result"]:
-            winners = view["result"]["winners"]
-            parts.append(_and([names[p] for p in winners]) + (" wins." if len(winners) == 1 else " share the win."))
-        else:
-            turn = view["turn"]
-            parts.append(f"{names[turn]} ({_and(players[turn]['colours'])}) to play.")
-        if not where_is:
-            parts.append("The board is empty.")
-        for p, pl in enumerate(players):
-            bits = []
-            for c in pl["colours"]:
-                tiles = where_is.get(c, [])
-                bits.append(f"{c} tiles at " + ", ".join(tiles) if tiles else f"no {c} tiles on the board")
-                bits.append(f"{pl['rack_counts'][c]} on the rack, {pl['pile_counts'][c]} in the pile")
-                if c in pl["public"]:
-                    bits.append(f"{c} finished, face up: " + ", ".join(pl["public"][c]))
-            captured = pl["captured"]
-            took = _and([f"{n} {c}" for c, n in captured.items() if n]) or "nothing"
-            bits.append(f"{_plural(pl['groups'], 'group')}, captured {took}, score {pl['score']}")
-            parts.append(f"{names[p]}: " + "; ".join(bits) + ".")
-        last = view["last"]
-        if last and last["tile"]:
-            text = (f"Last move: {names[last['seat']]} played {last['tile']['colour']} {last['tile']['face']} "
-                    f"on {last['square']}")
-            if last["captured"]:
-                text += f", capturing {last['captured']['colour']} {last['captured']['face']}"
-            parts.append(text + ".")
-        elif last:
-            parts.append(f"Last move: {names[last['seat']]} passed.")
-        if "rack" in view:  # first after the title: the description is cut at 1,024 characters
-            parts.insert(1, "Your rack: " + "; ".join(f"{c} " + ", ".join(faces) for c, faces in view["rack"].items())
-                         + ".")
-        return " ".join(parts)
 
     # --- persistence --------------------------------------------------------------------------

@@ -217,7 +217,6 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
     max_players = 2
     turns = Turns.SEQUENTIAL
     hidden_information = True  # Blind Action: a drawn module is known only to its holder
-    summary = "Two players plug power blocks into a shared Circuit Core; control more circuits to win."
     options = (
         OptionSpec("blind", bool, False, "Blind Action: command modules are drawn face down, at random.",
                    (False, True)),
@@ -229,6 +228,12 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         OptionSpec("tiebreak", str, "none", "none: a tie is a draw; total_power: more power in all circuits wins.",
                    ("none", "total_power")),
     )
+
+    def __init__(self) -> None:
+        super().__init__()
+        from engine.breakerblocks.text import BreakerBlocksText  # (here: the words import the rules)
+
+        self.text = BreakerBlocksText(self)
 
     # --- setup --------------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BreakerState:
@@ -740,59 +745,6 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
             return False
         return move.kind in ("play", "move", "automate", "rearrange")
 
-    def _where(self, s: BreakerState, owner: int, move: Move) -> str:
-        """Where a placed block would go, in words: the cell, what it plugs into, its circuit."""
-        lifted = move.source if move.kind in ("move", "rearrange") else -1
-        parent = self._parent(s, owner, move.cell, move.parent, lifted)
-        circuit = CIRCUITS[CORE[parent]] if parent in CORE else CIRCUITS[self.circuit_of(s, parent)]
-        into = "the core" if parent in CORE else cell_name(parent)
-        return f"{cell_name(move.cell)} (into {into}, circuit {circuit})"
-
-    def describe_move(self, state: BreakerState, seat: int, move: Move) -> str:
-        s = state
-        name = {MODULE: "a face-down module"}.get(move.block, move.block.upper() if is_module(move.block)
-                                                   else move.block)
-        if move.kind == "draw":
-            return f"Draw {name}"
-        if move.kind == "play":
-            return f"Play {name} at {self._where(s, seat, move)}"
-        if move.kind == "automate":
-            return f"AUTOMATE {name} at {self._where(s, seat, move)}"
-        if move.kind in ("move", "rearrange"):
-            owner = seat if move.kind == "move" else 1 - seat
-            placed = s.board[move.source]
-            kind = placed.kind if placed else "?"
-            whose = "" if move.kind == "move" else f"P{owner + 1}'s "
-            return f"Move {whose}{kind} from {cell_name(move.source)} to {self._where(s, owner, move)}"
-        if move.kind in ("destroy", "return"):
-            placed = s.board[move.cell]
-            assert placed is not None
-            verb = "Destroy" if move.kind == "destroy" else "Return"
-            return f"{verb} P{placed.owner + 1}'s {placed.kind} at {cell_name(move.cell)}"
-        if move.kind == "take":
-            return f"Take {name}"
-        if move.kind == "keep":
-            if move.block.startswith(MODULE) and move.block != MODULE:  # Blind Action: the holder sees which
-                mods = [k for k in s.hands[seat] if is_module(k)]
-                return f"Keep your {mods[int(move.block[len(MODULE):]) - 1].upper()}"
-            return f"Keep {name}"
-        if move.kind == "stop":
-            return "Stop here"
-        return "End your turn"
-
-    def menu_groups(self, state: BreakerState, seat: int, move: Move) -> tuple[str, ...]:
-        """Draw / play (then the block) / move (then the block), so that each step is one short list."""
-        if move.kind == "draw":
-            return ("Draw a block",)
-        if move.kind in ("play", "automate"):
-            head = ("Play a block",) if move.kind == "play" else ()
-            return (*head, f"{move.block.upper() if is_module(move.block) else move.block}")
-        if move.kind in ("move", "rearrange"):
-            placed = state.board[move.source]
-            head = ("Move a block",) if move.kind == "move" else ()
-            return (*head, f"{placed.kind if placed else '?'} at {cell_name(move.source)}")
-        return ()
-
     # --- views -----------------------------------------------------------------------------------------------------
     def view(self, state: BreakerState, seat: int | None) -> BreakerView:
         s = state
@@ -862,17 +814,6 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         out.modules, out.removed = rest[:len(out.modules)], sorted(rest[len(out.modules):])
         return out
 
-    def alt_text(self, view: BreakerView, names: Sequence[str]) -> str:
-        parts = [f"Breaker Blocks, round {view['round']}."]
-        for i, c in enumerate(view["circuits"]):
-            who = "tied" if c["controller"] is None else f"{names[c['controller']]} controls it"
-            parts.append(f"Circuit {CIRCUITS[i]}: {names[0]} {c['power'][0]}, {names[1]} {c['power'][1]}, {who}.")
-        for p in (0, 1):
-            blocks = ", ".join(f"{b['kind']} at {b['cell']}" for b in view["blocks"] if b["owner"] == p) or "none"
-            hand = ", ".join(view["hands"][p]) or "empty"
-            parts.append(f"{names[p]}'s blocks: {blocks}. Hand: {hand}.")
-        return " ".join(parts)
-
     def undoable(self, before: BreakerState, after: BreakerState, seat: int) -> bool:
         """Everything is open but Blind Action's random draws (and AGGRAVATE's random keep), which use the
         generator: an action or a module's pick can be taken back unless it did."""
@@ -886,15 +827,6 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     def seat_count(self, state: BreakerState) -> int:
         return 2
-
-    def status_line(self, state: BreakerState) -> str:
-        if state.phase == OVER:
-            return "Game over."
-        if state.pending:
-            return "{p%d}: %s" % (state.turn, PROMPTS[state.pending[0].kind])
-        left = "2 actions" if state.actions == ACTIONS else "1 action"
-        return "{p%d} to play (%s left)." % (state.turn, left)
-
 
 _ORDER = {k: i for i, k in enumerate((*POWER, *MODULES, MODULE))}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +86,6 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
     name = "Breaks"
     min_players = 2
     max_players = 4
-    summary = "Build five-card sequences by matching suit or rank; steal with court cards."
     options = (
         OptionSpec("decks", int, 1, "Number of 52-card decks (2 suits well for 4 players).", (1, 2)),
         OptionSpec("jokers", bool, False, "Add two wild Jokers per deck.", (False, True)),
@@ -98,6 +97,12 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         OptionSpec("tiebreak", str, "none", "none: ties share the win; cards_left: more cards left wins a tie.",
                    ("none", "cards_left")),
     )
+
+    def __init__(self) -> None:
+        super().__init__()
+        from engine.breaks.text import BreaksText  # (here: the words import the rules)
+
+        self.text = BreaksText(self)
 
     # --- setup --------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BreaksState:
@@ -355,11 +360,6 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         return "That move is not allowed now."
 
     # --- result ---------------------------------------------------------------------
-    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
-        if seats >= 4 and options.get("decks") == 1:
-            return "With four players one deck makes only about nine stacks in all: consider `decks=2`."
-        return ""
-
     def scores(self, state: BreaksState) -> list[int]:  # type: ignore[override]
         return [sum(self._stack_points(state, st) for st in state.stacks[p]) for p in range(state.seats)]
 
@@ -436,28 +436,6 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             return f"break P{move.player + 1} {move.slot + 1}{tail}"
         return move.kind
 
-    def describe_move(self, state: BreaksState, seat: int, move: Move) -> str:
-        mine = state.slots[seat]
-        card = short(state.pending) if state.pending else ""
-        if move.kind == "draw":
-            if state.draw:
-                return f"Draw a card ({len(state.draw)} in the pile)"
-            return "Draw a card (the discard pile is reshuffled first)"
-        if move.kind == "discard":
-            return f"Discard {card}"
-        if move.kind == "done":
-            return "Done merging"
-        if move.kind == "place":
-            if mine[move.slot]:
-                return f"Place {card} on the {short(mine[move.slot][-1])} in slot {move.slot + 1}"
-            return f"Place {card} in the empty slot {move.slot + 1}"
-        if move.kind == "merge":
-            return (f"Merge slot {move.slot + 1} ({_cards(len(mine[move.slot]))}) onto slot {move.target + 1} "
-                    f"({_cards(len(mine[move.target]))})")
-        theirs = state.slots[move.player][move.slot]
-        return (f"Break P{move.player + 1}'s slot {move.slot + 1} ({_cards(len(theirs))}) with {card}, "
-                f"onto your slot {move.target + 1}")
-
     # --- views ----------------------------------------------------------------------
     def view(self, state: BreaksState, seat: int | None) -> BreaksView:
         # Breaks has no hidden hands: every seat sees the public view (the draw order is never shown).
@@ -517,27 +495,3 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         """In the final merge round a seat merges as often as it likes, then says `done`: its turn is its place
         at the head of the queue (in play, a turn ends where a move is not followed up)."""
         return ("final", len(state.final_queue)) if state.phase == "final" else None
-
-    def status_line(self, state: BreaksState) -> str:
-        if state.phase == OVER:
-            return "Game over."
-        if state.phase == FINAL:
-            return "Final merge round: {p%d} may merge, then `done`." % state.final_queue[0]
-        if state.pending:
-            return "{p%d} drew %s and must place, break or discard it." % (state.turn, short(state.pending))
-        return "{p%d} to play: draw or merge." % state.turn
-
-    def alt_text(self, view: BreaksView, names: Sequence[str]) -> str:
-        parts = []
-        for p, pl in enumerate(view["players"]):
-            seqs = []
-            for i, seq in enumerate(pl["slots"]):
-                seqs.append(f"slot {i + 1} " + (", ".join(spoken(c) for c in seq) if seq else "empty"))
-            points, stacks = pl["score"], len(pl["stacks"])
-            parts.append(f"{names[p]}: {points} point{'s' * (points != 1)}, {stacks} stack{'s' * (stacks != 1)}; "
-                         + "; ".join(seqs) + ".")
-        piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}"
-        piles += f" (top: {spoken(view['discard_top'])})." if view["discard_top"] else "."
-        if view["pending"]:
-            piles += f" Card in hand: {spoken(view['pending'])}."
-        return "Breaks. " + " ".join(parts) + " " + piles

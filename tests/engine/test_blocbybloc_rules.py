@@ -1006,7 +1006,7 @@ def test_a_gift_goes_to_a_faction_sharing_a_district_and_says_only_how_many() ->
     state.blocs[c("C3")][S] = 1
     moves = [m for m in G.legal_moves(state, seat_of(state, W)) if m.kind == "give"]
     assert {G.format_move(m) for m in moves} == {"give S molotov1", "give S energy"}
-    assert G.describe_move(state, seat_of(state, W), moves[0]) == "Give Energy Drinks to the Students"
+    assert G.text.describe_move(state, seat_of(state, W), moves[0]) == "Give Energy Drinks to the Students"
     state, said = play(state, "give S energy")
     assert state.hands[S] == ["energy"] and state.hands[W] == ["molotov1"]
     assert said == ["Workers give a loot card to the Students."], "the card stays secret"
@@ -1227,7 +1227,8 @@ def test_each_factions_turn_says_who_plays_it(players: int) -> None:
         seat = min(G.to_act(state))
         if not state.pending and state.phase == "sunset":
             f = state.faction_now()
-            assert name_seats(G.status_line(state), names).endswith(f"{FACTIONS[f]} (seat{state.controller[f]}) to act")
+            line = name_seats(G.text.status_line(state), names)
+            assert line.endswith(f"{FACTIONS[f]} (seat{state.controller[f]}) to act")
         state, events = G.apply(state, seat, G.legal_moves(state, seat)[-1])
         for e in events:
             m = re.match(r"Night \d+: (\w+), played by \{p(\d)\}, roll [1-6 ]+\.$", e.text)

@@ -273,8 +273,8 @@ def test_a_star_drops_the_highest_active_block_on_the_unprotected() -> None:
     assert [G.format_move(m) for m in G.legal_moves(s, 1)][:3] == ["penalty r0 a", "penalty r0 b", "penalty r0 c"]
     expect_illegal(G, s, 1, "drop T r0 a 1,2,4,4", "penalty")
     protected = "BLOCK A drops on the others: you circled A, so you are protected."
-    assert G.idle_note(s, 0) == protected and G.view(s, 0)["mine"]["note"] == protected  # (what /hand shows)
-    assert G.idle_note(s, 1) == "" and G.view(s, 1)["mine"]["note"] == ""
+    assert G.text.idle_note(s, 0) == protected and G.view(s, 0)["mine"]["note"] == protected  # (what /hand shows)
+    assert G.text.idle_note(s, 1) == "" and G.view(s, 1)["mine"]["note"] == ""
     s = play(s, 1, "penalty r1 c")
     assert grid_of(s, 1) == {"c1": X, "c2": X, "c3": X}
     assert G.view(s, None)["players"][1]["grid"][0][2] is None  # hidden until the turn resolves

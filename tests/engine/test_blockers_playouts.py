@@ -218,7 +218,7 @@ def playout(seats: int, mode: str, seed: int, *, full: bool = True) -> tuple[Blo
         if full:
             for m in legal:
                 assert G.parse_move(G.format_move(m)) == m
-                assert G.describe_move(state, seat, m)
+                assert G.text.describe_move(state, seat, m)
         new, events = G.apply(state, seat, move)
         for event in events:
             json.dumps(dict(event.data))

@@ -252,7 +252,7 @@ def test_pass_only_when_no_move_exists() -> None:
     """Every blue tile in column 7 is the middle of a line: taking it would split the line, so the 7 fits nowhere."""
     state = make(STUCK, racks={"yellow": "7"}, piles={"yellow": "1 2"})
     assert G.legal_moves(state, 0) == [PASS]
-    assert G.describe_move(state, 0, PASS).startswith("Pass")
+    assert G.text.describe_move(state, 0, PASS).startswith("Pass")
     expect_illegal(state, 0, "7 7B", "split")
     after, events = G.apply(state, 0, PASS)
     assert [e.kind for e in events] == ["pass"]
@@ -312,10 +312,10 @@ def test_playing_with_an_empty_pile_draws_nothing_and_is_the_final_turn() -> Non
 
 def test_describe_move() -> None:
     state = make(cells={"5B": "blue:E"}, racks={"yellow": "7 moon"})
-    assert G.describe_move(state, 0, G.parse_move("7 7E")) == "7 → 7E"
-    assert G.describe_move(state, 0, G.parse_move("moon 5B")) == "moon → 5B (captures blue E)"
+    assert G.text.describe_move(state, 0, G.parse_move("7 7E")) == "7 → 7E"
+    assert G.text.describe_move(state, 0, G.parse_move("moon 5B")) == "moon → 5B (captures blue E)"
     adv = make(cells={"5B": "blue:E"}, racks={"green": "moon"}, mode="advanced")
-    assert G.describe_move(adv, 0, G.parse_move("green:moon 5B")) == "green moon → 5B (captures blue E)"
+    assert G.text.describe_move(adv, 0, G.parse_move("green:moon 5B")) == "green moon → 5B (captures blue E)"
 
 
 # --- the end of the basic game ----------------------------------------------------------------------------------
@@ -335,12 +335,12 @@ def test_each_player_takes_one_final_turn_then_sits_out() -> None:
                  piles={"yellow": "", "blue": "4", "green": ""}, seats=3, turn=1)
     state, events = G.apply(state, 1, G.parse_move("1 1A"))
     assert state.racks["blue"] == ["2", "3", "4"] and state.piles["blue"] == [] and state.finished == []
-    assert G.status_line(state) == "{p2} takes their final turn (their pile is empty)."
+    assert G.text.status_line(state) == "{p2} takes their final turn (their pile is empty)."
     state = play(state, 2, "2 2A")  # green's final turn
     assert state.finished == ["green"] and G.to_act(state) == {0}
     state = play(state, 0, "1 1B")  # yellow's final turn
     assert state.finished == ["green", "yellow"] and G.to_act(state) == {1}
-    assert G.status_line(state) == "{p1} takes their final turn (their pile is empty). Sitting out: {p0}, {p2}."
+    assert G.text.status_line(state) == "{p1} takes their final turn (their pile is empty). Sitting out: {p0}, {p2}."
     state, events = G.apply(state, 1, G.parse_move("2 2B"))  # blue's final turn ends the game
     assert G.is_over(state) and events[-1].kind == "over"
     assert G.to_act(state) == frozenset()
@@ -431,7 +431,7 @@ def test_figure_c() -> None:
     assert [p["score"] for p in view["players"]] == [5, 4, 2]
     assert view["players"][1]["captured"] == {"yellow": 1, "green": 2}
     assert view["result"]["winners"] == [2]
-    assert G.status_line(state) == "Game over: {p2} wins."
+    assert G.text.status_line(state) == "Game over: {p2} wins."
 
 
 @pytest.mark.parametrize("captured, expected_scores, ranks, reason", [
@@ -465,7 +465,7 @@ def test_advanced_is_for_two_players_only() -> None:
             G.new_game(seats, {"mode": "advanced"}, 1)
         with pytest.raises(OptionError):
             G.resolve_options({"mode": "advanced"}, seats)
-        assert G.advice(seats, {"mode": "advanced"})
+        assert G.text.advice(seats, {"mode": "advanced"})
     assert G.resolve_options({"mode": "ADVANCED"}) == {"mode": "advanced"}
     with pytest.raises(OptionError):
         G.resolve_options({"mode": "expert"})
@@ -697,21 +697,21 @@ def test_public_view_ignores_hidden_tiles() -> None:
         other.piles[colour] = hidden[len(other.racks[colour]):]
     assert other.racks != state.racks
     assert G.view(other, None) == G.view(state, None)
-    assert G.alt_text(G.view(other, None), ["Ann", "Bo"]) == G.alt_text(G.view(state, None), ["Ann", "Bo"])
+    assert G.text.alt_text(G.view(other, None), ["Ann", "Bo"]) == G.text.alt_text(G.view(state, None), ["Ann", "Bo"])
 
 
 def test_alt_text_and_status() -> None:
     state = make(cells={"5E": "blue:E"}, racks={"yellow": "5 moon"}, piles={"yellow": "9"})
     state = play(state, 0, "5 5E")
     public = G.view(state, None)
-    text = G.alt_text(public, ["Ann", "Bo"])
+    text = G.text.alt_text(public, ["Ann", "Bo"])
     assert text.startswith("Blockers!, basic game, 2 players.")
     assert "Bo (blue) to play" in text and "yellow tiles at 5E 5" in text
     assert "captured 1 blue" in text and "capturing blue E" in text
     assert "moon" not in text and "Your rack" not in text
-    mine = G.alt_text(G.view(state, 0), ["Ann", "Bo"])
+    mine = G.text.alt_text(G.view(state, 0), ["Ann", "Bo"])
     assert "Your rack: yellow 9, moon." in mine
-    assert G.status_line(state) == "{p1} to play (blue 3 in the pile)."
+    assert G.text.status_line(state) == "{p1} to play (blue 3 in the pile)."
 
 
 def test_dump_and_load() -> None:

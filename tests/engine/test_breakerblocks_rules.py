@@ -364,7 +364,7 @@ def test_blind_aggravate_never_names_a_module_in_the_public_record() -> None:
     s = play(s, P1, "play aggravate d4")
     mine = [G.format_move(m) for m in G.legal_moves(s, P1)]
     assert mine == ["keep 0", "keep module1", "keep module2"]
-    assert G.describe_move(s, P1, G.parse_move("keep module2")) == "Keep your ANNIHILATE"
+    assert G.text.describe_move(s, P1, G.parse_move("keep module2")) == "Keep your ANNIHILATE"
     s = play(s, P1, "keep module2")
     assert s.hands[P1] == ["annihilate"]
     assert [G.format_move(m) for m in G.legal_moves(s, P1)] == ["keep 3", "keep module"]
@@ -392,7 +392,7 @@ def test_a_block_moves_to_the_other_input_facing_its_own_cell() -> None:
     at(s, P1, "3", "c4", "c5")
     offered = [G.format_move(m) for m in G.legal_moves(s, P1) if m.kind == "move" and m.source == parse_cell("c4")]
     assert "move c4 c4" in offered and not any(t.startswith("move c4 c4 from") for t in offered)
-    label = G.describe_move(s, P1, G.parse_move("move c4 c4"))
+    label = G.text.describe_move(s, P1, G.parse_move("move c4 c4"))
     assert "into d4" in label
     after, events = G.apply(s, P1, G.parse_move("move c4 c4"))
     assert after.board[parse_cell("c4")] == Placed("3", P1, parse_cell("d4"))

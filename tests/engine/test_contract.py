@@ -60,7 +60,7 @@ def check_position(game: Game, state: Any, seats: int, names: list[str]) -> None
             text = game.format_move(move)
             assert isinstance(text, str) and text
             assert game.parse_move(text) == move
-            label = game.describe_move(state, seat, move)
+            label = game.text.describe_move(state, seat, move)
             assert isinstance(label, str) and label
     data = game.dump(state)
     assert data["format"]
@@ -69,8 +69,8 @@ def check_position(game: Game, state: Any, seats: int, names: list[str]) -> None
     json.dumps(public)
     for seat in range(seats):
         json.dumps(game.view(state, seat))
-    assert isinstance(game.status_line(state), str)
-    assert isinstance(game.alt_text(public, names), str)
+    assert isinstance(game.text.status_line(state), str)
+    assert isinstance(game.text.alt_text(public, names), str)
 
 
 def random_playout(game: Game, seats: int, options: dict[str, Any], seed: int) -> tuple[Any, list[tuple[int, str]]]:
@@ -115,7 +115,7 @@ def check_result(result: Result | None, seats: int) -> None:
 @game_param
 def test_identity_and_seats(game: Game) -> None:
     assert game.key and game.key == game.key.lower() and " " not in game.key
-    assert game.name and game.summary
+    assert game.name and game.text.summary
     assert 1 <= game.min_players <= game.max_players
     for bad in (game.min_players - 1, game.max_players + 1):
         with pytest.raises(OptionError):

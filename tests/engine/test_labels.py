@@ -26,8 +26,8 @@ def labels(game: Game[Any, Any, Any], seats: int, seed: int, plies: int = 300) -
             break
         for seat in sorted(game.to_act(state)):
             for move in game.menu_moves(state, seat)[:60]:
-                out.append(game.describe_move(state, seat, move))
-                out.extend(game.menu_groups(state, seat, move))
+                out.append(game.text.describe_move(state, seat, move))
+                out.extend(game.text.menu_groups(state, seat, move))
         seat = sorted(game.to_act(state))[0]
         state, _ = game.apply(state, seat, game.sample_move(state, seat, rng))
     return out

@@ -1,0 +1,81 @@
+"""BLOCK's words for players: the lobby's summary, move labels and menu groups, what a waiting seat is told, the
+status line and the board in words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.block.game import GO, OVER, SETUP, TURNS, Block, BlockState, Move, _cells_text, _protected, format_move
+from engine.block.shapes import oriented
+from engine.block.sheet import BONUS, COLUMNS, LETTERS, cell_name
+from engine.block.view import BlockView
+from engine.text import GameText
+
+
+class BlockText(GameText[BlockState, Move, BlockView]):
+    summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
+    game: Block
+
+    def describe_move(self, state: BlockState, seat: int, move: Move) -> str:
+        sheet = state.work[seat]
+        if move.kind == "drop":
+            dropped = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
+            return (f"{move.shape} {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
+                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True)))
+        if move.kind == "penalty":
+            shape = state.blocks[LETTERS.index(self.game.step(state, seat)[-1])] if self.game.step(state, seat) else ""
+            landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None
+            return (f"Penalty {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
+                    + _cells_text(landed or []))
+        if move.kind == "combo":
+            free = sheet.free_numbers()
+            values = ",".join(str(free.get(c, "?")) for c in move.cells)
+            bonus = " (bonus)" if len(move.cells) == BONUS else ""
+            return f"{move.combo.capitalize()} {len(move.cells)}{bonus}: {_cells_text(move.cells)} ({values})"
+        if move.kind == "pass":
+            return "No combo this turn"
+        if move.kind == "slide":
+            slot = LETTERS.index(move.letter)
+            return f"Slide tile {move.letter} ({state.blocks[slot]}, notch {state.notches[slot]} → " \
+                   f"{'GO!' if state.notches[slot] + 1 >= GO else state.notches[slot] + 1})"
+        if move.kind == "star":
+            return f"★ = {move.value}"
+        return format_move(move)
+
+    def menu_groups(self, state: BlockState, seat: int, move: Move) -> tuple[str, ...]:
+        """Drops: (shape when the die shows ★,) orientation, column, then the order of the values.
+        Combos: by type and size."""
+        if move.kind == "drop":
+            head = (f"Shape {move.shape}",) if len(self.game.shapes_allowed(state)) > 1 else ()
+            return (*head, f"{move.shape} {TURNS[move.orientation]}", f"Column {COLUMNS[move.column]}")
+        if move.kind == "combo":
+            return (f"{move.combo.capitalize()} {len(move.cells)}",)
+        return ()
+
+    def status_line(self, state: BlockState) -> str:
+        if state.phase == OVER:
+            return ""
+        waiting = sorted(self.game.to_act(state))
+        head = "Everyone writes their number in their bottom row." if state.phase == SETUP else \
+            f"Turn {state.turn}: {self.game.dice_text(state)}."
+        if state.penalty:
+            head += f" BLOCK {state.penalty} drops!"
+        return head + " Waiting for " + ", ".join("{p%d}" % p for p in waiting) + "."
+
+    def alt_text(self, view: BlockView, names: Sequence[str]) -> str:
+        parts = [f"BLOCK, turn {view['turn']}."]
+        if view["dice"]:
+            dice = ["★" if d == "*" else str(d) for d in view["dice"]]
+            parts.append(f"Dice: {' '.join(dice[:4])}, shape {dice[4]}.")
+        for p, pl in enumerate(view["players"]):
+            name = names[p] if p < len(names) else f"Player {p + 1}"
+            filled = sum(1 for row in pl["grid"] for c in row if c is not None)
+            combos = ", ".join(f"{c['type']} {c['size']}" for c in pl["combos"]) or "no combos"
+            parts.append(f"{name}: {pl['score']} points, {filled} cells filled, {combos}"
+                         + (", waiting" if pl["waiting"] else "") + ".")
+        return " ".join(parts)
+
+    def idle_note(self, state: BlockState, seat: int) -> str:
+        if state.phase != OVER and not self.game.step(state, seat) and _protected(state, seat):
+            return f"BLOCK {state.penalty} drops on the others: you circled {state.penalty}, so you are protected."
+        return ""

@@ -1,0 +1,60 @@
+"""A game's words for players, kept beside its rules: ``Game.text`` (:class:`GameText`).
+
+The rules (:class:`~engine.base.Game`) decide what may happen; the text object says it: the one-line summary of the
+lobby, a tip for the chosen seats and options, each move's label and menu groups, the status line, the board in words
+for screen readers and what a seat waiting on others is told. A game with words of its own subclasses
+:class:`GameText` in ``engine/<game>/text.py``, which imports what it needs from the rules; the rules import it only to
+attach it (``Game.__init__``). What is about rules or secrecy stays in the rules: ``public_notation``, ``previewed``,
+``why_illegal`` and a decision's prompt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from engine.base import Game
+
+S = TypeVar("S")  # game state
+M = TypeVar("M")  # move
+V = TypeVar("V", bound=Mapping[str, Any])  # the game's view
+
+
+class GameText(Generic[S, M, V]):
+    """A game's words for players. The defaults say nothing (a move's label is its notation); a game overrides what it
+    has words for."""
+
+    summary: str = ""  # one line on the lobby card
+
+    def __init__(self, game: Game[S, M, V]) -> None:
+        self.game = game
+
+    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
+        """A tip shown in the lobby for this seat count and these options (empty for none)."""
+        return ""
+
+    def describe_move(self, state: S, seat: int, move: M) -> str:
+        """A short label in words for menus; defaults to the notation."""
+        return self.game.format_move(move)
+
+    def menu_groups(self, state: S, seat: int, move: M) -> tuple[str, ...]:
+        """The menu groups ``move`` sits under, outermost first; its own label is :meth:`describe_move`.
+
+        The default is none: a flat list. A game with many moves groups them (Blockers!: the tile,
+        and for a wild tile the row) so that a player picks step by step, each step one select menu.
+        """
+        return ()
+
+    def status_line(self, state: S) -> str:
+        """One line describing the position, with {pN} seat placeholders."""
+        return ""
+
+    def alt_text(self, view: V, names: Sequence[str]) -> str:
+        """The position in words, for the image description (screen readers)."""
+        return ""
+
+    def idle_note(self, state: S, seat: int) -> str:
+        """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
+        seat that a penalty passes it by."""
+        return ""
