@@ -150,7 +150,7 @@ class Situation:
         if seat not in self._offered:
             game, state = self.game, self.state
             self._offered[seat] = tuple(
-                Choice(game.format_move(m), _label(game, state, seat, m), game.menu_groups(state, seat, m))
+                Choice(game.format_move(m), _label(game, state, seat, m), game.text.menu_groups(state, seat, m))
                 for m in game.menu_moves(state, seat))
         return self._offered[seat]
 
@@ -171,4 +171,4 @@ class Situation:
 
 def _label(game: Game[Any, Any, Any], state: Any, seat: int, move: Any) -> Any:
     """A move's label, described when first read."""
-    return lambda: game.describe_move(state, seat, move)
+    return lambda: game.text.describe_move(state, seat, move)
