@@ -213,7 +213,7 @@ class Play:
         game = sit.game
         try:
             move = game.parse_move(notation)
-            label = game.describe_move(sit.state, seat, move)
+            label = game.text.describe_move(sit.state, seat, move)
             view = game.preview_view(sit.state, seat, move)
         except GameError as err:
             raise Refusal(str(err)) from None
@@ -449,7 +449,7 @@ class Play:
             done = [names[s.seat] for s in table.seats if s.seat not in sit.to_act and not s.resigned]
             if (lines or intro) and done:
                 out.public.append(Post(description=f"**Done this turn:** {', '.join(done)}",
-                                       footer=name_seats(game.status_line(sit.state), names), colour=COLOUR_PLAY,
+                                       footer=name_seats(game.text.status_line(sit.state), names), colour=COLOUR_PLAY,
                                        status_of=(table.id, sit.revealed_ply)))
             if mover is not None and mover in sit.to_act:
                 out.reply_post = await self.presenter.private_post(table, sit, mover)
