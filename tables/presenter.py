@@ -56,13 +56,13 @@ class Presenter:
             opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
-        desc = f"{game.summary}\n\n**{status}.**"
+        desc = f"{game.text.summary}\n\n**{status}.**"
         if not note and table.status == ACTIVE:
             note = f"The game is on in <#{table.channel_id}>."
         if note:
             desc += f"\n{note}"
         if table.status == LOBBY:
-            advice = game.advice(len(table.seats), table.options)
+            advice = game.text.advice(len(table.seats), table.options)
             desc += f"\nNeeds {game.min_players}–{game.max_players} players. The host starts the game."
             if advice:
                 desc += f"\n💡 {advice}"
@@ -88,7 +88,7 @@ class Presenter:
             # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
             log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))
             return None
-        alt = game.alt_text(view, names) or f"{game.name} board."
+        alt = game.text.alt_text(view, names) or f"{game.name} board."
         return Board(png=png, alt=alt[: ALT_LIMIT - 1] + "…" if len(alt) > ALT_LIMIT else alt)
 
     async def board_post(self, table: TableRow, sit: Situation, lines: Sequence[str], note: str = "") -> Post:
@@ -112,7 +112,7 @@ class Presenter:
             owed = sit.owed
             fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in sit.answering else "")
                                                    for p in acting)))
-            status = name_seats(game.status_line(state), names)
+            status = name_seats(game.text.status_line(state), names)
             if status:
                 fields.append(("Now", status))
             mention_ids = [uid for p in acting
@@ -231,7 +231,7 @@ class Presenter:
         elif sit.over or table.status != ACTIVE:
             desc = "The game is over."
         elif game.turns is Turns.SIMULTANEOUS:
-            desc = " ".join(filter(None, [game.idle_note(state, seat),
+            desc = " ".join(filter(None, [game.text.idle_note(state, seat),
                                           "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
             waiting = ", ".join(names[p] for p in sorted(sit.to_act))
@@ -349,7 +349,7 @@ class Presenter:
             if scores:
                 lines.append("Scores: " + " · ".join(f"{names[i]} {_num(x)}" for i, x in enumerate(scores)))
             if table.status == ACTIVE:
-                lines.append(name_seats(game.status_line(state), names))
+                lines.append(name_seats(game.text.status_line(state), names))
         if table.result:
             lines.append("Result: " + _standings_text(table.result, names))
         return "\n".join(lines)
