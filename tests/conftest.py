@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import pickle
 import shutil
 import threading
@@ -64,15 +65,24 @@ async def _close_databases() -> AsyncIterator[None]:
             await bot.db.close()
 
 
-@pytest.fixture(autouse=True)
-def _settle_limit_scaled_to_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="session", autouse=True)
+def _settle_limit_scaled_to_the_machine() -> Iterator[None]:
     """simcord's settle limit is a hang guard on the wall clock (5 s by default): a bot whose worker or renders run
     slowly on a busy machine failed "bot did not settle (timeout=5s)". Every environment made in a test (the
     ``simcord_env`` fixture's, and ``simcord.run``'s of a restart) gets the limit scaled by how slow this machine
-    runs now; a test may still pass its own ``settle_timeout``."""
-    defaults = Env.__init__.__kwdefaults__
-    assert defaults is not None and "settle_timeout" in defaults, "simcord's Env takes settle_timeout"
-    monkeypatch.setitem(defaults, "settle_timeout", scaled(SETTLE_S))
+    runs at that moment; a test may still pass its own ``settle_timeout``."""
+    original = Env.__init__
+    assert "settle_timeout" in inspect.signature(original).parameters, "simcord's Env takes settle_timeout"
+
+    def scaled_init(self: Env, bot: Any, **options: Any) -> None:
+        options.setdefault("settle_timeout", scaled(SETTLE_S))
+        original(self, bot, **options)
+
+    Env.__init__ = scaled_init  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Env.__init__ = original  # type: ignore[method-assign]
 
 
 RENDER_MEMO_BYTES = 96 * 2**20  # the PNGs the memo below keeps, at most
