@@ -38,7 +38,7 @@ class Actor:
 
 class Choice:
     """One move offered: its notation, its label in words and the menu groups above it, outermost first (see
-    ``Game.menu_groups``). The label may be given as a function, called when the label is first read: a menu shows
+    ``GameText.menu_groups``). The label may be given as a function, called when the label is first read: a menu shows
     one level at a time, so the moves it does not show are never described."""
 
     __slots__ = ("_label", "groups", "notation")
