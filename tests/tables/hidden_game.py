@@ -26,6 +26,7 @@ from engine.base import (
     rank_by,
 )
 from engine.rng import Rng
+from engine.text import GameText
 
 LOW, HIGH = 1, 13
 
@@ -50,12 +51,15 @@ class HighCard(Game[HighCardState, int, dict[str, Any]]):
     min_players = 2
     max_players = 3
     hidden_information = True
-    summary = "Play your cards one at a time; the highest total wins."
     options = (OptionSpec("cards", int, 3, "Cards dealt to each player.", (1, 2, 3)),
                OptionSpec("goal", int, 0, "Cooperative: everyone wins together if all played cards reach this "
                           "total (0: play against each other).", (0, 10, 60)))
 
     _RE = re.compile(r"^(?:play|p)\s+(\d{1,3})$")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = HighCardText(self)
 
     # --- setup and turns ------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> HighCardState:
@@ -127,9 +131,6 @@ class HighCard(Game[HighCardState, int, dict[str, Any]]):
     def format_move(self, move: int) -> str:
         return f"play {move}"
 
-    def describe_move(self, state: HighCardState, seat: int, move: int) -> str:
-        return f"Play your {move}"
-
     # --- views --------------------------------------------------------------------
     def view(self, state: HighCardState, seat: int | None) -> dict[str, Any]:
         if seat is not None:
@@ -146,18 +147,6 @@ class HighCard(Game[HighCardState, int, dict[str, Any]]):
             "played": [list(p) for p in state.played],
             "result": res.to_json() if res else None,
         }
-
-    def status_line(self, state: HighCardState) -> str:
-        if state.over:
-            return "Game over."
-        return "{p%d} to play (%d cards in hand)." % (state.turn, len(state.hands[state.turn]))
-
-    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
-        if view["viewer"] is not None:
-            return "Your hand: " + (", ".join(map(str, view["hand"])) or "empty") + "."
-        parts = [f"{names[p]}: played {', '.join(map(str, cards)) or 'nothing'}, {view['hand_sizes'][p]} in hand."
-                 for p, cards in enumerate(view["played"])]
-        return "High Card. " + " ".join(parts)
 
     # --- persistence --------------------------------------------------------------
     def dump(self, state: HighCardState) -> dict[str, Any]:
@@ -183,3 +172,24 @@ class HighCard(Game[HighCardState, int, dict[str, Any]]):
             turn=data["turn"],
             ply=data["ply"],
         )
+
+
+class HighCardText(GameText[HighCardState, int, dict[str, Any]]):
+    """High Card's words for players."""
+
+    summary = "Play your cards one at a time; the highest total wins."
+
+    def describe_move(self, state: HighCardState, seat: int, move: int) -> str:
+        return f"Play your {move}"
+
+    def status_line(self, state: HighCardState) -> str:
+        if state.over:
+            return "Game over."
+        return "{p%d} to play (%d cards in hand)." % (state.turn, len(state.hands[state.turn]))
+
+    def alt_text(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        if view["viewer"] is not None:
+            return "Your hand: " + (", ".join(map(str, view["hand"])) or "empty") + "."
+        parts = [f"{names[p]}: played {', '.join(map(str, cards)) or 'nothing'}, {view['hand_sizes'][p]} in hand."
+                 for p, cards in enumerate(view["played"])]
+        return "High Card. " + " ".join(parts)
