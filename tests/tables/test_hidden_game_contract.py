@@ -41,7 +41,7 @@ def test_random_playouts_keep_the_contract(seats: int, cards: int) -> None:
                 assert bool(legal) is (seat in to_act)
                 for move in legal:
                     assert GAME.parse_move(GAME.format_move(move)) == move
-                    assert GAME.describe_move(state, seat, move)
+                    assert GAME.text.describe_move(state, seat, move)
                 mine = GAME.view(state, seat)
                 assert mine["hand"] == list(state.hands[seat])
                 others = {c for p in range(seats) if p != seat for c in state.hands[p]}
@@ -53,10 +53,10 @@ def test_random_playouts_keep_the_contract(seats: int, cards: int) -> None:
             assert "hand" not in public and "hands" not in public
             assert public["hand_sizes"] == [len(h) for h in state.hands]
             assert public["played"] == [list(p) for p in state.played]
-            assert GAME.alt_text(public, ["A", "B", "C"]).startswith("High Card.")
+            assert GAME.text.alt_text(public, ["A", "B", "C"]).startswith("High Card.")
         final = states[-1]
         result = GAME.result(final)
-        assert result is not None and GAME.status_line(final) == "Game over."
+        assert result is not None and GAME.text.status_line(final) == "Game over."
         totals = [sum(p) for p in final.played]
         assert list(result.scores) == totals
         assert result.winners == {p for p in range(seats) if totals[p] == max(totals)}
