@@ -74,7 +74,7 @@ async def test_choices_filter_by_typed_text(svc: TableService) -> None:
     everything = await svc.choices(CH, actor)
     (seat,) = game.to_act(state)
     assert [c.notation for c in everything] == [game.format_move(m) for m in game.legal_moves(state, seat)]
-    assert everything[0] == Choice("draw", game.describe_move(state, seat, game.parse_move("draw")))
+    assert everything[0] == Choice("draw", game.text.describe_move(state, seat, game.parse_move("draw")))
     assert await svc.choices(CH, actor, "  DRA ") == [everything[0]]
     assert await svc.choices(CH, actor, "a CARD") == [everything[0]]  # matches the label too
     assert await svc.choices(CH, actor, "zzz") == []
