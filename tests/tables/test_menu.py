@@ -78,8 +78,8 @@ def test_blockers_menu_is_tile_then_square_and_wild_adds_the_row(seed: int, play
     while not game.is_over(state):
         (seat,) = game.to_act(state)
         moves = game.legal_moves(state, seat)
-        choices = [Choice(game.format_move(m), game.describe_move(state, seat, m), game.menu_groups(state, seat, m))
-                   for m in moves]
+        choices = [Choice(game.format_move(m), game.text.describe_move(state, seat, m),
+                          game.text.menu_groups(state, seat, m)) for m in moves]
         root = build_menu(choices)
         assert widest(root) <= MAX_OPTIONS
         assert [c for _, c in leaves(root)] == choices  # every legal move, once, in the engine's order
