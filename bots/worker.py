@@ -1,6 +1,7 @@
 """The bot's thinking in a worker process (issue 13): a CPU-bound search in a thread would hold the GIL and starve
-the bot's event loop, so the table service sends the game (its catalogue's ``Game`` object: a stateless object that
-pickles by reference to its class), its stored state and the seat here and gets the move back as notation.
+the bot's event loop, so the table service sends the game (its catalogue's ``Game`` object, which holds no state
+and pickles as a reference to its class and its text's: about 100 bytes), its stored state and the seat here and
+gets the move back as notation.
 
 A worker imports only what thinking needs: :mod:`bots` and the rules of the games it is asked about (the game's
 module is imported when its object is unpickled). It never imports the table service, the catalogue or a
