@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from bots import level_of
-from engine.base import CANCEL, Event, GameError, Turns, name_seats
+from engine.base import CANCEL, Event, GameError, name_seats
 from engine.rng import Rng
 from storage import ACTIVE, StaleVersion, TableRow
 from tables.catalog import default_catalog
@@ -463,7 +463,7 @@ class Play:
         decision = sit.decision(mover) if mover is not None and result is None else None
         was = before.decision(mover) if mover is not None and before is not None else None
         if decision is not None and decision.private and mover is not None and was is not None and \
-                not decision.beside and not was.beside and game.turns is not Turns.SIMULTANEOUS:
+                not decision.beside and not was.beside and not sit.simultaneous:
             out.reply_post = Post(title=f"Your move · {game.name} · table #{table.id}",
                                   description=name_seats(decision.prompt, names), colour=COLOUR_PLAY,
                                   controls=self.presenter.controls(table, sit, mover),

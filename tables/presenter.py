@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from engine.base import Game, GameError, Turns, name_seats
+from engine.base import Game, GameError, name_seats
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
 from tables.core import Core, left_tag
@@ -230,7 +230,7 @@ class Presenter:
             desc = name_seats(decision.prompt, names)
         elif sit.over or table.status != ACTIVE:
             desc = "The game is over."
-        elif game.turns is Turns.SIMULTANEOUS:
+        elif sit.simultaneous:
             desc = " ".join(filter(None, [game.text.idle_note(state, seat),
                                           "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
@@ -411,7 +411,7 @@ class Presenter:
     def not_your_turn(self, table: TableRow, sit: Situation) -> str:
         names = [s.name for s in table.seats]
         waiting = ", ".join(names[s] for s in sorted(sit.to_act))
-        if sit.game.turns is Turns.SIMULTANEOUS:  # the seat asking has made all its picks for this turn
+        if sit.simultaneous:  # the seat asking has made all its picks for this turn
             return f"You are done for this turn: waiting for {waiting}."
         return f"It is not your turn: waiting for {waiting}."
 

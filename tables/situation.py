@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engine.base import Decision, Game, Result
+from engine.base import Decision, Game, Result, Turns
 from storage import TableRow
 from tables.menu import MenuNode, build_menu
 from tables.outcome import Choice
@@ -40,6 +40,12 @@ class Situation:
     @property
     def over(self) -> bool:
         return self.result is not None
+
+    @property
+    def simultaneous(self) -> bool:
+        """The game's seats pick in secret and their picks are revealed together (``Turns.SIMULTANEOUS``): the one
+        place the platform reads how a game's turns work."""
+        return self.game.turns is Turns.SIMULTANEOUS
 
     @cached_property
     def to_act(self) -> frozenset[int]:
