@@ -189,7 +189,7 @@ class GameCog(commands.Cog):
         and the lobby card are made, the outbox is told: what a change owed is delivered."""
         if self.stop_at == "committed":
             return False
-        shown = await self._edit_lobby(interaction, out) if out.lobby is not None else True
+        shown = await self._edit_lobby(interaction, out) if out.lobby is not None else None
         boards: list[tuple[int, discord.Message]] = []  # (table, message) of each board posted
         posted = True
         for post in out.public:
@@ -200,12 +200,20 @@ class GameCog(commands.Cog):
                 boards.append((board_of, made))
         if self.stop_at == "posted":
             return posted
-        if out.outbox is not None and posted and shown:  # delivered, and the newest board recorded: one write
-            newest = boards[-1][1] if boards else None
-            previous = await self._ask_quietly(self.service.delivered(*out.outbox, newest.id if newest else None))
-            if newest is not None:
-                await self._retire(newest.channel, previous)
-        else:
+        # what was posted is delivered (the board, the lobby card: a part that failed stays owed alone), and the newest
+        # board recorded, in one write
+        newest = boards[-1][1] if posted and boards else None
+        recorded = False
+        if out.outbox is not None and (posted or shown):
+            try:
+                previous = await self.service.delivered(*out.outbox, newest.id if newest else None, board=posted,
+                                                        lobby=bool(shown))
+                recorded = True
+                if newest is not None:
+                    await self._retire(newest.channel, previous)
+            except Exception:
+                log.exception("could not mark what table %s owed as delivered", out.outbox[0])
+        if not recorded:  # the newest board is recorded all the same: only it keeps live controls
             for table_id, message in boards:
                 await self._retire_board(message.channel, table_id, message.id)
         for dm in out.dms:
@@ -245,11 +253,16 @@ class GameCog(commands.Cog):
             return True
         board_of = post.panel_table or post.rematch_table
         if owed and board_of is not None and post.version is not None:
-            there = await self._find(channel, lambda ids: any(
+            there = await self._find(channel, lambda m: any(
                 (stamp := board_stamp(i)) is not None and stamp[0] == board_of and stamp[1] >= (post.version or 0)
-                for i in ids))
+                for i in _component_ids(m)))
             if there is not None:
                 log.info("table %s: its board of version %s is already in the channel", board_of, post.version)
+                return there
+        elif owed:  # a notice (a game cancelled): the same card among the latest messages
+            there = await self._find(channel, lambda m: bool(m.embeds) and m.embeds[0].title == (post.title or None)
+                                     and m.embeds[0].description == (post.description or None))
+            if there is not None:
                 return there
         try:
             message = await channel.send(**message_kwargs(post))
@@ -260,14 +273,14 @@ class GameCog(commands.Cog):
             await self._ask_quietly(self.service.status_posted(*post.status_of, message.id))
         return message
 
-    async def _find(self, channel: discord.abc.Messageable, wanted: Callable[[list[str]], bool]
+    async def _find(self, channel: discord.abc.Messageable, wanted: Callable[[discord.Message], bool]
                     ) -> discord.Message | None:
-        """The newest of the bot's latest messages in the channel whose controls' ids are ``wanted``; None when there
-        is none (or the channel can't be read: then the caller posts, and a message shown twice beats one lost)."""
+        """The newest of the bot's latest messages in the channel that is ``wanted``; None when there is none (or the
+        channel can't be read: then the caller posts, and a message shown twice beats one lost)."""
         me = self.bot.user
         try:
             async for message in channel.history(limit=BOARD_LOOKBACK):
-                if me is not None and message.author.id == me.id and wanted(sorted(_component_ids(message))):
+                if me is not None and message.author.id == me.id and wanted(message):
                     return message
         except discord.HTTPException as err:
             log.info("could not read the latest messages of channel %s: %s", getattr(channel, "id", "?"), err)
@@ -348,8 +361,8 @@ class GameCog(commands.Cog):
                 return False
             # posted just before the process stopped, it is found there rather than posted twice
             marker = f":{card.table_id}"
-            there = await self._find(channel, lambda ids: any(
-                i.startswith("bh:lobby:") and i.endswith(marker) for i in ids)) if out.owed else None
+            there = await self._find(channel, lambda m: any(
+                i.startswith("bh:lobby:") and i.endswith(marker) for i in _component_ids(m))) if out.owed else None
             try:
                 if there is not None:
                     await there.edit(**kwargs)

@@ -578,17 +578,27 @@ class Database:
         async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
             return [r["id"] for r in await cur.fetchall()]
 
-    async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None
-                        ) -> int | None:
-        """What ``table_id`` owed at ``version`` is posted: it covers every older undelivered row too. With
-        ``board_message_id``, that is the table's newest board now (as :meth:`swap_board_message`, in the same
-        write): the one it replaces is returned."""
+    async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None, *,
+                        board: bool = True, lobby: bool = True) -> int | None:
+        """What ``table_id`` owed at ``version`` is posted: it covers every older undelivered row too. ``board``
+        and ``lobby`` say which parts were posted: a row owing the other part too stays owed for that part alone.
+        With ``board_message_id``, that is the table's newest board now (as :meth:`swap_board_message`, in the
+        same write): the one it replaces is returned."""
+        owed = "table_id = ? AND version <= ? AND delivered_at IS NULL"
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE outbox SET delivered_at = ? WHERE table_id = ? AND version <= ? "
-                       "AND delivered_at IS NULL", (now, table_id, version))
+            if board:
+                await _run(conn, f"UPDATE outbox SET board = 0 WHERE {owed}", (table_id, version))
+            if lobby:
+                await _run(conn, f"UPDATE outbox SET lobby = 0 WHERE {owed}", (table_id, version))
+            await _run(conn, f"UPDATE outbox SET delivered_at = ? WHERE {owed} AND board = 0 AND lobby = 0",
+                       (now, table_id, version))
             if board_message_id is None:
                 return None
             return await self._swap_board(conn, table_id, board_message_id)
+
+    async def owed(self, table_id: int) -> Owed | None:
+        """What one table still owes (as :meth:`undelivered`), if anything."""
+        return next((o for o in await self.undelivered() if o.table_id == table_id), None)
 
     async def undelivered(self, between: tuple[float, float] | None = None) -> list[Owed]:
         """What is still owed, one :class:`Owed` per table, over its rows: the newest version, the moves to tell,
@@ -603,10 +613,12 @@ class Database:
         return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
                      bool(r["lobby"])) for r in rows]
 
-    async def resign(self, table_id: int, version: int, seat: int, now: float,
+    async def resign(self, table_id: int, version: int, seat: int | Sequence[int], now: float,
                      result: dict[str, Any] | None = None, how: str = "resigned", note: str | None = None) -> TableRow:
-        """A player leaves a game in progress (``how``: 'resigned', 'removed' or 'forfeit'); ``result``: it ends.
-        ``note``: a board that opens with it is owed (None: the caller owes it with a later write)."""
+        """A player leaves a game in progress (``how``: 'resigned', 'removed' or 'forfeit'), or several at once in
+        this order (players whose clock ran out together); ``result``: it ends. ``note``: a board that opens with
+        it is owed (None: the caller owes it with a later write)."""
+        seats = [seat] if isinstance(seat, int) else list(seat)
         async with self.transaction() as conn:
             if note is not None:
                 await _owe(conn, table_id, version + 1, now, note=note)
@@ -615,9 +627,10 @@ class Database:
             else:
                 await self._bump(conn, table_id, version, now, "status = 'finished', result = ?",
                                  (json.dumps(result),))
-            await _run(conn,
-                "UPDATE seats SET resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE table_id = ?), left_how = ? "
-                "WHERE table_id = ? AND seat = ?", (table_id, how, table_id, seat))
+            for one in seats:
+                await _run(conn, "UPDATE seats SET left_how = ?, resigned = 1 + "
+                           "(SELECT MAX(resigned) FROM seats WHERE table_id = ?) WHERE table_id = ? AND seat = ?",
+                           (how, table_id, table_id, one))
             return await self._row_of(conn, table_id)
 
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,

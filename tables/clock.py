@@ -191,13 +191,11 @@ class TurnClock:
             ends = len(remaining) < 2
             note = f"⏰ {who} ran out of time and forfeited" + (
                 ": the game is over." if ends else "; a bot keeps their seat.")
-            for seat in late:
-                last = seat == late[-1]
-                if ends and last:
-                    result = self.core.standings(table, sit, resigning=seat, how="forfeit")
-                # the last write owes the board that says so (the outbox)
-                table = await self.core.db.resign(table.id, table.version, seat, self.core.clock(), result=result,
-                                                  how="forfeit", note=note if last else None)
+            if ends:
+                result = self.core.standings(table, sit, resigning=late, how="forfeit")
+            # every late seat forfeits in one write, which owes the board that says so (the outbox)
+            table = await self.core.db.resign(table.id, table.version, late, self.core.clock(), result=result,
+                                              how="forfeit", note=note)
             if result is not None:
                 await self.core.schedule_archive(table)
                 return Outcome(public=[await self.presenter.board_post(table, sit, [], note)], table_id=table.id,

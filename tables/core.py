@@ -12,11 +12,11 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.base import Game
-from storage import ACTIVE, LOBBY, Database, TableRow
+from storage import ACTIVE, LOBBY, Database, Owed, TableRow
 from tables.bots import Thinker
 from tables.catalog import Catalog
 from tables.outcome import (
@@ -89,16 +89,16 @@ class Core:
             raise Refusal("This game is over." if table.status == "finished" else "This game was cancelled.")
         return self.game(table.game)
 
-    def standings(self, table: TableRow, sit: Situation, resigning: int | None = None,
+    def standings(self, table: TableRow, sit: Situation, resigning: Sequence[int] = (),
                   how: str = "resigned") -> dict[str, Any]:
         """The engine's result, with the seats whose players left ranked last (the earliest to leave lowest);
-        ``resigning`` is leaving now, ``how`` (resigned, removed, forfeit)."""
+        ``resigning`` are leaving now, in this order, ``how`` (resigned, removed, forfeit)."""
         n = len(table.seats)
         resigned = {s.seat: s.resigned for s in table.seats if s.resigned}
         left = [s.left for s in table.seats]
-        if resigning is not None:
-            resigned[resigning] = max(resigned.values(), default=0) + 1
-            left[resigning] = how
+        for seat in resigning:
+            resigned[seat] = max(resigned.values(), default=0) + 1
+            left[seat] = how
         game, res = sit.game, sit.result
         scores = list(res.scores) if res else [float(x) for x in game.scores(sit.state)] or [0.0] * n
         base_rank = list(res.ranks) if res else [1] * n
@@ -169,6 +169,11 @@ class Core:
                 last[0].ply > table.announced_ply and seat in sit.to_act:
             return StaleButton(STALE_OWN.format(control=control))
         return StaleButton(STALE_MENU if control == "menu" else STALE_BUTTON)
+
+    async def owed_lines(self, owed: Owed) -> list[str]:
+        """What an owed board must tell: the events of the moves not yet told."""
+        return [e for m in await self.db.moves(owed.table_id) if owed.first_ply <= m.ply <= owed.last_ply
+                for e in m.events]
 
     async def ply_base(self, table: TableRow) -> int:
         last = await self.db.moves(table.id, last=1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from storage import CANCELLED, LOBBY
+from storage import CANCELLED, LOBBY, Owed
 from tables.core import Core
 from tables.outcome import Outcome, Post
 from tables.presenter import COLOUR_LOBBY, Presenter
@@ -24,11 +24,14 @@ class Outbox:
         self.core = core
         self.presenter = presenter
 
-    async def delivered(self, table_id: int, version: int, board_message_id: int | None = None) -> int | None:
-        """What ``table_id`` owed up to ``version`` was posted (see :meth:`undelivered`), its new board as
-        ``board_message_id`` if it has one: one write. Returns the previous board's message, whose controls should
+    async def delivered(self, table_id: int, version: int, board_message_id: int | None = None, *,
+                        board: bool = True, lobby: bool = True) -> int | None:
+        """What ``table_id`` owed up to ``version`` was posted (see :meth:`undelivered`): ``board`` (its board or
+        notice) and ``lobby`` (its lobby card) say which parts, a part not posted staying owed; its new board is
+        ``board_message_id`` if it has one. One write. Returns the previous board's message, whose controls should
         now go (only the newest board has live controls)."""
-        previous = await self.core.db.delivered(table_id, version, self.core.clock(), board_message_id)
+        previous = await self.core.db.delivered(table_id, version, self.core.clock(), board_message_id, board=board,
+                                                lobby=lobby)
         return previous if previous != board_message_id else None
 
     async def undelivered(self, settled: float | None = None) -> list[Outcome]:
@@ -42,23 +45,31 @@ class Outbox:
         between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         out = []
         for owed in await self.core.db.undelivered(between):
-            table = await self.core.table(owed.table_id)
-            game = self.core.game(table.game)
-            outcome = Outcome(table_id=table.id, channel_id=table.channel_id,
-                              outbox=(table.id, max(owed.version, table.version)), owed=True)
-            if owed.lobby:
-                outcome.lobby = self.presenter.lobby_card(table)
-            if owed.board and table.status == CANCELLED:
-                outcome.public.append(self.presenter.cancelled_post(table, owed.note))
-            elif owed.board and table.status != LOBBY:
-                sit = self.core.situation(table, game)
-                lines = [e for m in await self.core.db.moves(table.id) if owed.first_ply <= m.ply <= owed.last_ply
-                         for e in m.events]
-                outcome.public.append(await self.presenter.board_post(table, sit, lines, owed.note))
-                outcome.dms = await self.presenter.private_updates(table, None, sit)
+            try:
+                outcome = await self._owed(owed)
+            except Exception:  # one table that can't be read (a game no longer offered…) keeps none of the others
+                log.exception("table %s: what it owes could not be made", owed.table_id)
+                continue
             out.append(outcome)
-            log.info("table %s: posting what is owed since version %s", table.id, owed.version)
+            log.info("table %s: posting what is owed since version %s", owed.table_id, owed.version)
         return out
+
+    async def _owed(self, owed: Owed) -> Outcome:
+        table = await self.core.table(owed.table_id)
+        game = self.core.game(table.game)
+        outcome = Outcome(table_id=table.id, channel_id=table.channel_id,
+                          outbox=(table.id, max(owed.version, table.version)), owed=True)
+        if owed.lobby:
+            outcome.lobby = self.presenter.lobby_card(table)
+        if owed.board and table.status == CANCELLED:
+            outcome.public.append(self.presenter.cancelled_post(table, owed.note))
+        elif owed.board and table.status != LOBBY:
+            sit = self.core.situation(table, game)
+            outcome.public.append(await self.presenter.board_post(table, sit, await self.core.owed_lines(owed),
+                                                                  owed.note))
+            outcome.dms = await self.presenter.private_updates(table, None, sit) + \
+                await self.presenter.turn_dms(table, sit)
+        return outcome
 
     async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
         """Record whether a DM arrived; returns a public notice the first time DMs fail."""

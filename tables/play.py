@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 MAX_BOT_PLIES = 5000  # a safety bound on the moves one request plays for others
 TIMEOUT_BOT = "medium"  # the bot that plays a late player's turn, and a seat whose player left
 CATALOG_KEYS = frozenset(g.key for g in default_catalog().all())  # games a bot worker process can load
-DEFAULT, BOT = "default", "bot"  # how a move is chosen for a seat in the loop: its decision's default, or a bot
+# how the loop chooses a seat's move: its decision's default, a bot seat's bot, or the bot of a late player's turn
+DEFAULT, BOT, LATE = "default", "bot", "late"
 
 Record = list[tuple[int, str, list[Event]]]  # moves played and not yet stored: (seat, notation, events)
 
@@ -165,17 +166,19 @@ class Play:
         picked at that level, found by its notation). A group or range is the next level to show; a move that the
         game previews comes with its preview (``MenuStep.preview``); any other move is played at once
         (``MenuStep.played``). ``public``: the menu is on the public board, which only the seat it asks may use."""
-        async with self.core.locks[table_id]:
-            table, seat, sit = await self._menu_context(table_id, actor, version, notation, public)
-            step = await self._step(table, sit, seat, version, path, notation)
-            if step.node.choice is None:
-                return step
-            text = step.node.choice.notation
-            if step.confirm:
-                step.preview = await self._preview(table, sit, seat, version, actor, text)
-                return step
-            step.played = await self._play(table, sit, seat, text, public)
+        table, seat, sit = await self._menu_context(table_id, actor, version, notation, public)
+        step = await self._step(table, sit, seat, version, path, notation)
+        if step.node.choice is None:
             return step
+        text = step.node.choice.notation
+        if step.confirm:
+            step.preview = await self._preview(table, sit, seat, version, actor, text)
+            return step
+        async with self.core.locks[table_id]:  # (browsing the menu waits for nobody; playing takes the table's turn)
+            if (await self.core.table(table_id)).version != table.version:  # a move got there first: check again
+                table, seat, sit = await self._menu_context(table_id, actor, version, text, public)
+            step.played = await self._play(table, sit, seat, text, public)
+        return step
 
     async def _step(self, table: TableRow, sit: Situation, seat: int, version: int, path: Sequence[int],
                     notation: str | None) -> MenuStep:
@@ -240,7 +243,7 @@ class Play:
             result = None
             how = "removed" if removed_by else "resigned"
             if len(remaining) < 2:
-                result = self.core.standings(table, sit, resigning=seat, how=how)
+                result = self.core.standings(table, sit, resigning=(seat,), how=how)
             note = f"{actor.name} was removed from the game by {removed_by}." if removed_by else \
                 f"{actor.name} resigned."
             if result is None:
@@ -328,16 +331,18 @@ class Play:
         """Play until a person must act: first what the clock owes (``late``: defaults taken, late turns played),
         then the bot seats and the seats whose players left (the medium bot plays those), lowest seat first.
 
-        Before a medium or hard bot thinks, what is decided so far is stored (unannounced): a crash while it thinks
-        loses nothing, and the bot simply chooses again at the next start (:meth:`resume_bots`)."""
+        Before a medium or hard bot of a seat thinks, what is decided so far is stored (unannounced): a crash while
+        it thinks loses nothing, and the bot simply chooses again at the next start (:meth:`resume_bots`). A late
+        turn's bot stores nothing until the turn is played (a crash leaves the turn late, played at the next tick,
+        and nothing of it counted as the player's)."""
         game = run.sit.game
         # a seat its player left (resigned, removed, forfeited) is played sensibly, like a late turn
         auto = {s.seat: s.bot or TIMEOUT_BOT for s in run.table.seats if s.is_bot or s.resigned}
         for plies, (seat, by, what) in enumerate(self._movers(run, late or Late(), auto)):
             if plies >= MAX_BOT_PLIES:
                 raise RuntimeError(f"over {MAX_BOT_PLIES} moves played in one request of table {run.table.id}")
-            if by == BOT:
-                if level_of(what) != "easy" and run.record:
+            if by in (BOT, LATE):
+                if by == BOT and level_of(what) != "easy" and run.record:
                     await self._store_so_far(run)
                 move = await self.core.thinker.move(game, run.sit.state, seat, what,
                                                     bot_rng(run.table, run.base + len(run.record)),
@@ -350,7 +355,7 @@ class Play:
 
     def _movers(self, run: Run, late: Late, auto: dict[int, str]) -> Iterator[tuple[int, str, str]]:
         """Who moves next and how, read from the position after each move (``run.sit``) until a person must act or
-        the game ends: (seat, DEFAULT, the move's notation) or (seat, BOT, the bot's level)."""
+        the game ends: (seat, DEFAULT, the move's notation) or (seat, BOT or LATE, the bot's level)."""
         for seat in late.defaults:
             decision = run.sit.decision(seat)
             if run.sit.over:
@@ -372,7 +377,7 @@ class Play:
                     yield seat, DEFAULT, default
                 else:  # a late turn is played sensibly: the medium bot, in the worker process
                     run.by_bot = True
-                    yield seat, BOT, TIMEOUT_BOT
+                    yield seat, LATE, TIMEOUT_BOT
                 moved += 1
         while not run.sit.over:
             ready = sorted(run.sit.to_act & auto.keys())

@@ -245,11 +245,17 @@ class Presenter:
         if table.status == LOBBY:
             return Outcome(reply_post=self.lobby_card(table).post, table_id=table.id)
         sit = self.core.situation(table, self.core.game(table.game))
-        last = await self.core.db.moves(table.id, last=3)
-        lines = [e for m in last for e in m.events]
-        post = await self.board_post(table, sit, lines)
-        # the current board covers any board still owed (see PlayPipeline.undelivered)
+        owed = await self.core.db.owed(table.id)
+        if owed is not None and owed.board:  # a board is owed (Discord refused it): this one tells what it would have,
+            # and every move since
+            lines = [e for m in await self.core.db.moves(table.id) if m.ply >= owed.first_ply for e in m.events]
+            note = owed.note
+        else:
+            lines, note = [e for m in await self.core.db.moves(table.id, last=3) for e in m.events], ""
+        post = await self.board_post(table, sit, lines, note)
+        # the current board covers any board still owed (see Outbox.undelivered), and the lobby card if it is owed
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id,
+                       lobby=self.lobby_card(table) if owed is not None and owed.lobby else None,
                        outbox=(table.id, table.version))
 
     async def my_games(self, guild_id: int, actor: Actor) -> Outcome:

@@ -140,3 +140,61 @@ async def test_a_lobby_in_the_channel_cut_short_by_a_crash_is_posted_once(simcor
     assert len(cards) == 1 and {"Join", "Start"} <= labels(cards[0])
     await restart(simcord_env, db_path)
     assert len([m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")]) == 1
+
+
+async def test_a_cancel_notice_posted_just_before_a_crash_is_not_posted_again(simcord_env: Any, db_path: Any) -> None:
+    """A notice has no buttons to carry a version: it is recognised by its card among the thread's latest messages."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    cog_of(simcord_env).stop_at = "posted"
+    await alice.slash(thread, "game cancel")
+
+    def notices() -> int:
+        return sum(1 for m in thread.history() if m.embeds and m.embeds[0].description == "Game cancelled by alice.")
+
+    assert notices() == 1 and await simcord_env.bot.db.undelivered()
+    await restart(simcord_env, db_path)
+    assert notices() == 1, "the notice is not posted again"
+    assert await simcord_env.bot.db.undelivered() == []
+    assert not {"Join", "Start"} & labels(lobby_message(channel))
+
+
+async def test_a_start_whose_lobby_card_discord_refuses_keeps_only_the_card_owed(simcord_env: Any) -> None:
+    """The first board is posted and its DMs sent; the lobby card's edit is refused. Only the card stays owed: `/board`
+    shows the board again with the card put right, and nothing is posted twice by the clock's retries."""
+    _, channel, alice, bob = world(simcord_env)
+    await alice.slash(channel, "game new", game="breaks")
+    thread = channel.threads[0]
+    await bob.click(lobby_message(channel), label="Join")
+    lobby = lobby_message(channel)
+    simcord_env.inject_error("PATCH", "*", status=500, code=0, message="Internal Server Error", times=None)
+    await alice.click(lobby, label="Start")
+    simcord_env.backend.faults.clear()
+    assert len(board_messages(thread)) == 1
+    owed = await simcord_env.bot.db.undelivered()
+    assert [(o.board, o.lobby) for o in owed] == [(False, True)], "the board was delivered, the card is owed"
+    assert "Start" in labels(lobby_message(channel))
+    await cog_of(simcord_env).redeliver()
+    await simcord_env.settle()
+    assert len(board_messages(thread)) == 1, "a retry posts no board"
+    assert not {"Join", "Start"} & labels(lobby_message(channel)), "and puts the card right"
+    assert await simcord_env.bot.db.undelivered() == []
+
+
+async def test_the_newest_board_is_recorded_even_when_the_outbox_mark_fails(simcord_env: Any,
+                                                                           monkeypatch: Any) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    members = {alice.id: alice, bob.id: bob}
+
+    async def fails(*_: Any, **__: Any) -> None:
+        raise RuntimeError("the database is busy")
+
+    monkeypatch.setattr(simcord_env.bot.service, "delivered", fails)
+    await play_until_a_board_is_owed(simcord_env, thread, members)
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert table is not None
+    newest = await simcord_env.bot.db.swap_board_message(table.id, 0)  # (read it: put it back at once)
+    await simcord_env.bot.db.swap_board_message(table.id, newest or 0)
+    boards = board_messages(thread)
+    assert newest == boards[-1].id
+    assert not [c for b in boards[:-1] for row in b.components for c in getattr(row, "children", ())], \
+        "only the newest board has controls"

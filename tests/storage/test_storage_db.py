@@ -375,3 +375,26 @@ async def test_delivering_a_board_records_it_as_the_newest_in_the_same_write(db:
     assert await db.delivered(tid, 3, 5.0, board_message_id=222) == 111
     assert await db.undelivered() == []
     assert await db.swap_board_message(tid, 333) == 222
+
+
+async def test_a_part_not_posted_stays_owed_alone(db: Database) -> None:
+    """A start owes its board and the lobby card: the board posted and the card refused, only the card stays owed (so
+    a retry edits the card, and neither posts nor DMs the board again); once the card is shown, nothing is owed."""
+    tid = await new_table(db)
+    await db.delivered(tid, 0, 1.5)
+    await db.set_seats(tid, 0, [(1, "Alice", None), (2, "Bob", None)], 2.0)
+    await db.start(tid, 1, 77, STATE, 3.0, note="Breaks begins!")
+    await db.delivered(tid, 2, 4.0, board=True, lobby=False)
+    assert await db.undelivered() == [Owed(tid, 2, 1, 0, "Breaks begins!", board=False, lobby=True)]
+    assert await db.owed(tid) == Owed(tid, 2, 1, 0, "Breaks begins!", board=False, lobby=True)
+    await db.delivered(tid, 2, 5.0, board=False, lobby=True)
+    assert await db.undelivered() == [] and await db.owed(tid) is None
+
+
+async def test_several_players_leave_in_one_write_in_their_order(db: Database) -> None:
+    tid = await new_table(db)
+    await db.set_seats(tid, 0, [(1, "A", None), (2, "B", None), (3, "C", None)], 2.0)
+    await db.start(tid, 1, 5, STATE, 3.0)
+    row = await db.resign(tid, 2, [2, 0], 4.0, how="forfeit", note="A and C ran out of time.")
+    assert row.version == 3
+    assert [(s.resigned, s.left) for s in row.seats] == [(2, "forfeit"), (0, ""), (1, "forfeit")]

@@ -146,6 +146,21 @@ async def test_board_shows_the_lobby_card_or_the_latest_board(svc: TableService)
     assert f"{actor.name} drew" in post.description and post.controls is not None
 
 
+async def test_board_tells_what_is_still_owed_and_puts_the_lobby_card_right(svc: TableService) -> None:
+    """Discord refused a start's board and card (nothing was marked delivered): `/board` posts the board they owed,
+    opening with its word, and the lobby card, so that its delivery leaves nothing owed."""
+    tid = await lobby(svc, ALICE, BOB)
+    await svc.start(tid, ALICE)
+    out = await svc.board(CH)
+    (post,) = out.public
+    assert post.description.startswith("• Breaks begins!")
+    assert out.lobby is not None and "In progress" in out.lobby.post.description
+    assert out.outbox is not None
+    await svc.delivered(*out.outbox)
+    assert await svc.db.undelivered() == []
+    assert (await svc.board(CH)).lobby is None, "once shown, the card is not owed again"
+
+
 async def test_the_public_board_never_shows_a_hand(hsvc: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
     """Render everything: the public board gets only the public view, each DM only its reader's view."""
     rendered: list[dict[str, Any]] = []

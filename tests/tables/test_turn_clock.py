@@ -585,3 +585,42 @@ async def test_a_turn_the_clock_finishes_says_which_moves_were_the_players(db: D
     note = (out.public[0].description or "").splitlines()[0]
     assert note == f"• ⏰ {late.name} ran out of time: a bot played the rest of the turn (1 move of it was theirs).", \
         note
+
+
+async def test_a_late_turns_bot_stores_nothing_before_the_turn_is_played(db: Database,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Breaker Blocks' turn is two actions: the medium bot plays both for the late player, and nothing of the turn is
+    stored before it is played (a crash while the bot thinks leaves the turn late, and none of it the player's)."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h timeout=bot", game="breakerblocks")
+    stored: list[int] = []
+    think = svc.thinker.move
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        stored.append(len(await db.moves(tid)))
+        return await think(*args, **kwargs)
+
+    monkeypatch.setattr(svc.thinker, "move", spy)
+    clock.now += HOUR + 1
+    (out,) = await svc.expire()
+    assert len(stored) >= 2, "the bot played the turn's actions"
+    assert set(stored) == {0}, "nothing was stored while it thought"
+    assert "a bot played for them" in out.public[0].description
+    svc.thinker.close()
+
+
+async def test_players_late_together_forfeit_in_one_write(db: Database) -> None:
+    """BLOCK: both players are late; both forfeit at once, and the game's end says so in one board."""
+    clock = Clock()
+    svc, tid = await table_with_clock(db, clock, "clock=1h timeout=forfeit", game="block")
+    before = await db.get_table(tid)
+    assert before is not None
+    await db.delivered(tid, before.version, clock.now)  # the start's board went out
+    clock.now += HOUR + 1
+    (out,) = await svc.expire()
+    table = await db.get_table(tid)
+    assert table is not None and table.version == before.version + 1, "one write"
+    assert [s.left for s in table.seats] == ["forfeit", "forfeit"] and table.status == FINISHED
+    note = "⏰ Alice, Bob ran out of time and forfeited: the game is over."
+    assert note in out.public[0].description
+    assert [o.note for o in await db.undelivered()] == [note]
