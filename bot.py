@@ -1,146 +1,15 @@
-"""Blockhouse: tabletop block games on Discord. Run ``python bot.py`` (see README.md)."""
+"""Blockhouse: tabletop block games on Discord. Run ``python bot.py`` (see README.md).
+
+The bot itself is :mod:`cogs.client`. This file imports nothing unless it is run: a bots' worker process (spawned)
+imports the main module of the process that starts it, and it should not import discord.py and the table service
+to think (``tests/test_repository.py`` checks that it doesn't).
+"""
 
 from __future__ import annotations
 
-import logging
-import os
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-
-import aiohttp
-import discord
-from discord.ext import commands
-
-from cogs.controls import DYNAMIC_ITEMS
-from cogs.game import GameCog
-from storage import Database
-from tables import TableService
-from tables.catalog import Catalog, default_catalog
-
-log = logging.getLogger("blockhouse")
-
-ROOT = Path(__file__).resolve().parent
-DEFAULT_DB = "data/blockhouse.db"
-
-
-class ConfigError(Exception):
-    """The environment is missing something the bot needs; the message says what."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    token: str
-    test_guild: int | None = None
-    database: str = DEFAULT_DB
-    log_level: str = "INFO"
-
-    @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
-        env = dict(os.environ if env is None else env)
-        token = env.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise ConfigError(
-                "DISCORD_TOKEN is not set. Create a bot in the Discord Developer Portal, put its token in a "
-                ".env file next to bot.py (copy .env.example), and run again. "
-                "See README.md, section 'Create the Discord application'.")
-        guild = env.get("BLOCKHOUSE_TEST_GUILD", "").strip()
-        if guild and not guild.isdigit():
-            raise ConfigError(f"BLOCKHOUSE_TEST_GUILD must be a server id (digits), not {guild!r}.")
-        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
-        return cls(token=token, test_guild=int(guild) if guild else None,
-                   database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level)
-
-
-class Blockhouse(commands.Bot):
-    """The bot: storage and the table service are opened in ``setup_hook``."""
-
-    service: TableService
-
-    def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
-                 seeds: Callable[[], int] | None = None, clock: Callable[[], float] | None = None) -> None:
-        # Blockhouse has no voice: without PyNaCl/davey discord.py would warn twice at every start.
-        discord.VoiceClient.warn_nacl = False
-        discord.VoiceClient.warn_dave = False
-        # Default intents only: slash commands and components need no privileged intent. Ready 0.5 s after the
-        # gateway's last server arrives (discord.py waits 2 s by default).
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, guild_ready_timeout=0.5)
-        self.settings = settings
-        self.registry = registry or default_catalog()
-        self.sync_commands = sync
-        self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
-        self.clock = clock  # the service's clock (default: the wall clock); tests move it
-        self.db: Database | None = None
-
-    async def setup_hook(self) -> None:
-        path = self.settings.database
-        if path != ":memory:" and not Path(path).is_absolute():
-            path = str(ROOT / path)
-        self.db = await Database.open(path)
-        log.info("database: %s (journal mode %s)", path, await self.db.journal_mode())
-        self.service = TableService(self.db, self.registry)
-        if self.seeds is not None:
-            self.service.seeds = self.seeds
-        if self.clock is not None:
-            self.service.clock = self.clock
-        await self.add_cog(GameCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.sync_commands:
-            if self.settings.test_guild:
-                guild = discord.Object(self.settings.test_guild)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-                log.info("synced %d commands to test guild %s", len(synced), self.settings.test_guild)
-            else:
-                synced = await self.tree.sync()
-                log.info("synced %d global commands (they may take a while to appear)", len(synced))
-
-    async def on_ready(self) -> None:
-        log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
-        cog = self.get_cog("GameCog")
-        if isinstance(cog, GameCog):
-            await cog.catch_up()  # boards owed by moves committed before a crash, then bots cut short while thinking
-
-    async def close(self) -> None:
-        await super().close()
-        service = getattr(self, "service", None)  # made in setup_hook, which a failed login never reaches
-        if service is not None:
-            service.thinker.close()
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
-
-
-def main() -> int:
-    try:
-        from dotenv import load_dotenv
-    except ImportError:  # pragma: no cover - python-dotenv is in requirements.txt
-        pass
-    else:
-        load_dotenv(ROOT / ".env")
-    try:
-        settings = Settings.from_env()
-    except ConfigError as err:
-        print(f"blockhouse: {err}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = Blockhouse(settings)
-    try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print("blockhouse: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
-              "(Bot → Reset Token) into .env. See README.md.", file=sys.stderr)
-        return 2
-    except (aiohttp.ClientConnectionError, OSError) as err:
-        print(f"blockhouse: can't reach Discord ({err.__class__.__name__}: {err}). Check the network and try "
-              "again.", file=sys.stderr)
-        return 1
-    return 0
-
 
 if __name__ == "__main__":
+    from cogs.client import main
+
     sys.exit(main())

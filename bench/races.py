@@ -32,7 +32,7 @@ import discord
 import simcord
 from simcord.actors import _component_interaction, _visible_message
 
-from bot import Blockhouse, Settings
+from cogs.client import Blockhouse, Settings
 from cogs.game import GameCog
 from storage import Database
 

@@ -36,7 +36,7 @@ from tables.menu import decode_path, encode_path
 from tables.outcome import PREVIEW_FILE
 
 if TYPE_CHECKING:
-    from bot import Blockhouse
+    from cogs.client import Blockhouse
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 from simcord.env import Env
 
-from bot import Blockhouse
+from cogs.client import Blockhouse
 from storage import Database
 from tables.catalog import LazyRenderer
 from tests.support import OPEN_BOTS, make_bot, scaled

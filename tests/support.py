@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import Blockhouse, Settings
+from cogs.client import Blockhouse, Settings
 from tables.catalog import Catalog
 
 OPEN_BOTS: list[Blockhouse] = []

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import ConfigError, Settings
+from cogs.client import ConfigError, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,3 +88,14 @@ def test_a_start_that_cannot_reach_discord_says_so_in_one_line(tmp_path: Path) -
     ours = [line for line in proc.stderr.splitlines() if line.startswith("blockhouse:")]
     assert len(ours) == 1 and ("reach Discord" in ours[0] or "rejected" in ours[0])
     assert "Traceback" not in proc.stderr and "voice will NOT be supported" not in proc.stderr
+
+
+def test_a_bots_worker_started_by_the_bot_imports_nothing_of_bot_py() -> None:
+    """A spawned worker runs the parent's main module first (as ``__mp_main__``): bot.py must then import neither
+    discord.py nor the table service, or every worker of the real bot would take seconds to start."""
+    probe = ("import runpy, sys; runpy.run_path(sys.argv[1], run_name='__mp_main__'); "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'tables', 'cogs', 'storage', 'PIL'}))")
+    proc = subprocess.run([sys.executable, "-c", probe, str(ROOT / "bot.py")], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", proc.stdout

@@ -310,7 +310,7 @@ async def test_rules_open_with_one_screen_and_the_full_rules_behind_a_button(sim
 async def test_commands_sync_to_the_test_guild_when_set(db_path: Any) -> None:
     import simcord
 
-    from bot import Blockhouse, Settings
+    from cogs.client import Blockhouse, Settings
 
     bot = Blockhouse(Settings(token="t", database=str(db_path), test_guild=4242))
     OPEN_BOTS.append(bot)  # closed after the test like every other bot
