@@ -6,13 +6,55 @@ NotRequired keys, no extra keys), ``list[X]``, ``dict[str, X]``, unions, ``int``
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from typing import Any, Union
 
 
 def problems(value: Any, hint: Any, where: str = "view") -> list[str]:
-    """Where ``value`` does not conform to ``hint`` (empty when it does)."""
+    """Where ``value`` does not conform to ``hint`` (empty when it does). A conforming value is checked without
+    naming where each part is (the common case, and the costly part of naming every place)."""
+    return [] if _conforms(value, hint) else _problems(value, hint, where)
+
+
+@functools.cache
+def _hints(typed_dict: Any) -> dict[str, Any]:
+    return typing.get_type_hints(typed_dict)
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether ``value`` conforms to ``hint``: :func:`_problems` would find nothing."""
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_conforms(value, a) for a in args)
+    if origin is list:
+        return isinstance(value, list) and all(_conforms(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(_conforms(k, args[0]) and _conforms(v, args[1])
+                                               for k, v in value.items())
+    if typing.is_typeddict(hint):
+        if not isinstance(value, dict):
+            return False
+        hints = _hints(hint)
+        return all(key in value for key in hint.__required_keys__) and \
+            all(key in hints and _conforms(v, hints[key]) for key, v in value.items())
+    raise TypeError(f"view_schema cannot check {hint!r}")
+
+
+def _problems(value: Any, hint: Any, where: str) -> list[str]:
     if hint is Any:
         return []
     if hint is type(None) or hint is None:
@@ -28,26 +70,26 @@ def problems(value: Any, hint: Any, where: str = "view") -> list[str]:
         return [] if isinstance(value, str) else [f"{where}: {value!r} is not a str"]
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (Union, types.UnionType):
-        found = [problems(value, a, where) for a in args]
+        found = [_problems(value, a, where) for a in args]
         return [] if any(not f for f in found) else [f"{where}: {value!r} is none of {hint}"]
     if origin is list:
         if not isinstance(value, list):
             return [f"{where}: {type(value).__name__} is not a list"]
-        return [p for i, v in enumerate(value) for p in problems(v, args[0], f"{where}[{i}]")]
+        return [p for i, v in enumerate(value) for p in _problems(v, args[0], f"{where}[{i}]")]
     if origin is dict:
         if not isinstance(value, dict):
             return [f"{where}: {type(value).__name__} is not a dict"]
         return [p for k, v in value.items()
-                for p in problems(k, args[0], f"{where} key") + problems(v, args[1], f"{where}[{k!r}]")]
+                for p in _problems(k, args[0], f"{where} key") + _problems(v, args[1], f"{where}[{k!r}]")]
     if typing.is_typeddict(hint):
         if not isinstance(value, dict):
             return [f"{where}: {type(value).__name__} is not a {hint.__name__}"]
-        hints = typing.get_type_hints(hint)
+        hints = _hints(hint)
         out = [f"{where}: missing {key!r}" for key in hint.__required_keys__ if key not in value]
         out += [f"{where}: unexpected key {key!r}" for key in value if key not in hints]
         for key, v in value.items():
             if key in hints:
-                out += problems(v, hints[key], f"{where}[{key!r}]")
+                out += _problems(v, hints[key], f"{where}[{key!r}]")
         return out
     raise TypeError(f"view_schema cannot check {hint!r}")
 
