@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Union
 
 
@@ -25,32 +26,51 @@ def _hints(typed_dict: Any) -> dict[str, Any]:
 
 def _conforms(value: Any, hint: Any) -> bool:
     """Whether ``value`` conforms to ``hint``: :func:`_problems` would find nothing."""
+    return _checker(hint)(value)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+@functools.cache
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """A function telling whether a value conforms to ``hint``, made once per hint (the views are checked along
+    whole games: the hint is taken apart once, not at every value)."""
     if hint is Any:
-        return True
+        return lambda v: True
     if hint is type(None) or hint is None:
-        return value is None
+        return lambda v: v is None
     if hint is bool:
-        return isinstance(value, bool)
+        return lambda v: isinstance(v, bool)
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return _is_int
     if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return _is_number
     if hint is str:
-        return isinstance(value, str)
+        return lambda v: isinstance(v, str)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (Union, types.UnionType):
-        return any(_conforms(value, a) for a in args)
+        options = [_checker(a) for a in args]
+        return lambda v: any(check(v) for check in options)
     if origin is list:
-        return isinstance(value, list) and all(_conforms(v, args[0]) for v in value)
+        item = _checker(args[0])
+        return lambda v: isinstance(v, list) and all(map(item, v))
     if origin is dict:
-        return isinstance(value, dict) and all(_conforms(k, args[0]) and _conforms(v, args[1])
-                                               for k, v in value.items())
+        key, item = _checker(args[0]), _checker(args[1])
+        return lambda v: isinstance(v, dict) and all(key(k) and item(x) for k, x in v.items())
     if typing.is_typeddict(hint):
-        if not isinstance(value, dict):
-            return False
-        hints = _hints(hint)
-        return all(key in value for key in hint.__required_keys__) and \
-            all(key in hints and _conforms(v, hints[key]) for key, v in value.items())
+        fields = {key: _checker(h) for key, h in _hints(hint).items()}
+        required = hint.__required_keys__
+
+        def check(v: Any) -> bool:
+            return isinstance(v, dict) and all(key in v for key in required) and \
+                all(key in fields and fields[key](x) for key, x in v.items())
+        return check
     raise TypeError(f"view_schema cannot check {hint!r}")
 
 
