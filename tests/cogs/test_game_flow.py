@@ -170,7 +170,7 @@ async def test_restart_in_the_middle_then_finish(simcord_env: Any, db_path: Any)
 
 
 async def _keep_old_controls(self: Any, *args: Any) -> None:
-    """GameCog._retire_board when Discord refuses to edit the old board."""
+    """GameCog._retire when Discord refuses to edit the old board."""
 
 
 async def test_refusals_are_private_and_change_nothing(simcord_env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,7 +198,7 @@ async def test_refusals_are_private_and_change_nothing(simcord_env: Any, monkeyp
     # A stale control (from an earlier turn) is refused and nothing is applied. The bot takes the controls off
     # a board when the next one is posted, unless Discord refuses the edit (a board older than its edit window):
     # model that board here.
-    monkeypatch.setattr(GameCog, "_retire_board", _keep_old_controls)
+    monkeypatch.setattr(GameCog, "_retire", _keep_old_controls)
     made = await moves_made(simcord_env.bot, thread)
     await use_first_control(members[actor_id], board)
     assert await moves_made(simcord_env.bot, thread) == made + 1
