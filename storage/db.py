@@ -217,6 +217,12 @@ class Database:
     async def get_table(self, table_id: int) -> TableRow | None:
         return await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
 
+    async def version_of(self, table_id: int) -> int | None:
+        """The table's version alone (None: no such table): whether it changed, without reading its state."""
+        async with self._reading() as conn, conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return row["version"] if row else None
+
     async def _one(self, sql: str, args: tuple[Any, ...]) -> TableRow | None:
         async with self._reading() as conn:
             async with conn.execute(sql, args) as cur:
@@ -598,17 +604,20 @@ class Database:
 
     async def owed(self, table_id: int) -> Owed | None:
         """What one table still owes (as :meth:`undelivered`), if anything."""
-        return next((o for o in await self.undelivered() if o.table_id == table_id), None)
+        return next(iter(await self.undelivered(table_id=table_id)), None)
 
-    async def undelivered(self, between: tuple[float, float] | None = None) -> list[Owed]:
+    async def undelivered(self, between: tuple[float, float] | None = None, *, table_id: int | None = None
+                          ) -> list[Owed]:
         """What is still owed, one :class:`Owed` per table, over its rows: the newest version, the moves to tell,
         the notes, and whether a board or the lobby card is owed. With ``between=(oldest, newest)``, only tables
-        whose latest owed row was committed in that time span."""
+        whose latest owed row was committed in that time span; with ``table_id``, that table only."""
         sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply, "
                "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes, MAX(board) AS board, MAX(lobby) AS lobby "
-               "FROM outbox WHERE delivered_at IS NULL GROUP BY table_id "
+               "FROM outbox WHERE delivered_at IS NULL " + ("AND table_id = ? " if table_id is not None else "")
+               + "GROUP BY table_id "
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
-        async with self.transaction() as conn, conn.execute(sql, between or ()) as cur:
+        args = ((table_id,) if table_id is not None else ()) + (between or ())
+        async with self.transaction() as conn, conn.execute(sql, args) as cur:
             rows = await cur.fetchall()
         return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
                      bool(r["lobby"])) for r in rows]

@@ -175,7 +175,7 @@ class Play:
             step.preview = await self._preview(table, sit, seat, version, actor, text)
             return step
         async with self.core.locks[table_id]:  # (browsing the menu waits for nobody; playing takes the table's turn)
-            if (await self.core.table(table_id)).version != table.version:  # a move got there first: check again
+            if await self.core.db.version_of(table_id) != table.version:  # a move got there first: check again
                 table, seat, sit = await self._menu_context(table_id, actor, version, text, public)
             step.played = await self._play(table, sit, seat, text, public)
         return step

@@ -89,7 +89,6 @@ class TableService:
         self.log_page = self.presenter.log_page
         self.my_games = self.presenter.my_games
         self.replay = self.presenter.replay
-        self.turn_dms = self.presenter.turn_dms
         # the outbox and what was posted where
         self.undelivered = self.outbox.undelivered
         self.delivered = self.outbox.delivered
