@@ -54,6 +54,11 @@ class GameText(Generic[S, M, V]):
         """The position in words, for the image description (screen readers)."""
         return ""
 
+    def role(self, state: S, seat: int) -> str:
+        """The part ``seat`` plays in this game, in words, for its record ("": none beyond its seat): Bloc by Bloc's
+        factions, kept per faction in a player's history."""
+        return ""
+
     def idle_note(self, state: S, seat: int) -> str:
         """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
         seat that a penalty passes it by."""

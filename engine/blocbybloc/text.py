@@ -9,7 +9,7 @@ from engine.blocbybloc import police as pol
 from engine.blocbybloc.city import STATE, cell_name
 from engine.blocbybloc.common import district_name, named
 from engine.blocbybloc.game import BlocByBloc
-from engine.blocbybloc.model import LOOT_NAMES, OCCUPATION_NAMES, BlocState
+from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, OCCUPATION_NAMES, BlocState
 from engine.blocbybloc.moves import ATTACKS, Move, blocs, format_move
 from engine.blocbybloc.view import BlocView
 from engine.text import GameText
@@ -146,6 +146,10 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         if (k == "decline" or (k == "accept" and move.n)) and seat == state.controller[state.faction_now()]:
             return (f"Answer trade offer #{move.n}",)  # in the turn's menu; alone, the answers are buttons
         return ()
+
+    def role(self, state: BlocState, seat: int) -> str:
+        """The factions ``seat`` plays ("Students", or "Workers and Neighbors" for two players)."""
+        return " and ".join(FACTIONS[f] for f, s in enumerate(state.controller) if s == seat)
 
     def status_line(self, state: BlocState) -> str:
         if state.outcome:
