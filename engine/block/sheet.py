@@ -30,7 +30,13 @@ Cell = tuple[int, int]  # (row, col)
 
 
 def cell_name(cell: Cell) -> str:
-    return f"{COLUMNS[cell[1]]}{cell[0] + 1}"
+    try:
+        return _CELL_NAMES[cell]
+    except (KeyError, TypeError):  # not a cell of the grid (or not a tuple): spelt out as ever
+        return f"{COLUMNS[cell[1]]}{cell[0] + 1}"
+
+
+_CELL_NAMES: dict[Cell, str] = {(r, c): f"{COLUMNS[c]}{r + 1}" for r in range(HEIGHT) for c in range(WIDTH)}
 
 
 def parse_cell(text: str) -> Cell:
@@ -63,6 +69,11 @@ class Sheet:
     grid: list[list[int | str | None]] = field(default_factory=lambda: [[None] * WIDTH for _ in range(HEIGHT)])
     combos: list[Combo] = field(default_factory=list)
     letters: list[str] = field(default_factory=list)  # circled BLOCK letters, in the order circled
+    # tops() as last computed, with a copy of the grid it was computed from: reused while the grid still equals
+    # that copy (checked at C speed), as when every drop of a turn is described. Not part of the state: never
+    # dumped, copied or compared.
+    _tops: tuple[list[list[int | str | None]], list[int]] | None = field(default=None, init=False, repr=False,
+                                                                          compare=False)
 
     def copy(self) -> Sheet:
         return copy_state(self)
@@ -70,13 +81,23 @@ class Sheet:
     # --- the grid ---------------------------------------------------------------------------------------
     def tops(self) -> list[int]:
         """Per column, the row index of the highest filled cell (-1 when the column is empty)."""
-        out = []
         grid = self.grid
-        for c in range(WIDTH):
-            r = HEIGHT - 1
-            while r >= 0 and grid[r][c] is None:
-                r -= 1
-            out.append(r)
+        cached = self._tops
+        if cached is not None and cached[0] == grid:
+            return cached[1][:]
+        out = [-1] * WIDTH
+        todo = WIDTH
+        for r in range(HEIGHT - 1, -1, -1):  # from the top row down; empty rows are skipped whole
+            row = grid[r]
+            if row.count(None) == WIDTH:
+                continue
+            for c in range(WIDTH):
+                if out[c] < 0 and row[c] is not None:
+                    out[c] = r
+                    todo -= 1
+            if not todo:
+                break
+        self._tops = ([row[:] for row in grid], out[:])
         return out
 
     def landing(self, cells: Cells, col: int, tops: Sequence[int] | None = None) -> list[Cell] | None:
@@ -98,13 +119,16 @@ class Sheet:
         return [(top - r, col + c) for r, c in cells]
 
     def full_rows(self) -> list[int]:
-        return [r for r in range(HEIGHT) if all(v is not None for v in self.grid[r])]
+        return [r for r, row in enumerate(self.grid) if None not in row]
 
     def beyond_rows_with_numbers(self) -> list[int]:
-        return [r for r in range(LINE, HEIGHT) if any(isinstance(v, int) for v in self.grid[r])]
+        grid = self.grid
+        return [r for r in range(LINE, HEIGHT)
+                if grid[r].count(None) != WIDTH and any(isinstance(v, int) for v in grid[r])]
 
     def beyond_line(self) -> bool:
-        return any(v is not None for r in range(LINE, HEIGHT) for v in self.grid[r])
+        grid = self.grid
+        return any(grid[r].count(None) != WIDTH for r in range(LINE, HEIGHT))
 
     # --- combos --------------------------------------------------------------------------------------------
     def circled(self) -> set[Cell]:
@@ -169,7 +193,8 @@ class Sheet:
     def score(self) -> dict[str, int]:
         identical = sum(c.size for c in self.combos if c.kind == IDENTICAL and not c.bonus)
         consecutive = sum(c.size for c in self.combos if c.kind == CONSECUTIVE and not c.bonus)
-        columns = sum(COLUMN_BONUS for kind in COMBO_TYPES if all(self.has(kind, n) for n in SIZES))
+        made = {(c.kind, c.size) for c in self.combos}
+        columns = sum(COLUMN_BONUS for kind in COMBO_TYPES if all((kind, n) in made for n in SIZES))
         parts = {
             "identical": identical,
             "consecutive": consecutive,
