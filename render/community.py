@@ -1,0 +1,430 @@
+"""A member's profile card and a game's leaderboard as PNGs.
+
+Input is the plain data of :mod:`community.views`; output is PNG bytes. Nothing here talks to Discord or reads
+anything but the fonts (through :mod:`render.common`).
+
+Discord shows these pictures 400 pixels wide on a phone, so they are drawn :data:`W` = 800 wide and every text
+is at least :data:`MIN_SIZE` = 18 pixels tall (9 pixels at 400 wide). All text goes through :func:`_text`, which
+a test can watch with :func:`recording` to check that rule.
+
+Nothing is told by colour alone: the member who asked has a triangle marker, a thick outline and bold text on the
+leaderboard; bot identities carry the word "(bot)"; "settled" and "still settling" are words.
+Names the members chose (which may be Arabic or Hebrew, right to left) are always drawn as a run of their own,
+never in one string with numbers, so that the text around them keeps its order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from community.views import BoardRow, GameLine, LeaderboardView, ProfileView
+from render.common import (
+    FAINT,
+    FELT_CENTRE,
+    FELT_EDGE,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    STRIP,
+    WHITE,
+    YELLOW,
+    Colour,
+    clean_name,
+    clean_text,
+    draw_text,
+    encode_png,
+    felt,
+    fit_text,
+    mix,
+    palette_image,
+    ramp,
+    rounded_mask,
+    shape_sprite,
+    text_width,
+)
+
+W = 800  # drawing width; Discord shows it at 400
+MIN_SIZE = 18  # smallest text: 9 px at 400 wide
+MARGIN = 24  # felt around the panels
+PAD = 22  # inside a panel
+RADIUS = 16
+MAX_GAMES = 5  # games on a profile card
+MAX_OPPONENTS = 3
+MAX_PLACES = 6
+
+# text sizes (pixels at W)
+TITLE = 40
+SUBTITLE = 24
+GAME_NAME = 32
+RATING = 68
+BODY = 24
+LABEL = 20
+STAT = 34
+
+ROW_ALT = mix(PANEL, PANEL_EDGE, 0.35)  # every other leaderboard row
+YOU_BAND = mix(PANEL, YELLOW, 0.2)  # the asker's row, which also has a marker, an outline and bold text
+SEP = " \u00b7 "
+
+_seen: ContextVar[list[tuple[str, int]] | None] = ContextVar("render_community_seen", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, int]]]:
+    """While open, every text the renderers draw is added to the yielded list as (text, pixel size)."""
+    seen: list[tuple[str, int]] = []
+    token = _seen.set(seen)
+    try:
+        yield seen
+    finally:
+        _seen.reset(token)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour,
+          anchor: str = "lm", bold: bool = False) -> float:
+    """Draw ``text`` (any script) and return where it ends on the right. Every text of this module goes through
+    here, so that :func:`recording` sees it."""
+    if not text:
+        return xy[0]
+    seen = _seen.get()
+    if seen is not None:
+        seen.append((text, size))
+    draw_text(draw, xy, text, size, fill, anchor=anchor, bold=bold)
+    width = text_width(text, size, bold)
+    if anchor[0] == "l":
+        return xy[0] + width
+    if anchor[0] == "m":
+        return xy[0] + width / 2
+    return xy[0]
+
+
+def _wrap(words: str, size: int, width: float, lines: int, bold: bool = False) -> list[str]:
+    """``words`` broken into at most ``lines`` lines of ``width`` pixels; the last one cut with an ellipsis."""
+    out: list[str] = []
+    line = ""
+    rest = words.split()
+    while rest:
+        trial = f"{line} {rest[0]}".strip()
+        if not line or text_width(trial, size, bold) <= width:
+            line = trial
+            rest.pop(0)
+            continue
+        out.append(line)
+        line = ""
+        if len(out) == lines - 1:
+            line = " ".join(rest)
+            break
+    if line:
+        out.append(line)
+    return [fit_text(s, size, width, bold) for s in out[:lines]]
+
+
+# --- words ---------------------------------------------------------------------------------------------
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def turn_time(seconds: float | None) -> str:
+    """An average time in words: "40 s", "4 min", "2 h 10 min", "3 d 5 h"; "—" when unknown."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return "\u2014"
+    s = round(seconds)
+    if s < 60:
+        return f"{max(s, 1)} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    if minutes < 24 * 60:
+        h, m = divmod(minutes, 60)
+        return f"{h} h {m} min" if m else f"{h} h"
+    hours = round(seconds / 3600)
+    d, h = divmod(hours, 24)
+    return f"{d} d {h} h" if h else f"{d} d"
+
+
+def win_rate(games: int, wins: int) -> str:
+    """Wins as a whole percentage of games; "—" with no games."""
+    return f"{round(100 * wins / games)}%" if games > 0 else "\u2014"
+
+
+def places_text(places: list[int]) -> list[str]:
+    """ "1st ×12", "2nd ×3"… for the first six places, without the trailing places never reached."""
+    shown = list(places[:MAX_PLACES])
+    while shown and shown[-1] == 0:
+        shown.pop()
+    return [f"{ordinal(i + 1)} \u00d7{n}" for i, n in enumerate(shown)]
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+# --- the palette ----------------------------------------------------------------------------------------
+@cache
+def _palette() -> Image.Image:
+    """Every colour drawn, with the anti-aliasing ramps where two of them meet."""
+    colours = ramp(FELT_EDGE, FELT_CENTRE, 40)
+    edges = [
+        (PANEL, WHITE), (PANEL, MUTED), (PANEL, YELLOW), (PANEL, FAINT), (PANEL, PANEL_EDGE), (PANEL, ROW_ALT),
+        (PANEL, STRIP), (STRIP, MUTED), (STRIP, WHITE), (ROW_ALT, WHITE), (ROW_ALT, MUTED), (ROW_ALT, FAINT),
+        (YOU_BAND, WHITE), (YOU_BAND, MUTED), (YOU_BAND, YELLOW), (YELLOW, INK), (PANEL_EDGE, WHITE),
+        (FELT_CENTRE, WHITE), (FELT_CENTRE, MUTED), (FELT_EDGE, WHITE), (FELT_EDGE, MUTED),
+        (FELT_CENTRE, PANEL), (FELT_EDGE, PANEL), (FELT_CENTRE, PANEL_EDGE), (FELT_EDGE, PANEL_EDGE),
+    ]
+    for bg, fg in edges:
+        colours += ramp(bg, fg, 6)
+    return palette_image(colours)
+
+
+def _panel(img: Image.Image, box: tuple[int, int, int, int], fill: Colour = PANEL) -> None:
+    """A rounded panel with an edge on the felt."""
+    x0, y0, x1, y1 = box
+    size = (x1 - x0, y1 - y0)
+    img.paste(Image.new("RGB", size, fill), (x0, y0), rounded_mask(size, RADIUS))
+    ImageDraw.Draw(img).rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=RADIUS, outline=PANEL_EDGE, width=2)
+
+
+def _pill(draw: ImageDraw.ImageDraw, right: float, cy: float, text: str, size: int, fg: Colour,
+          bg: Colour) -> None:
+    """A rounded badge ending at ``right``, centred on ``cy``."""
+    w = text_width(text, size, True)
+    h = size + 14
+    draw.rounded_rectangle((right - w - 28, cy - h / 2, right, cy + h / 2), radius=h / 2, fill=bg)
+    _text(draw, (right - 14, cy), text, size, fg, anchor="rm", bold=True)
+
+
+# --- the profile card -----------------------------------------------------------------------------------
+BLOCK_W = W - 2 * MARGIN
+INNER = BLOCK_W - 2 * PAD  # text width inside a game's panel
+LABEL_COL = 170  # the labels left of places and turn time
+
+
+def _game_block(game: GameLine) -> Image.Image:
+    """One game's panel (a PANEL-coloured image as tall as its content)."""
+    img = Image.new("RGB", (BLOCK_W, 1000), PANEL)
+    draw = ImageDraw.Draw(img)
+    left, right = PAD, BLOCK_W - PAD
+    y = PAD + 22
+
+    # the game's name, and its leaderboard place
+    name_right: float = right
+    if game["rank"] is not None:
+        rank = f"#{game['rank']} on the leaderboard"
+        _pill(draw, right, y, rank, LABEL, INK, YELLOW)
+        name_right = right - text_width(rank, LABEL, True) - 28 - 16
+    title = clean_text(game["game"]) or "Game"
+    _text(draw, (left, y), fit_text(title, GAME_NAME, name_right - left, True), GAME_NAME, YELLOW, bold=True)
+    y += 34
+
+    # the rating, big, and how sure it is
+    _text(draw, (left, y + 12), "RATING", LABEL, MUTED, bold=True)
+    rating = game["rating"]
+    big_y = y + 24 + RATING // 2 + 6
+    if rating is None:
+        end = _text(draw, (left, big_y), "unrated", 44, MUTED, bold=True)
+        notes = ["no rated games yet"]
+    else:
+        end = _text(draw, (left, big_y), str(rating), RATING, WHITE, bold=True)
+        notes = []
+        if game["likely"] is not None:
+            likely = f"likely {game['likely']}"
+            if game["give_or_take"] is not None:
+                likely += f" \u00b1 {game['give_or_take']}"
+            notes.append(likely)
+        notes.append("settled" if game["settled"] else "still settling")
+    nx = max(left + 200, end + 28)
+    for i, note in enumerate(notes):
+        colour = WHITE if i == 0 and len(notes) > 1 else MUTED
+        ny = big_y + (i - (len(notes) - 1) / 2) * 32
+        _text(draw, (nx, ny), fit_text(note, BODY, right - nx), BODY, colour)
+    y = big_y + RATING // 2 + 12
+    draw.line((left, y, right, y), fill=PANEL_EDGE, width=2)
+
+    # games, wins, win rate, best streak: four tiles
+    tiles = [("Games", str(game["games"])), ("Wins", str(game["wins"])),
+             ("Win rate", win_rate(game["games"], game["wins"])), ("Best streak", str(game["best_streak"]))]
+    tile_w = INNER / len(tiles)
+    for i, (label, value) in enumerate(tiles):
+        tx = left + i * tile_w
+        _text(draw, (tx, y + 26), label, LABEL, MUTED)
+        _text(draw, (tx, y + 66), fit_text(value, STAT, tile_w - 12, True), STAT, WHITE, bold=True)
+    y += 98
+    draw.line((left, y, right, y), fill=PANEL_EDGE, width=2)
+    y += 8
+
+    # places (wrapping), average time per turn
+    chips = places_text(game["places"])
+    if chips:
+        x: float = left + LABEL_COL
+        cy = y + 22
+        _text(draw, (left, cy), "Places", LABEL, MUTED)
+        dot = text_width(SEP, BODY)
+        for k, chip in enumerate(chips):
+            if k:  # a dot between two places on a line; a place that does not fit starts the next line
+                if x + dot + text_width(chip, BODY) > right:
+                    x, cy = left + LABEL_COL, cy + 34
+                else:
+                    x = _text(draw, (x, cy), SEP, BODY, MUTED)
+            x = _text(draw, (x, cy), chip, BODY, WHITE)
+        y = cy + 22
+    cy = y + 22
+    _text(draw, (left, cy), "Time per turn", LABEL, MUTED)
+    _text(draw, (left + LABEL_COL, cy), turn_time(game["seconds_per_turn"]), BODY, WHITE)
+    y = cy + 22
+
+    # favourite opponents: each name a run of its own, then the numbers
+    opponents = game["opponents"][:MAX_OPPONENTS]
+    if opponents:
+        y += 10
+        _text(draw, (left, y + 14), "Played most with", LABEL, MUTED)
+        y += 30
+        for k, (name, together, above) in enumerate(opponents):
+            cy = y + 20
+            numbers = f"{SEP}{_games(together)}{SEP}above them {above}\u00d7"
+            room = INNER - 20 - text_width(numbers, BODY)
+            shown = fit_text(clean_name(name, f"Player {k + 1}"), BODY, max(room, 140), True)
+            end = _text(draw, (left + 20, cy), shown, BODY, WHITE, bold=True)
+            _text(draw, (end, cy), fit_text(numbers, BODY, right - end), BODY, MUTED)
+            y += 36
+
+    # one more line in words
+    extra = clean_text(game["extra"])
+    if extra:
+        y += 8
+        for line in _wrap(extra, LABEL + 2, INNER, 2):
+            _text(draw, (left, y + 16), line, LABEL + 2, MUTED)
+            y += 32
+    y += PAD - 2
+    return img.crop((0, 0, BLOCK_W, y))
+
+
+def render_profile(view: ProfileView) -> bytes:
+    """A member's profile card as PNG bytes: their name and server, then one panel per game (at most
+    :data:`MAX_GAMES`, in the order given), each with the rating, record, places, pace and opponents."""
+    games = view["games"][:MAX_GAMES]
+    more = len(view["games"]) - len(games)
+    blocks = [_game_block(g) for g in games]
+    header = 118
+    empty = 110 if not blocks else 0
+    footer = 44 if more > 0 else 0
+    height = header + sum(b.height + 16 for b in blocks) + empty + footer + MARGIN - (16 if blocks else 0)
+    img = felt((W, height))
+    draw = ImageDraw.Draw(img)
+
+    name = clean_name(view["name"], "Member")
+    _text(draw, (MARGIN + 2, 48), fit_text(name, TITLE, W - 2 * MARGIN, True), TITLE, WHITE, bold=True)
+    server = clean_name(view["server"], "this server")
+    _text(draw, (MARGIN + 2, 94), fit_text(server, SUBTITLE, W - 2 * MARGIN), SUBTITLE, MUTED)
+
+    y = header
+    if not blocks:
+        _panel(img, (MARGIN, y, W - MARGIN, y + empty))
+        _text(draw, (W / 2, y + empty / 2), "No finished games yet", BODY + 4, MUTED, anchor="mm")
+    for block in blocks:
+        _panel(img, (MARGIN, y, W - MARGIN, y + block.height))
+        inner = block.crop((2, 2, block.width - 2, block.height - 2))
+        img.paste(inner, (MARGIN + 2, y + 2), rounded_mask(inner.size, RADIUS - 2))
+        y += block.height + 16
+    if more > 0:
+        _text(draw, (W / 2, height - MARGIN - 14), f"and {more} more {'game' if more == 1 else 'games'}", BODY,
+              MUTED, anchor="mm")
+    return encode_png(img, _palette())
+
+
+# --- the leaderboard ------------------------------------------------------------------------------------
+ROW_H = 46
+HEAD_H = 40  # the column names
+TOP = 132  # title and subtitle
+COL_MARK = MARGIN + 18  # left edge of the asker's marker
+COL_RANK = MARGIN + 98  # right edge of the rank
+COL_NAME = MARGIN + 116
+COL_RATING = W - MARGIN - 236  # right edges of the numbers
+COL_GAMES = W - MARGIN - 122
+COL_WINS = W - MARGIN - 18
+BOT = "(bot)"
+
+
+def _row(img: Image.Image, draw: ImageDraw.ImageDraw, y: int, row: BoardRow, stripe: bool,
+         asker: bool = False) -> None:
+    """One leaderboard row with its top at ``y``; ``asker`` marks it as the member who asked whatever its flag."""
+    you = row["you"] or asker
+    cy = y + ROW_H / 2
+    x0, x1 = MARGIN + 6, W - MARGIN - 6
+    if you:
+        draw.rectangle((x0, y + 1, x1, y + ROW_H - 1), fill=YOU_BAND, outline=YELLOW, width=3)
+        marker = shape_sprite(">", 22, YELLOW)
+        img.paste(marker, (COL_MARK, round(cy) - 11), marker)
+    elif stripe:
+        draw.rectangle((x0, y, x1, y + ROW_H - 1), fill=ROW_ALT)
+    colour = WHITE
+    _text(draw, (COL_RANK, cy), str(row["rank"]), BODY, YELLOW if you else MUTED, anchor="rm", bold=you)
+    _text(draw, (COL_RATING, cy), str(row["rating"]), BODY, colour, anchor="rm", bold=you)
+    _text(draw, (COL_GAMES, cy), str(row["games"]), BODY, colour, anchor="rm", bold=you)
+    _text(draw, (COL_WINS, cy), str(row["wins"]), BODY, colour, anchor="rm", bold=you)
+    room: float = COL_RATING - 80 - COL_NAME
+    tag = f" {BOT}" if row["bot"] else ""
+    if tag:
+        room -= text_width(tag, LABEL + 2)
+    name = fit_text(clean_name(row["name"], f"Player {row['rank']}"), BODY, room, you)
+    end = _text(draw, (COL_NAME, cy), name, BODY, colour, bold=you)
+    if tag:
+        _text(draw, (end + 6, cy), BOT, LABEL + 2, MUTED)
+
+
+def render_leaderboard(view: LeaderboardView) -> bytes:
+    """A game's leaderboard as PNG bytes: the title, then rank, name, rating, games and wins per row; the member
+    who asked has a marker, an outline and bold text, and comes last after "…" when not among the rows."""
+    rows = view["rows"][:25]
+    you = view["you"]
+    body = len(rows) * ROW_H if rows else 110
+    tail = (34 + ROW_H) if you is not None else 0
+    height = TOP + HEAD_H + body + tail + 16 + MARGIN
+    img = felt((W, height))
+    draw = ImageDraw.Draw(img)
+
+    game = clean_text(view["game"]) or "Game"
+    _text(draw, (MARGIN + 2, 46), fit_text(f"{game} leaderboard", TITLE, W - 2 * MARGIN, True), TITLE, WHITE,
+          bold=True)
+    rest = f"{SEP}{view['period']}{SEP}at least {_games(view['min_games'])}"
+    rest_w = text_width(rest, SUBTITLE)
+    server = fit_text(clean_name(view["server"], "this server"), SUBTITLE, max(W - 2 * MARGIN - rest_w, 160))
+    end = _text(draw, (MARGIN + 2, 96), server, SUBTITLE, MUTED)
+    _text(draw, (end, 96), fit_text(rest, SUBTITLE, W - MARGIN - end), SUBTITLE, MUTED)
+
+    _panel(img, (MARGIN, TOP - 8, W - MARGIN, height - MARGIN))
+    y = TOP
+    draw.rectangle((MARGIN + 6, y, W - MARGIN - 6, y + HEAD_H - 4), fill=STRIP)
+    hy = y + (HEAD_H - 4) / 2
+    _text(draw, (COL_RANK, hy), "#", LABEL, MUTED, anchor="rm", bold=True)
+    _text(draw, (COL_NAME, hy), "Name", LABEL, MUTED, bold=True)
+    _text(draw, (COL_RATING, hy), "Rating", LABEL, MUTED, anchor="rm", bold=True)
+    _text(draw, (COL_GAMES, hy), "Games", LABEL, MUTED, anchor="rm", bold=True)
+    _text(draw, (COL_WINS, hy), "Wins", LABEL, MUTED, anchor="rm", bold=True)
+    y += HEAD_H
+
+    if not rows:
+        n = view["min_games"]
+        _text(draw, (W / 2, y + body / 2), f"No one has {n} rated {'game' if n == 1 else 'games'} yet", BODY + 2,
+              MUTED, anchor="mm")
+    for i, row in enumerate(rows):
+        _row(img, draw, y, row, i % 2 == 1)
+        y += ROW_H
+    if not rows:
+        y += body
+    if you is not None:
+        _text(draw, (W / 2, y + 14), "\u2026", BODY + 4, MUTED, anchor="mm", bold=True)
+        y += 34
+        _row(img, draw, y, you, False, asker=True)
+    return encode_png(img, _palette())
+
+
+__all__ = ["recording", "render_leaderboard", "render_profile"]
