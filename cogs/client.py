@@ -17,6 +17,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from cogs.community import CommunityCog
 from cogs.controls import DYNAMIC_ITEMS
 from cogs.game import GameCog
 from storage import Database
@@ -91,7 +92,9 @@ class Blockhouse(commands.Bot):
             self.service.seeds = self.seeds
         if self.clock is not None:
             self.service.clock = self.clock
-        await self.add_cog(GameCog(self))
+        games = GameCog(self)
+        await self.add_cog(games)
+        await self.add_cog(CommunityCog(self, games))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
             if self.settings.test_guild:

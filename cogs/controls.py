@@ -284,7 +284,31 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules
         await _guard(interaction, _cog(interaction).on_full_rules(interaction, self.game))
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton)
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=rf"bh:hist:(?P<user>{ID}):(?P<guild>0|{ID}):(?P<game>[a-z0-9_]{{0,40}}):(?P<page>{PAGE}):"
+                             r"(?P<tag>first|prev|next|last)"):
+    """Turns a private /history message to another page of the member's past games (``guild`` 0: every server)."""
+
+    def __init__(self, user_id: int, guild_id: int | None, game: str, page: int, tag: str, *,
+                 disabled: bool = False) -> None:
+        emoji, label = LOG_BUTTONS[tag]
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.secondary,
+                                           disabled=disabled,
+                                           custom_id=f"bh:hist:{user_id}:{guild_id or 0}:{game}:{page}:{tag}"))
+        self.user_id, self.guild_id, self.game, self.page = user_id, guild_id, game, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> HistoryButton:
+        return cls(int(match["user"]), int(match["guild"]) or None, match["game"], int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = cast(Any, interaction.client).get_cog("CommunityCog")
+        await _guard(interaction, cog.on_history_page(interaction, self.user_id, self.guild_id, self.game, self.page))
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton,
+                 HistoryButton)
 
 
 def known_control(custom_id: str) -> bool:

@@ -543,10 +543,12 @@ class GameCog(commands.Cog):
         head, _, last = current.rpartition(" ")
         prefix = (head + " ") if head else ""
         out = []
-        for spec in game.options:
-            for value in spec.choices:
-                text = f"{spec.name}={_opt_text(value)}"
-                if text.startswith(last.lower()) and spec.name + "=" not in head:
+        offered = [(spec.name, [_opt_text(v) for v in spec.choices]) for spec in game.options]
+        offered.append(("rated", ["yes", "no"]))  # the table's own: whether its result moves the server's ratings
+        for name, values in offered:
+            for value in values:
+                text = f"{name}={value}"
+                if text.startswith(last.lower()) and name + "=" not in head:
                     out.append(app_commands.Choice(name=(prefix + text)[:100], value=(prefix + text)[:100]))
         return out[:25]
 
@@ -724,17 +726,22 @@ class GameCog(commands.Cog):
         await self._run(interaction, self.service.undo(interaction.channel_id or 0, actor_of(interaction)))
 
     @app_commands.command(name="replay", description="The finished game here, animated, with its move log as a file")
-    async def replay(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="A finished game's table number, as /history shows it (shown only to you)")
+    async def replay(self, interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None) -> None:
         if not await self._defer(interaction):
             return
-        out = await self._ask(interaction, self.service.replay(interaction.channel_id or 0))
+        out = await self._ask(interaction, self.service.replay(interaction.channel_id or 0, table,
+                                                               interaction.guild_id, interaction.user.id))
+        if out is not None and table is not None:
+            await self.deliver(interaction, out)
+            return
         # nothing is owed if Discord refuses it: the caller is told so, and may ask again
         if out is not None and await self.deliver(interaction, out, refused=REPLAY_NOT_POSTED):
             await self._private(interaction, "Replay posted.")
 
-    @app_commands.command(name="mygames", description="Your games in this server: which wait for you, with links")
+    @app_commands.command(name="mygames", description="Your games in every server (and DMs): which wait for you")
     async def mygames(self, interaction: discord.Interaction) -> None:
-        await self._run(interaction, self.service.my_games(interaction.guild_id or 0, actor_of(interaction)))
+        await self._run(interaction, self.service.my_games(interaction.guild_id, actor_of(interaction)))
 
     @app_commands.command(name="hand", description="Your private view of the game here (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -820,13 +827,15 @@ class GameCog(commands.Cog):
             "`/game new` open a lobby (in a new thread) · `/game options` change its options · "
             "`/game cancel` cancel it\n"
             "`/move` play a move (autocomplete lists yours) — or use the buttons under the board\n"
-            "`/hand` your private view · `/mygames` your games here · `/board` repost the board · "
+            "`/hand` your private view · `/mygames` your games everywhere · `/board` repost the board · "
             "`/undo` take back your last move · `/replay` a finished game, animated · `/status` scores and turn · "
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress\n"
             "`/notify` how your turn is announced · `/away` a vacation: your turn clocks wait\n"
+            "`/profile` games, wins and ratings · `/history` past games · `/leaderboard` the best players · "
+            "`/ratings help` how ratings work\n"
             "Hosts and moderators: `/game kick` remove a player (a bot keeps the seat) · `/game replace` give a "
             "seat to someone else · `/game pause` and `/game resume` the turn clock · `/settings` the server's "
-            "defaults"
+            "defaults · `/ratings settings` what is rated · `/ratings rebuild` ratings from the results"
         )
         await interaction.response.send_message(text, ephemeral=True)
 

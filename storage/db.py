@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
+from storage.records import RecordStore, settle
+
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
@@ -47,6 +49,7 @@ class SeatRow:
     acted_version: int = 0  # the table version from which this seat's controls are current: after its latest
     # move, or after what it is asked changed (a new decision); other seats' moves leave its controls good
     left_how: str = ""  # how the player left: 'resigned', 'removed' (kicked) or 'forfeit' (out of time); '' playing
+    handed: bool = False  # a person's seat given to a bot during the game (/game replace without a member)
 
     @property
     def left(self) -> str:
@@ -84,6 +87,9 @@ class TableRow:
     remind_at: float | None = None  # when the next reminder of the turn clock is due
     paused_left: float | None = None  # a paused clock: the time the turn had left when it was paused
     answer_seconds: int | None = None  # how long an answer outside one's turn waits (None: the turn clock, or 12 h)
+    rated: bool = True  # the host's choice (rated=no makes the table unrated); the server's rules decide the rest
+    started_at: float | None = None
+    finished_at: float | None = None
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -139,6 +145,7 @@ class Database:
         # another's open transaction.
         self._lock = asyncio.Lock()
         self._closed = False
+        self.records = RecordStore(self)  # results and ratings
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -278,7 +285,7 @@ class Database:
         async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
             seat_rows = await cur.fetchall()
         seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]),
-                              s["acted_version"], s["left_how"]) for s in seat_rows)
+                              s["acted_version"], s["left_how"], bool(s["handed"])) for s in seat_rows)
         return TableRow(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
             lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
@@ -288,25 +295,27 @@ class Database:
             created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
             announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
             deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
-            answer_seconds=row["answer_seconds"],
+            answer_seconds=row["answer_seconds"], rated=bool(row["rated"]), started_at=row["started_at"],
+            finished_at=row["finished_at"],
         )
 
     # --- writes -----------------------------------------------------------------------
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
                            host_id: int, host_name: str, now: float, lobby_channel_id: int | None = None,
                            lobby_message_id: int | None = None, clock: tuple[int | None, str] | None = None,
-                           answer_seconds: int | None = None) -> int:
-        """A new lobby with the host in seat 0, its turn clock (``(seconds, on_timeout)``) and answer time, and its
-        lobby card owed (the outbox) until the card is posted; raises :class:`ChannelBusy`."""
+                           answer_seconds: int | None = None, rated: bool = True) -> int:
+        """A new lobby with the host in seat 0, its turn clock (``(seconds, on_timeout)``), answer time and whether
+        the host wants it rated, and its lobby card owed (the outbox) until the card is posted; raises
+        :class:`ChannelBusy`."""
         seconds, policy = clock or (None, "bot")
         try:
             async with self.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO tables (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, options, "
-                    "status, host_id, created_at, updated_at, turn_seconds, on_timeout, answer_seconds) "
-                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    "status, host_id, created_at, updated_at, turn_seconds, on_timeout, answer_seconds, rated) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options),
-                     host_id, now, now, seconds, policy, answer_seconds),
+                     host_id, now, now, seconds, policy, answer_seconds, int(rated)),
                 )
                 table_id = cur.lastrowid
                 await cur.close()
@@ -358,6 +367,9 @@ class Database:
             await _owe(conn, table_id, version + 1, now, note=note)
             await self._bump(conn, table_id, version, now, sets, args)
             # a person given a seat plays it (even one whose player had left: it is theirs now)
+            if bot is not None:  # a person's seat handed to a bot: the rating rules want to know
+                await _run(conn, "UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
+                           (table_id, seat))
             await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
                        "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
                        "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
@@ -371,7 +383,8 @@ class Database:
         async with self.transaction() as conn:
             await _owe(conn, table_id, version + 1, now, note=note, lobby=True)
             await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?, deadline = ?, "
-                             "remind_at = ?", (seed, json.dumps(state), deadline, _first_reminder(deadline, now)))
+                             "remind_at = ?, started_at = ?", (seed, json.dumps(state), deadline,
+                                                               _first_reminder(deadline, now), now))
             # everyone is asked something new: controls made before the start are stale
             await _run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
             return await self._row_of(conn, table_id)
@@ -410,6 +423,8 @@ class Database:
             )
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
+            if result is not None:  # the game's results and ratings, in the transaction that ends it
+                await settle(conn, table_id, now)
             return await self._row_of(conn, table_id)
 
     async def undo_move(self, table_id: int, version: int, ply: int, state: dict[str, Any], now: float) -> TableRow:
@@ -640,10 +655,13 @@ class Database:
                 await _run(conn, "UPDATE seats SET left_how = ?, resigned = 1 + "
                            "(SELECT MAX(resigned) FROM seats WHERE table_id = ?) WHERE table_id = ? AND seat = ?",
                            (how, table_id, table_id, one))
+            if result is not None:
+                await settle(conn, table_id, now)
             return await self._row_of(conn, table_id)
 
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,
-                          clock: tuple[int | None, str] | None = None, answer_seconds: int | None = None) -> TableRow:
+                          clock: tuple[int | None, str] | None = None, answer_seconds: int | None = None,
+                          rated: bool | None = None) -> TableRow:
         """New resolved options for a lobby, and its turn clock (``(seconds, on_timeout)``) and answer time unless
         None (the lobby card owed); returns the new row."""
         sets, args = "options = ?", list[Any]([json.dumps(options)])
@@ -651,6 +669,8 @@ class Database:
             sets, args = sets + ", turn_seconds = ?, on_timeout = ?", [*args, *clock]
         if answer_seconds is not None:
             sets, args = sets + ", answer_seconds = ?", [*args, answer_seconds]
+        if rated is not None:
+            sets, args = sets + ", rated = ?", [*args, int(rated)]
         async with self.transaction() as conn:
             await _owe(conn, table_id, version + 1, now, board=False, lobby=True)
             await self._bump(conn, table_id, version, now, sets, args)

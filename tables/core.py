@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from community.records import RatingRules, SeatFacts, who_is_rated
 from engine.base import Game
 from storage import ACTIVE, LOBBY, Database, Owed, TableRow
 from tables.bots import Thinker
@@ -52,6 +53,33 @@ class Core:
         self.render_images = render
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per table
         self.thinker = Thinker()  # medium and hard bots think in a worker process
+        self._rules: dict[int, RatingRules] = {}  # each server's rating rules, read once (lobby cards say them)
+
+    async def rating_rules(self, guild_id: int | None) -> RatingRules:
+        """A server's rating rules (read once per process, then kept: :meth:`set_rating_rules` changes them)."""
+        if guild_id is None:
+            return RatingRules()
+        if guild_id not in self._rules:
+            self._rules[guild_id] = await self.db.records.rules(guild_id)
+        return self._rules[guild_id]
+
+    async def set_rating_rules(self, guild_id: int, rules: RatingRules) -> None:
+        await self.db.records.set_rules(guild_id, rules, self.clock())
+        self._rules[guild_id] = rules
+
+    def rated_words(self, table: TableRow) -> str:
+        """Whether the table is rated, in words, as its lobby says it (a seat's handing to a bot later can still
+        change it; the rules are the server's as this process last read them, which the table's requests warm)."""
+        game = self.registry.get(table.game)
+        rules = self._rules.get(table.guild_id, RatingRules()) if table.guild_id is not None else RatingRules()
+        rated = who_is_rated([SeatFacts(s.user_id, s.bot, s.handed) for s in table.seats],
+                             in_server=table.guild_id is not None, host_rated=table.rated,
+                             cooperative=bool(game and game.cooperative), rules=rules)
+        if len(table.seats) < 2 and table.status == LOBBY and game is not None and game.min_players < 2 <= \
+                game.max_players:
+            return "Rated once a second player joins (solo games have their ladder)." if table.rated else \
+                "Unrated: the host made this table unrated."
+        return "Rated: the result moves this server's ratings." if rated.any else f"Unrated: {rated.why}."
 
     def game(self, key: str) -> Game:
         game = self.registry.get(key)
@@ -66,12 +94,14 @@ class Core:
             table = await self.db.latest_table_in(channel_id)
         if table is None:
             raise Refusal("There is no game here. Start one with `/game new`.")
+        await self.rating_rules(table.guild_id)
         return table
 
     async def table(self, table_id: int) -> TableRow:
         table = await self.db.get_table(table_id)
         if table is None:
             raise Refusal("That table no longer exists.")
+        await self.rating_rules(table.guild_id)
         return table
 
     def seat_for(self, table: TableRow, actor: Actor) -> int:
@@ -131,6 +161,9 @@ class Core:
             out["cooperative"] = True
         if res and res.rung:
             out["rung"] = res.rung
+        roles = [game.text.role(sit.state, p) for p in range(n)]
+        if any(roles):  # the part each seat played (Bloc by Bloc's factions), for the players' records
+            out["roles"] = roles
         return out
 
     async def game_here(self, channel_id: int) -> str | None:

@@ -57,9 +57,22 @@ def split_answers(options: dict[str, str]) -> tuple[dict[str, str], int | None]:
     return rest, CLOCKS[value]
 
 
+def split_rated(options: dict[str, str]) -> bool | None:
+    """``rated=no`` (or yes) out of the options: whether the host wants the table rated (None: not said); raises
+    :class:`Refusal`."""
+    if "rated" not in options:
+        return None
+    value = options["rated"].lower()
+    if value not in ("yes", "no", "true", "false", "on", "off"):
+        raise Refusal("`rated` is `yes` (the result moves this server's ratings, when its rules allow) or `no`.")
+    return value in ("yes", "true", "on")
+
+
 def split_clock(options: dict[str, str]) -> tuple[dict[str, str], tuple[int | None, str] | None]:
-    """The table's own settings (``clock=24h timeout=bot``) out of the game's options; raises :class:`Refusal`."""
-    rest = {k: v for k, v in split_answers(options)[0].items() if k not in ("clock", "timeout")}
+    """The table's own settings (``clock=24h timeout=bot``, ``answers=6h``, ``rated=no``) out of the game's options;
+    raises :class:`Refusal`."""
+    split_rated(options)
+    rest = {k: v for k, v in split_answers(options)[0].items() if k not in ("clock", "timeout", "rated")}
     if "clock" not in options and "timeout" not in options:
         return rest, None
     clock = options.get("clock", "off").lower()
@@ -97,23 +110,24 @@ class Lobby:
         options = await self.check_new(channel_id, game_key, options_text)
         clock = split_clock(parse_options(options_text))[1]
         answers = split_answers(parse_options(options_text))[1]
+        rated = split_rated(parse_options(options_text))
         if clock is None:  # the server's default clock, if it set one (/settings)
             seconds, policy, _ = await self.core.db.guild_settings(guild_id)
             clock = (seconds, policy) if seconds else None
         return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
-                                        lobby_message_id, clock=clock, answers=answers)
+                                        lobby_message_id, clock=clock, answers=answers, rated=rated is not False)
 
     async def _create_lobby(self, guild_id: int | None, channel_id: int, host: Actor, game_key: str,
                             options: dict[str, Any], lobby_channel_id: int | None = None,
                             lobby_message_id: int | None = None, *, clock: tuple[int | None, str] | None = None,
-                            answers: int | None = None) -> Outcome:
+                            answers: int | None = None, rated: bool = True) -> Outcome:
         """A new lobby, its clock and answer time set, in one transaction that owes its card (the outbox): a
         process that stops before the card is posted posts it at the next start."""
         try:
             table_id = await self.core.db.create_table(
                 guild_id=guild_id, channel_id=channel_id, game=game_key, options=options, host_id=host.user_id,
                 host_name=host.name, now=self.core.clock(), lobby_channel_id=lobby_channel_id,
-                lobby_message_id=lobby_message_id, clock=clock, answer_seconds=answers)
+                lobby_message_id=lobby_message_id, clock=clock, answer_seconds=answers, rated=rated)
         except ChannelBusy:
             raise Refusal("This channel already has a game.") from None
         table = await self.core.table(table_id)
@@ -145,7 +159,8 @@ class Lobby:
             old = await self.check_rematch(table_id, actor, channel_id)
             out = await self._create_lobby(old.guild_id, channel_id or old.channel_id, actor, old.game, old.options,
                                            lobby_channel_id, lobby_message_id,
-                                           clock=(old.turn_seconds, old.on_timeout), answers=old.answer_seconds)
+                                           clock=(old.turn_seconds, old.on_timeout), answers=old.answer_seconds,
+                                           rated=old.rated)
             assert out.table_id is not None
             await self.core.db.set_rematch_of(out.table_id, old.id)
         table = await self.core.table(out.table_id)
@@ -302,13 +317,14 @@ class Lobby:
             game = self.core.game(table.game)
             given, clock = split_clock(parse_options(options_text))
             answers = split_answers(parse_options(options_text))[1]
+            rated = split_rated(parse_options(options_text))
             try:
                 options = game.resolve_options({**table.options, **given}, len(table.seats))
             except GameError as err:
                 raise Refusal(str(err)) from None
             try:
                 table = await self.core.db.set_options(table.id, table.version, options, self.core.clock(), clock=clock,
-                                                  answer_seconds=answers)
+                                                       answer_seconds=answers, rated=rated)
             except StaleVersion:
                 raise StaleButton("The lobby changed while you typed; try again.") from None
             changed = ", ".join(f"{k}={_fmt_opt(v)}" for k, v in options.items()) or "none"
@@ -316,6 +332,8 @@ class Lobby:
                 changed += f", clock={clock_text(table.turn_seconds)} timeout={table.on_timeout}"
             if table.answer_seconds:
                 changed += f", answers={clock_text(table.answer_seconds)}"
+            if not table.rated:
+                changed += ", rated=no"
             return Outcome(lobby=self.presenter.lobby_card(table, note=f"Options set by {actor.name}: {changed}."),
                            table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.",
                            outbox=(table.id, table.version))

@@ -56,7 +56,7 @@ class Presenter:
             opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
                   "cancelled": "Cancelled"}[table.status]
-        desc = f"{game.text.summary}\n\n**{status}.**"
+        desc = f"{game.text.summary}\n\n**{status}.** {self.core.rated_words(table)}"
         if not note and table.status == ACTIVE:
             note = f"The game is on in <#{table.channel_id}>."
         if note:
@@ -141,6 +141,9 @@ class Presenter:
         else:
             standings = table.result or self.core.standings(table, sit)
             fields.insert(0, ("Result", _standings_text(standings, names)))
+            rated = await self.rating_changes(table)
+            if rated:
+                fields.insert(1, ("Ratings", rated))
             content = "🏁 Game over! " + _verdict(table, standings, game.tie)
             colour = COLOUR_OVER
             rematch = table.id
@@ -159,6 +162,25 @@ class Presenter:
                                    else f"Move {ply} · /move to play · /hand for your view · /log for history"),
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
             rematch_table=rematch, mention_ids=mention_ids, version=table.version)
+
+    async def rating_changes(self, table: TableRow) -> str:
+        """What a finished game did to its players' ratings (each rated player's new rating and its change), or why
+        it was not rated; "" outside a server or before its results are stored."""
+        if table.guild_id is None or table.status != "finished":
+            return ""
+        results = await self.core.db.records.results_of_table(table.id)
+        if not results:
+            return ""
+        rated = [r for r in results if r.rated]
+        if not rated:
+            return f"Unrated: {results[0].unrated_why}." if results[0].unrated_why else ""
+        parts = []
+        for r in rated:
+            before, after = r.skill_before, r.skill_after
+            assert before is not None and after is not None
+            change = after.shown - before.shown
+            parts.append(f"{r.name} **{after.shown:,}** ({'+' if change >= 0 else '−'}{abs(change)})")
+        return " · ".join(parts) + "\n`/profile` and `/leaderboard` for more."
 
     def controls(self, table: TableRow, sit: Situation, seat: int) -> Controls:
         """The moves ``seat`` is offered, as controls made for the table's version."""
@@ -258,13 +280,18 @@ class Presenter:
                        lobby=self.lobby_card(table) if owed is not None and owed.lobby else None,
                        outbox=(table.id, table.version))
 
-    async def my_games(self, guild_id: int, actor: Actor) -> Outcome:
-        """The actor's lobbies and games in this server, the ones waiting for them first, with links."""
-        tables = await self.core.db.tables_of_player(guild_id, actor.user_id)
+    async def my_games(self, guild_id: int | None, actor: Actor) -> Outcome:
+        """The actor's lobbies and games in every server (and DM) they play in with the bot, the ones waiting for them
+        first, then this server's before the others, with links."""
+        tables = await self.core.db.tables_of_player(None, actor.user_id)
+        tables.sort(key=lambda t: t.guild_id != guild_id)  # (stable: the most recently changed first within each)
         waiting, others = [], []
         for table in tables:
             game = self.core.game(table.game)
             link = f"<#{table.channel_id}>"
+            if table.guild_id != guild_id or guild_id is None:  # a jump link works from anywhere
+                link = f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}" + \
+                    (" (another server)" if guild_id is not None and table.guild_id is not None else "")
             if table.status == LOBBY:
                 others.append(f"• **{game.name}** lobby, {len(table.seats)} seated · {link}")
                 continue
@@ -277,7 +304,7 @@ class Presenter:
                 names = ", ".join(table.seats[p].name for p in acting) or "nobody"
                 others.append(f"• **{game.name}**: waiting for {names} · {link}")
         if not tables:
-            return Outcome(reply="You have no games in progress here. `/game new` opens one.")
+            return Outcome(reply="You have no games in progress. `/game new` opens one.")
         lines = waiting + others
         shown = lines[:40]
         more = f"\n… and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
@@ -285,9 +312,19 @@ class Presenter:
         return Outcome(reply_post=Post(title=title, description="\n".join(shown)[:3900] + more, colour=COLOUR_PLAY,
                                        footer="Only you can see this."))
 
-    async def replay(self, channel_id: int) -> Outcome:
-        """The finished game here as an animated image of its public boards, with its move log as a file."""
-        table = await self.core.table_in(channel_id, finished_ok=True)
+    async def replay(self, channel_id: int, table_id: int | None = None, guild_id: int | None = None,
+                     user_id: int | None = None) -> Outcome:
+        """The finished game here as an animated image of its public boards, with its move log as a file; or table
+        ``table_id`` as ``/history`` names it: one of this server's, or (in DMs, ``guild_id`` None) one that ``user_id``
+        played."""
+        if table_id is None:
+            table = await self.core.table_in(channel_id, finished_ok=True)
+        else:
+            found = await self.core.db.get_table(table_id)
+            mine = found is not None and user_id is not None and found.seat_of(user_id) is not None
+            if found is None or not (found.guild_id == guild_id if guild_id is not None else mine):
+                raise Refusal(f"There is no table #{table_id} {'in this server' if guild_id else 'of yours'}.")
+            table = found
         if table.status != FINISHED:
             raise Refusal("A replay is made once the game is over (this one isn't).")
         game = self.core.game(table.game)
@@ -311,6 +348,8 @@ class Presenter:
                     board=Board(gif, f"{game.name}: the public board after each turn, animated.",
                                 f"replay-{table.id}.gif"),
                     attachments=[(f"table-{table.id}-moves.json", moves)])
+        if table_id is not None:  # asked for by number (from /history): shown to the one who asked, wherever they are
+            return Outcome(reply_post=post, table_id=table.id)
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:

@@ -15,6 +15,7 @@ from storage import Database
 from tables.bots import Thinker
 from tables.catalog import Catalog
 from tables.clock import TurnClock
+from tables.community import Community
 from tables.core import Core
 from tables.lobby import Lobby, parse_options
 from tables.outbox import Outbox
@@ -34,7 +35,8 @@ class TableService:
     - :class:`~tables.play.Play`: moves and everything that plays (one loop until a person must act);
     - :class:`~tables.clock.TurnClock`: late turns, reminders, pauses, vacations, notifications;
     - :class:`~tables.lobby.Lobby`: seats, options, start, cancel, rematch, the server's settings;
-    - :class:`~tables.outbox.Outbox`: what committed changes still owe the channel, and what was posted where.
+    - :class:`~tables.outbox.Outbox`: what committed changes still owe the channel, and what was posted where;
+    - :class:`~tables.community.Community`: profiles, past games, leaderboards and the server's rating rules.
     """
 
     def __init__(self, db: Database, registry: Catalog, *, clock: Callable[[], float] = time.time,
@@ -45,6 +47,7 @@ class TableService:
         self.turn_clock = TurnClock(self.core, self.presenter, self.play)
         self.lobby = Lobby(self.core, self.presenter, self.play)
         self.outbox = Outbox(self.core, self.presenter)
+        self.community = Community(self.core)
 
         # lookups
         self.game = self.core.game
@@ -97,6 +100,12 @@ class TableService:
         self.status_message = self.outbox.status_message
         self.status_posted = self.outbox.status_posted
         self.set_lobby_message = self.outbox.set_lobby_message
+        # community play
+        self.profile = self.community.profile
+        self.past_games = self.community.past_games
+        self.leaderboard = self.community.leaderboard
+        self.rating_settings = self.community.rating_settings
+        self.rebuild_ratings = self.community.rebuild
 
     # The core's settings, read and set through the service (tests and the bot adjust them)
     @property

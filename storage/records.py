@@ -1,0 +1,289 @@
+"""Results and ratings in storage: what a finished game leaves behind, written in the transaction that ends it.
+
+A game's end writes one ``results`` row per seat (place, score, how the player left, the part they played, their
+turns and time, whether the seat is rated and the rating before and after) and moves the ``ratings`` of its rated
+players. The results are the source of truth: :meth:`RecordStore.rebuild` recomputes every rating of a server from
+them, in the order the games ended, and gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from community.ratings import Skill, rate
+from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
+
+if TYPE_CHECKING:
+    from storage.db import Database
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat of one finished game."""
+
+    table_id: int
+    seat: int
+    guild_id: int | None
+    game: str
+    player: str
+    user_id: int | None
+    name: str
+    place: int
+    seats: int
+    score: float | None
+    outcome: str
+    left_how: str
+    role: str
+    setup: str
+    rung: str
+    cooperative: bool
+    rated: bool
+    unrated_why: str
+    turns: int
+    turn_seconds: float
+    mu_before: float | None
+    sigma_before: float | None
+    mu_after: float | None
+    sigma_after: float | None
+    finished_at: float
+    channel_id: int = 0
+
+    @property
+    def skill_after(self) -> Skill | None:
+        return None if self.mu_after is None or self.sigma_after is None else Skill(self.mu_after, self.sigma_after)
+
+    @property
+    def skill_before(self) -> Skill | None:
+        return None if self.mu_before is None or self.sigma_before is None else Skill(self.mu_before,
+                                                                                      self.sigma_before)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    player: str
+    skill: Skill
+    games: int
+
+
+async def _do(conn: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> None:
+    """One statement, its cursor closed at once (an open cursor blocks COMMIT)."""
+    await (await conn.execute(sql, tuple(args))).close()
+
+
+async def _do_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    await (await conn.executemany(sql, [tuple(r) for r in rows])).close()
+
+
+def _result(r: Any) -> ResultRow:
+    keys = r.keys()
+    return ResultRow(r["table_id"], r["seat"], r["guild_id"], r["game"], r["player"], r["user_id"], r["name"],
+                     r["place"], r["seats"], r["score"], r["outcome"], r["left_how"], r["role"], r["setup"], r["rung"],
+                     bool(r["cooperative"]), bool(r["rated"]), r["unrated_why"], r["turns"], r["turn_seconds"],
+                     r["mu_before"], r["sigma_before"], r["mu_after"], r["sigma_after"], r["finished_at"],
+                     r["channel_id"] if "channel_id" in keys else 0)
+
+
+async def rules_of(conn: aiosqlite.Connection, guild_id: int | None) -> RatingRules:
+    """A server's rating rules (the defaults when it set none)."""
+    if guild_id is None:
+        return RatingRules()
+    async with conn.execute("SELECT rate_bots, rate_handed FROM guild_settings WHERE guild_id = ?",
+                            (guild_id,)) as cur:
+        row = await cur.fetchone()
+    return RatingRules(bool(row["rate_bots"]), row["rate_handed"]) if row else RatingRules()
+
+
+async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
+    """In the caller's transaction, which has just recorded the end of game ``table_id``: its results and the ratings
+    they move. A game settled before is left alone (a result is written once)."""
+    async with conn.execute("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)) as cur:
+        if await cur.fetchone():
+            return
+    async with conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+        table = await cur.fetchone()
+    async with conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
+        seats = list(await cur.fetchall())
+    async with conn.execute("SELECT seat, created_at FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)) as cur:
+        moves = [(m["seat"], m["created_at"]) for m in await cur.fetchall()]
+    assert table is not None and table["result"]
+    result = json.loads(table["result"])
+    facts = [SeatFacts(s["user_id"], s["bot"], bool(s["handed"])) for s in seats]
+    cooperative = bool(result.get("cooperative"))
+    rated = who_is_rated(facts, in_server=table["guild_id"] is not None, host_rated=bool(table["rated"]),
+                         cooperative=cooperative, rules=await rules_of(conn, table["guild_id"]))
+    winners = set(result.get("winners") or ())
+    ranks: list[int] = result.get("ranks") or [1 if i in winners else 2 for i in range(len(seats))]
+    before: dict[str, Skill] = {}
+    after: dict[str, Skill] = {}
+    if rated.any:
+        players = [f.player for f, r in zip(facts, rated.seats, strict=True) if r]
+        before = await _skills(conn, table["guild_id"], table["game"], players)
+        after = rate(list(zip(players, places_among(ranks, rated.seats), strict=True)), before)
+        await _store_skills(conn, table["guild_id"], table["game"], after, now)
+    times = turn_times(moves, table["started_at"])
+    async with conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM results") as cur:
+        seq_row = await cur.fetchone()
+    seq = seq_row[0] if seq_row else 1
+    roles: list[str] = result.get("roles") or [""] * len(seats)
+    shared = not cooperative and len(winners) > 1
+    scores: list[float] = result.get("scores") or []
+    setup = _setup_words(json.loads(table["options"]))
+    rows = []
+    for s, f, is_rated in zip(seats, facts, rated.seats, strict=True):
+        seat = s["seat"]
+        outcome = "loss" if seat not in winners else ("shared win" if shared else "win")
+        b, a = (before.get(f.player, Skill()), after[f.player]) if is_rated else (None, None)
+        turns, seconds = times.get(seat, (0, 0.0))
+        rows.append((table_id, seat, seq, table["guild_id"], table["game"], f.player, s["user_id"], s["name"],
+                     ranks[seat], len(seats), scores[seat] if seat < len(scores) else None, outcome, s["left_how"],
+                     roles[seat] if seat < len(roles) else "", setup, result.get("rung", ""), int(cooperative),
+                     int(is_rated), rated.why, turns, seconds, b.mu if b else None, b.sigma if b else None,
+                     a.mu if a else None, a.sigma if a else None, now))
+    await _do_many(conn,
+        "INSERT INTO results (table_id, seat, seq, guild_id, game, player, user_id, name, place, seats, score, "
+        "outcome, left_how, role, setup, rung, cooperative, rated, unrated_why, turns, turn_seconds, mu_before, "
+        "sigma_before, mu_after, sigma_after, finished_at) VALUES (" + ", ".join("?" * 26) + ")", rows)
+    await _do(conn, "UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id))
+
+
+def _setup_words(options: dict[str, Any]) -> str:
+    """The table's options as a record keeps them (``difficulty=hard, city=random``)."""
+    return ", ".join(f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in sorted(options.items()))
+
+
+async def _skills(conn: aiosqlite.Connection, guild_id: int, game: str, players: Sequence[str]) -> dict[str, Skill]:
+    marks = ",".join("?" for _ in players)
+    async with conn.execute(f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN "
+                            f"({marks})", (guild_id, game, *players)) as cur:
+        return {r["player"]: Skill(r["mu"], r["sigma"]) for r in await cur.fetchall()}
+
+
+async def _store_skills(conn: aiosqlite.Connection, guild_id: int, game: str, skills: dict[str, Skill],
+                        now: float) -> None:
+    await _do_many(conn,
+        "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
+        "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+        "games = games + 1, updated_at = excluded.updated_at",
+        [(guild_id, game, p, s.mu, s.sigma, now) for p, s in sorted(skills.items())])
+
+
+class RecordStore:
+    """Reads of results and ratings, and the rebuild of a server's ratings from its results."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def _all(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        async with self.db._reading() as conn, conn.execute(sql, tuple(args)) as cur:
+            return list(await cur.fetchall())
+
+    async def rules(self, guild_id: int | None) -> RatingRules:
+        async with self.db._reading() as conn:
+            return await rules_of(conn, guild_id)
+
+    async def set_rules(self, guild_id: int, rules: RatingRules, now: float) -> None:
+        async with self.db.transaction() as conn:
+            await _do(conn,
+                "INSERT INTO guild_settings (guild_id, rate_bots, rate_handed, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET rate_bots = excluded.rate_bots, "
+                "rate_handed = excluded.rate_handed, updated_at = excluded.updated_at",
+                (guild_id, int(rules.rate_bots), rules.rate_handed, now))
+
+    async def results_of_table(self, table_id: int) -> list[ResultRow]:
+        return [_result(r) for r in await self._all("SELECT * FROM results WHERE table_id = ? ORDER BY seat",
+                                                    (table_id,))]
+
+    async def results_of_user(self, user_id: int, guild_id: int | None = None, game: str | None = None,
+                              *, limit: int = -1, offset: int = 0, newest_first: bool = False) -> list[ResultRow]:
+        """A member's finished games (in ``guild_id`` and of ``game`` when given), in the order they ended."""
+        where, args = "r.user_id = ?", list[Any]([user_id])
+        if guild_id is not None:
+            where, args = where + " AND r.guild_id = ?", [*args, guild_id]
+        if game is not None:
+            where, args = where + " AND r.game = ?", [*args, game]
+        order = "DESC" if newest_first else "ASC"
+        rows = await self._all(f"SELECT r.*, t.channel_id FROM results r JOIN tables t ON t.id = r.table_id "
+                               f"WHERE {where} ORDER BY r.seq {order} LIMIT ? OFFSET ?", [*args, limit, offset])
+        return [_result(r) for r in rows]
+
+    async def count_of_user(self, user_id: int, guild_id: int | None = None, game: str | None = None) -> int:
+        where, args = "user_id = ?", list[Any]([user_id])
+        if guild_id is not None:
+            where, args = where + " AND guild_id = ?", [*args, guild_id]
+        if game is not None:
+            where, args = where + " AND game = ?", [*args, game]
+        rows = await self._all(f"SELECT COUNT(*) AS n FROM results WHERE {where}", args)
+        return int(rows[0]["n"])
+
+    async def tables_results(self, table_ids: Sequence[int]) -> dict[int, list[ResultRow]]:
+        """Every seat's result of these games, by game."""
+        if not table_ids:
+            return {}
+        marks = ",".join("?" for _ in table_ids)
+        out: dict[int, list[ResultRow]] = {}
+        for r in await self._all(f"SELECT * FROM results WHERE table_id IN ({marks}) ORDER BY table_id, seat",
+                                 list(table_ids)):
+            out.setdefault(r["table_id"], []).append(_result(r))
+        return out
+
+    async def rating(self, guild_id: int, game: str, player: str) -> RatingRow | None:
+        rows = await self._all("SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND player = ?",
+                               (guild_id, game, player))
+        return RatingRow(player, Skill(rows[0]["mu"], rows[0]["sigma"]), rows[0]["games"]) if rows else None
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """Every rating of a game in a server."""
+        rows = await self._all("SELECT * FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
+        return [RatingRow(r["player"], Skill(r["mu"], r["sigma"]), r["games"]) for r in rows]
+
+    async def rated_results(self, guild_id: int, game: str, since: float | None = None) -> list[ResultRow]:
+        """The rated seats of a game's results in a server (ended at or after ``since``), in the order games ended."""
+        sql, args = "SELECT * FROM results WHERE guild_id = ? AND game = ? AND rated = 1", [guild_id, game]
+        if since is not None:
+            sql, args = sql + " AND finished_at >= ?", [*args, since]
+        return [_result(r) for r in await self._all(sql + " ORDER BY seq, seat", args)]
+
+    async def games_with_ratings(self, guild_id: int) -> list[str]:
+        rows = await self._all("SELECT DISTINCT game FROM results WHERE guild_id = ? AND rated = 1 ORDER BY game",
+                               (guild_id,))
+        return [r["game"] for r in rows]
+
+    async def rebuild(self, guild_id: int, now: float) -> tuple[int, int]:
+        """Every rating of the server recomputed from its stored results, in the order its games ended (the rating
+        rows and each result's before/after are rewritten); returns (games, players) rated."""
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT * FROM results WHERE guild_id = ? AND rated = 1 ORDER BY seq, seat",
+                                    (guild_id,)) as cur:
+                rows = [_result(r) for r in await cur.fetchall()]
+            await _do(conn, "DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+            skills: dict[tuple[str, str], Skill] = {}
+            games: dict[tuple[str, str], int] = {}
+            updates = []
+            by_table: dict[int, list[ResultRow]] = {}
+            for r in rows:
+                by_table.setdefault(r.table_id, []).append(r)
+            for seats in by_table.values():  # (in the order games ended: dicts keep insertion order)
+                game = seats[0].game
+                before = {s.player: skills[(game, s.player)] for s in seats if (game, s.player) in skills}
+                after = rate([(s.player, p) for s, p in zip(seats, places_among([s.place for s in seats],
+                                                                             [True] * len(seats)), strict=True)],
+                             before)
+                for p, skill in after.items():
+                    skills[(game, p)] = skill
+                    games[(game, p)] = games.get((game, p), 0) + 1
+                for s in seats:
+                    b = before.get(s.player, Skill())
+                    a = after[s.player]
+                    updates.append((b.mu, b.sigma, a.mu, a.sigma, s.table_id, s.seat))
+            await _do_many(conn, "UPDATE results SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ? "
+                                   "WHERE table_id = ? AND seat = ?", updates)
+            await _do_many(conn,
+                "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(guild_id, g, p, s.mu, s.sigma, games[(g, p)], now) for (g, p), s in sorted(skills.items())])
+            return len(by_table), len({p for _, p in skills})
