@@ -26,6 +26,7 @@ Grid = list[list[Any]]
 Cell = tuple[int, int]
 
 WIDTH, HEIGHT, LINE = 7, 14, 11
+X = "X"  # a filled cell that holds no number
 SIZES = (3, 4, 5, 6, 7)
 BONUS = 8
 SAFE_HEIGHT = 8  # rows above this many start to cost
@@ -54,6 +55,8 @@ class Planner:
         self.bonus_open = not sheet.bonus_used
         self.letters = set(sheet.letters)
         self.tops = sheet.tops()
+        self.seeds = self._seeds(self.free)
+        self._stacks: dict[tuple[Cell, ...], float] = {}  # stack_worth by the cells a drop fills
 
     # --- features of a grid (``free``: the free numbers by cell, see __init__) ------------------------------------
     def _free_number(self, v: Any, cell: Cell) -> int | None:
@@ -115,6 +118,11 @@ class Planner:
 
     def shape(self, grid: Grid, free: Grid, tops: list[int]) -> float:
         """The stack: flat, few holes, low; rows newly full; pairs of free numbers a combo can grow from."""
+        return self._stack(grid, tops) + 0.35 * self._seeds(free, max(tops) + 1)
+
+    @staticmethod
+    def _stack(grid: Grid, tops: list[int]) -> float:
+        """The part of :meth:`shape` that reads only which cells are filled."""
         bumps = sum(abs(a - b) for a, b in zip(tops, tops[1:], strict=False))
         height = max(tops) + 1
         holes = 0  # empty cells under a column's top (rows with no empty cell are skipped at C speed)
@@ -126,6 +134,12 @@ class Planner:
         if height > LINE:
             x -= 40.0  # beyond the Game Over line: the game ends, with −5 a row
         x += 2.0 * sum(1 for r in range(height) if None not in grid[r])
+        return x
+
+    @staticmethod
+    def _seeds(free: Grid, height: int = HEIGHT) -> int:
+        """Pairs of free numbers side by side or one above the other, equal or one apart, in the rows below
+        ``height`` (above the stack there are none)."""
         seeds = 0
         for r in range(height):
             row = free[r]
@@ -135,18 +149,48 @@ class Planner:
             for v, w in pairs:
                 if v is not None and w is not None and -1 <= w - v <= 1:
                     seeds += 1
-        return x + 0.35 * seeds
+        return seeds
 
     def drop_worth(self, cells: Sequence[Cell], values: Sequence[Any]) -> float:
-        grid = [row[:] for row in self.grid]
-        free = [row[:] for row in self.free]
-        tops = self.tops[:]
-        for (r, c), v in zip(cells, values, strict=True):
-            grid[r][c] = v
-            free[r][c] = self._free_number(v, (r, c))
-            tops[c] = max(tops[c], r)
-        numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
-        return self.best_combo(free, numbers) + self.shape(grid, free, tops)
+        """``best_combo + shape`` of the sheet after this drop, worked out without copying the grid: the part of
+        :meth:`shape` that reads only which cells are filled is the same for every order of the values (made once
+        per placement), and the pairs of free numbers change only at the cells the drop fills (the others are
+        counted once, in ``__init__``). The dropped cells are written into ``self.free`` and put back after."""
+        key = tuple(cells)
+        stack = self._stacks.get(key)
+        if stack is None:
+            grid = [row[:] for row in self.grid]
+            tops = self.tops[:]
+            for r, c in cells:
+                grid[r][c] = X
+                tops[c] = max(tops[c], r)
+            stack = self._stacks[key] = self._stack(grid, tops)
+        free = self.free
+        before = [free[r][c] for r, c in cells]
+        try:
+            for (r, c), v in zip(cells, values, strict=True):
+                free[r][c] = self._free_number(v, (r, c))
+            numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
+            seeds = self.seeds + self._new_seeds(free, key)
+            return self.best_combo(free, numbers) + (stack + 0.35 * seeds)
+        finally:
+            for (r, c), v in zip(cells, before, strict=True):
+                free[r][c] = v
+
+    @staticmethod
+    def _new_seeds(free: Grid, cells: tuple[Cell, ...]) -> int:
+        """The pairs :meth:`_seeds` counts that have a cell among ``cells`` (cells that held no free number
+        before): each pair once."""
+        seeds = 0
+        for cell in cells:
+            v = free[cell[0]][cell[1]]
+            if v is None:
+                continue
+            for n in NEIGHBOURS[cell]:
+                w = free[n[0]][n[1]]
+                if w is not None and -1 <= w - v <= 1 and (n not in cells or n > cell):
+                    seeds += 1
+        return seeds
 
 
 def _placements(game: Any, sheet: Any, shapes: Sequence[str]) -> list[tuple[str, str, int, list[Cell]]]:
