@@ -35,6 +35,7 @@ ACTIONS = "|".join(LOBBY_ACTIONS)
 # Numbers in ids are bounded (a table id, a version or a page fits SQLite's integers with room to spare): an id
 # with a larger or malformed number matches no template and is answered as an unknown control (cogs.game).
 ID, VERSION, PAGE, PATH = r"[1-9][0-9]{0,11}", r"[0-9]{1,12}", r"[1-9][0-9]{0,5}", r"[0-9.]{0,60}"
+SNOWFLAKE = r"[1-9][0-9]{0,19}"  # a Discord id (a member's, a server's)
 
 
 log = logging.getLogger(__name__)
@@ -284,14 +285,18 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bh:rules
         await _guard(interaction, _cog(interaction).on_full_rules(interaction, self.game))
 
 
+HISTORY_BUTTONS = {"first": ("⏮️", "Newest"), "prev": ("◀️", "Newer"), "next": ("▶️", "Older"),
+                   "last": ("⏭️", "Oldest")}  # past games come newest first: page 1 is the newest
+
+
 class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=rf"bh:hist:(?P<user>{ID}):(?P<guild>0|{ID}):(?P<game>[a-z0-9_]{{0,40}}):(?P<page>{PAGE}):"
+                    template=rf"bh:hist:(?P<user>{SNOWFLAKE}):(?P<guild>0|{SNOWFLAKE}):(?P<game>[a-z0-9_]{{0,40}}):(?P<page>{PAGE}):"
                              r"(?P<tag>first|prev|next|last)"):
     """Turns a private /history message to another page of the member's past games (``guild`` 0: every server)."""
 
     def __init__(self, user_id: int, guild_id: int | None, game: str, page: int, tag: str, *,
                  disabled: bool = False) -> None:
-        emoji, label = LOG_BUTTONS[tag]
+        emoji, label = HISTORY_BUTTONS[tag]
         super().__init__(discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.secondary,
                                            disabled=disabled,
                                            custom_id=f"bh:hist:{user_id}:{guild_id or 0}:{game}:{page}:{tag}"))

@@ -142,7 +142,7 @@ class Record:
 def record_of(results: Sequence[GameResult], top: int = 3) -> Record:
     """A player's record from their finished games (in the order they ended)."""
     wins = sum(1 for r in results if r.outcome != "loss")
-    places = Counter(r.place for r in results)
+    places = Counter(r.place for r in results if not r.cooperative)  # (a team's places say nothing)
     most = max(places, default=0)
     best = run = 0
     for r in results:

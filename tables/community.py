@@ -374,17 +374,23 @@ def _line_words(g: GameLine) -> str:
             rate_text += f" · #{g['rank']} on the leaderboard"
     places = ", ".join(f"{ordinal(i + 1)} ×{n}" for i, n in enumerate(g["places"]) if n)
     pct = round(100 * g["wins"] / g["games"]) if g["games"] else 0
+    counts = [_plural(g["games"], "game"), f"{_plural(g['wins'], 'win')} ({pct}%)"] + ([places] if places else [])
     out = [f"**{g['game']}** · {rate_text}",
-           f"{g['games']} games · {g['wins']} wins ({pct}%) · {places} · best streak {g['best_streak']} · "
-           f"{duration_words(g['seconds_per_turn'])} a turn"]
+           " · ".join(counts) + f" · best streak {g['best_streak']} · {duration_words(g['seconds_per_turn'])} a turn"]
     if g["opponents"]:
-        out.append("Often plays " + ", ".join(f"{n} ({k} games, above them {b})" for n, k, b in g["opponents"]))
+        out.append("Often plays " + ", ".join(f"{n} ({_plural(k, 'game')}, above them {b})"
+                                              for n, k, b in g["opponents"]))
     if g["extra"]:
         out.append(g["extra"])
     return "\n".join(out)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def _board_words(r: BoardRow) -> str:
     mark = " ← you" if r["you"] else ""
     bot = " (bot)" if r["bot"] and not r["name"].startswith("Bot") else ""
-    return f"`{r['rank']:>3}.` **{r['name']}**{bot} · {r['rating']:,} · {r['games']} games, {r['wins']} wins{mark}"
+    return (f"`{r['rank']:>3}.` **{r['name']}**{bot} · {r['rating']:,} · {_plural(r['games'], 'game')}, "
+            f"{_plural(r['wins'], 'win')}{mark}")
