@@ -67,7 +67,7 @@ async def test_a_servers_games_become_ratings_profiles_history_and_a_leaderboard
     _, channel, ann, ben, cy, admin = world(simcord_env)
     thread = await a_game(channel, ann, ben)
     board = last_board(thread).embeds[0]
-    ratings = next(f.value for f in board.fields if f.name == "Ratings")
+    ratings = next(f.value or "" for f in board.fields if f.name == "Ratings")
     assert re.search(r"ann \*\*1,\d{3}\*\* \(\+\d+\) · ben \*\*\d{3}\*\* \(−\d+\)", ratings), ratings
     for i in range(8):
         await a_game(channel, ann, *((ben, cy) if i % 2 else (cy,)))
