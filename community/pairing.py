@@ -96,11 +96,12 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
     """Pair ``order`` (the players to pair, best standing first; ``points`` must not increase along it) for two seats.
 
     The weight of an edge is lexicographic, each level worth more than the whole matching's lower levels:
-    1. not a rematch; 2. fewer earlier meetings; 3. a small score gap (squared, in half points); 4. compatible seat
-    histories (they do not both want seat 1); 5. a small distance in :func:`_pairing_order`. ``maxcardinality``
-    makes the matching perfect first. An odd count adds a bye node joined only to players who have not had a bye
-    (to everybody when all have), weighted as a player at the lowest score placed last, so that it goes to the
-    lowest-ranked eligible player unless that costs a rematch or a bigger score gap elsewhere.
+    1. not a rematch; 2. fewer earlier meetings; 3. a small score gap (squared, in half points); 4. the bye as low in
+    the standings as possible; 5. compatible seat histories (they do not both want seat 1); 6. a small distance in
+    :func:`_pairing_order`. ``maxcardinality`` makes the matching perfect first. An odd count adds a bye node joined
+    only to players who have not had a bye (to everybody when all have), its score term that of a player at the
+    lowest score, so the bye goes to the lowest-ranked eligible player unless that costs a rematch or a bigger
+    score gap elsewhere.
     """
     players = _pairing_order(order, points)
     n = len(players)
@@ -118,14 +119,16 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
     most_met = max(history.met.values(), default=0) + 1
     edges_in_matching = (n + 1) // 2
 
-    # Per-edge maxima of each level, lowest first, and each level's multiplier.
-    level_max = [n, 4, gap * gap, most_met, 1]
+    # Per-edge maxima of each level, lowest first, and each level's multiplier (more than a whole matching's worth
+    # of every level below it). Only the bye's edge carries the "bye rank" level: the bye goes as low as it can.
+    level_max = [n, 4, n, gap * gap, most_met, 1]
     multipliers = [1]
     below = 0
     for i in range(1, len(level_max)):
         below += level_max[i - 1] * multipliers[i - 1]
         multipliers.append(edges_in_matching * below + 1)
-    m_pos, m_seat, m_score, m_meet, m_fresh = multipliers
+    m_pos, m_seat, m_bye_rank, m_score, m_meet, m_fresh = multipliers
+    rank = {p: i for i, p in enumerate(order)}
 
     def weight(a: int, b: int) -> int:
         met = history.times_met(a, b)
@@ -142,9 +145,16 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
 
     def bye_weight(a: int) -> int:
         score_gap = half_points[a] - lowest
-        return m_fresh + m_meet * most_met + m_score * (gap * gap - score_gap * score_gap) + m_seat * 4 + m_pos * pos[a]
+        return (
+            m_fresh
+            + m_meet * most_met
+            + m_score * (gap * gap - score_gap * score_gap)
+            + m_bye_rank * rank[a]
+            + m_seat * 4
+            + m_pos * n
+        )
 
-    window = WINDOW
+    window = WINDOW if n > 2 * WINDOW else n  # small fields take the full graph at once
     while True:
         graph = nx.Graph()
         graph.add_nodes_from(players)
@@ -156,7 +166,7 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
             for a in eligible:
                 graph.add_edge(a, BYE, weight=bye_weight(a))
         matching = nx.max_weight_matching(graph, maxcardinality=True)
-        full = window >= n
+        full = window >= n - 1
         perfect = len(matching) * 2 == graph.number_of_nodes()
         rematch = any(BYE not in pair and history.times_met(*pair) for pair in matching)
         if full or (perfect and not rematch):
@@ -170,7 +180,6 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
             bye = (a if b == BYE else b,)
         else:
             pairs.append((a, b) if pos[a] < pos[b] else (b, a))
-    rank = {p: i for i, p in enumerate(order)}
     pairs.sort(key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
     tables = tuple(_seat_two(a, b, number, history, rank) for number, (a, b) in enumerate(pairs, start=1))
     return SwissRound(tables, bye)

@@ -28,6 +28,7 @@ A round-robin rest (the odd player out of a round, which everybody gets once) is
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,21 +101,26 @@ class _Row:
         return (self.points, self.buchholz, self.sonneborn_berger, self.head_to_head)
 
 
+@functools.cache
+def _place_points(places: tuple[int, ...]) -> tuple[Fraction, ...]:
+    n = len(places)
+    if n == 1:
+        return (Fraction(1),)
+    worth = [Fraction(n - p, n - 1) for p in range(1, n + 1)]
+    out = []
+    for place in places:
+        shared = sum(1 for other in places if other == place)
+        out.append(sum(worth[place - 1 : place - 1 + shared], Fraction(0)) / shared)
+    return tuple(out)
+
+
 def place_points(places: Sequence[int]) -> list[Fraction]:
     """Points for each seat of a table from its places (competition ranks, 1 = first, ties share).
 
     Place ``p`` of ``n`` is worth ``(n - p) / (n - 1)``: first 1, last 0, a draw of two ½. Players sharing a place
     split the points of the places they span (two sharing 2nd of 4 get the average of 2nd and 3rd: ½ each).
     """
-    n = len(places)
-    if n == 1:
-        return [Fraction(1)]
-    worth = [Fraction(n - p, n - 1) for p in range(1, n + 1)]
-    out = []
-    for place in places:
-        shared = sum(1 for other in places if other == place)
-        out.append(sum(worth[place - 1 : place - 1 + shared], Fraction(0)) / shared)
-    return out
+    return list(_place_points(tuple(places)))
 
 
 def pairwise(places: Sequence[int], seat: int, other: int) -> Fraction:

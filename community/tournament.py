@@ -359,7 +359,7 @@ class Tournament:
         if current is None or not current.complete:
             return False
         if self.settings.format == Format.ELIMINATION:
-            return sum(1 for p in self._advancing(current) if p is not None) <= 1
+            return len(current.slots) <= 2  # the final has been played (or walked over)
         assert self.planned_rounds is not None
         return len(self.rounds) >= self.planned_rounds or len(self.active()) < self._fewest_to_pair()
 
@@ -427,7 +427,10 @@ class Tournament:
         if current is not None and not current.complete:
             raise RoundOpenError(f"Round {current.number} still has {len(self.open_tables())} table(s) to finish.")
         if self.is_finished:
-            return Final(self.winners(), tuple(self.standings()))
+            standings = tuple(self.standings())
+            if self.settings.format == Format.ELIMINATION:
+                return Final(self.winners(), standings)
+            return Final(tuple(s.player for s in standings if s.place == 1), standings)
         if not self.started:
             self._start()
         number = len(self.rounds) + 1
@@ -611,10 +614,10 @@ class Tournament:
         return history
 
     def _pair_swiss(self, number: int) -> Round:
-        players = set(self.active(number))
-        ranked = [(s.player, pts) for s, pts in self._ranked() if s.player in players]
-        order = [p for p, _ in ranked]
-        points = dict(ranked)
+        active = self.active(number)
+        totals = self._points()
+        points = {p: totals[p] for p in active}
+        order = sorted(active, key=lambda p: -points[p])  # stable: seeding order within a score group
         history = self._history()
         s = self.settings
         if s.seats == 2:
@@ -725,6 +728,11 @@ class Tournament:
                 points_missed = late if rnd.number < entrant.joined_round else Fraction(0)
                 out[entrant.id].append(Encounter(rnd.number, Kind.ABSENT, points_missed))
         return out
+
+    def _points(self) -> dict[int, Fraction]:
+        """Each player's points so far, without tie-breaks (what a Swiss pairs on: score, then seeding, as the
+        Dutch system does)."""
+        return {p: sum((e.points for e in rounds), Fraction(0)) for p, rounds in self._encounters().items()}
 
     def _ranked(self) -> list[tuple[Standing, Fraction]]:
         fmt = self.settings.format
