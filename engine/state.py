@@ -31,11 +31,15 @@ class Codec:
     copy: Convert  # the dataclass → an independent copy
 
 
+_NESTED = (dict, list, tuple)
+
+
 def _json_copy(value: Any) -> Any:
+    # (a leaf is taken as it is without a call for it: most values of an options dict or a list are leaves)
     if isinstance(value, dict):
-        return {k: _json_copy(v) for k, v in value.items()}
+        return {k: _json_copy(v) if isinstance(v, _NESTED) else v for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_json_copy(v) for v in value]
+        return [_json_copy(v) if isinstance(v, _NESTED) else v for v in value]
     return value
 
 

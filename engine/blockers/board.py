@@ -117,21 +117,21 @@ def sort_faces(faces: list[str]) -> list[str]:
 
 def group_squares(board: Sequence[str | None], colour: str) -> list[list[int]]:
     """The groups (orthogonally connected sets) of one colour, each in square order, first square first."""
-    seen: set[int] = set()
+    prefix = colour + ":"  # a tile is "colour:face"; no colour's name begins another's
+    mine = [sq for sq, t in enumerate(board) if t is not None and t.startswith(prefix)]
+    left = set(mine)  # the colour's squares in no group yet
     groups = []
-    for start in range(SQUARES):
-        t = board[start]
-        if start in seen or t is None or colour_of(t) != colour:
+    for start in mine:
+        if start not in left:
             continue
-        seen.add(start)
+        left.discard(start)
         stack, group = [start], []
         while stack:
             sq = stack.pop()
             group.append(sq)
             for n in NEIGHBOURS[sq]:
-                nt = board[n]
-                if n not in seen and nt is not None and colour_of(nt) == colour:
-                    seen.add(n)
+                if n in left:
+                    left.discard(n)
                     stack.append(n)
         groups.append(sorted(group))
     return groups
