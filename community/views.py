@@ -47,3 +47,32 @@ class LeaderboardView(TypedDict):
     min_games: int  # games needed to be listed
     rows: list[BoardRow]  # the top players, best first
     you: BoardRow | None  # the member who asked, when they are not among the rows but have a rating
+
+
+class StandingRow(TypedDict):
+    place: int  # shared places repeat
+    name: str
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    games: int
+    dropped: bool
+    decided_by: str  # the tie-break that put them below the player above ("" for none): "points", "Buchholz"…
+
+
+class BracketMatch(TypedDict):
+    """One elimination match: its players (None for an empty place or a bye), the winner's index (None: open)."""
+
+    players: list[str | None]
+    winner: int | None
+
+
+class StandingsView(TypedDict):
+    tournament: str  # its name
+    game: str
+    format: str  # in words: "Swiss, 2 seats", "single elimination"…
+    round: int  # the last round played (0 before the first)
+    rounds: int | None  # the rounds planned (None: until a winner)
+    final: bool  # the tournament is over: the first places are its winners
+    rows: list[StandingRow]  # every player, best first (at most 64 drawn; the words list them all)
+    bracket: list[list[BracketMatch]]  # an elimination's rounds, first round first ([] for other formats)
