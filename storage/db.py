@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import aiosqlite
 
 from storage.records import RecordStore, settle
+from storage.tournaments import TournamentStore, record_game
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -146,6 +147,7 @@ class Database:
         self._lock = asyncio.Lock()
         self._closed = False
         self.records = RecordStore(self)  # results and ratings
+        self.tournaments = TournamentStore(self)
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -303,10 +305,12 @@ class Database:
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
                            host_id: int, host_name: str, now: float, lobby_channel_id: int | None = None,
                            lobby_message_id: int | None = None, clock: tuple[int | None, str] | None = None,
-                           answer_seconds: int | None = None, rated: bool = True) -> int:
+                           answer_seconds: int | None = None, rated: bool = True,
+                           tournament: tuple[int, int, int, int] | None = None) -> int:
         """A new lobby with the host in seat 0, its turn clock (``(seconds, on_timeout)``), answer time and whether
         the host wants it rated, and its lobby card owed (the outbox) until the card is posted; raises
-        :class:`ChannelBusy`."""
+        :class:`ChannelBusy`. ``tournament``: the (tournament, round, table, game) this table opens, claimed in the
+        same transaction (:class:`StaleVersion` when it was opened already)."""
         seconds, policy = clock or (None, "bot")
         try:
             async with self.transaction() as conn:
@@ -322,7 +326,15 @@ class Database:
                 assert table_id is not None
                 await _run(conn, "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                                    (table_id, host_id, host_name))
-                await _owe(conn, table_id, 0, now, board=False, lobby=True)
+                if tournament is not None:
+                    claimed = await _run(conn, "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND "
+                                         "round = ? AND number = ? AND game = ? AND table_id IS NULL",
+                                         (table_id, *tournament))
+                    if claimed != 1:
+                        raise StaleVersion(f"tournament game {tournament} is open already")
+                    await _run(conn, "UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))
+                else:
+                    await _owe(conn, table_id, 0, now, board=False, lobby=True)
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a lobby or a game in progress") from err
         assert table_id is not None
@@ -424,7 +436,7 @@ class Database:
             await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
             if result is not None:  # the game's results and ratings, in the transaction that ends it
-                await settle(conn, table_id, now)
+                await _ended(conn, table_id, now)
             return await self._row_of(conn, table_id)
 
     async def undo_move(self, table_id: int, version: int, ply: int, state: dict[str, Any], now: float) -> TableRow:
@@ -656,7 +668,7 @@ class Database:
                            "(SELECT MAX(resigned) FROM seats WHERE table_id = ?) WHERE table_id = ? AND seat = ?",
                            (how, table_id, table_id, one))
             if result is not None:
-                await settle(conn, table_id, now)
+                await _ended(conn, table_id, now)
             return await self._row_of(conn, table_id)
 
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,
@@ -720,6 +732,13 @@ class Database:
         async with self.transaction() as conn:
             await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
                                (int(is_open), table_id, user_id))
+
+
+async def _ended(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
+    """What a game's end writes in its own transaction: its results and ratings, and its tournament's result (which
+    may pair the next round)."""
+    await settle(conn, table_id, now)
+    await record_game(conn, table_id, now)
 
 
 async def _owe(conn: aiosqlite.Connection, table_id: int, version: int, now: float, *, note: str = "",

@@ -338,7 +338,8 @@ class Lobby:
                            table_id=table.id, channel_id=table.channel_id, reply=f"Options: {changed}.",
                            outbox=(table.id, table.version))
 
-    async def start(self, table_id: int, actor: Actor, version: int | None = None) -> Outcome:
+    async def start(self, table_id: int, actor: Actor, version: int | None = None, seed: int | None = None) -> Outcome:
+        """The host starts the game (``seed``: the deal, when the table must share it, as an arena's players do)."""
         async with self.core.locks[table_id]:
             table = await self.core.table(table_id)
             if table.status != LOBBY:
@@ -351,7 +352,7 @@ class Lobby:
             if len(table.seats) < game.min_players:
                 raise Refusal(f"{game.name} needs at least {game.min_players} players: "
                               "wait for someone to join, or add a bot.")
-            seed = self.core.seeds()
+            seed = self.core.seeds() if seed is None else seed
             try:
                 state = game.new_game(len(table.seats), table.options, seed)
             except GameError as err:  # an option that doesn't suit this many players

@@ -21,6 +21,7 @@ from tables.lobby import Lobby, parse_options
 from tables.outbox import Outbox
 from tables.play import Play
 from tables.presenter import Presenter
+from tables.tournaments import Tournaments
 
 __all__ = ["TableService", "parse_options"]
 
@@ -36,7 +37,8 @@ class TableService:
     - :class:`~tables.clock.TurnClock`: late turns, reminders, pauses, vacations, notifications;
     - :class:`~tables.lobby.Lobby`: seats, options, start, cancel, rematch, the server's settings;
     - :class:`~tables.outbox.Outbox`: what committed changes still owe the channel, and what was posted where;
-    - :class:`~tables.community.Community`: profiles, past games, leaderboards and the server's rating rules.
+    - :class:`~tables.community.Community`: profiles, past games, leaderboards and the server's rating rules;
+    - :class:`~tables.tournaments.Tournaments`: tournaments, their rounds' games and what they owe their channel.
     """
 
     def __init__(self, db: Database, registry: Catalog, *, clock: Callable[[], float] = time.time,
@@ -48,6 +50,7 @@ class TableService:
         self.lobby = Lobby(self.core, self.presenter, self.play)
         self.outbox = Outbox(self.core, self.presenter)
         self.community = Community(self.core)
+        self.tournaments = Tournaments(self.core, self.lobby, self.play)
 
         # lookups
         self.game = self.core.game

@@ -1,0 +1,302 @@
+"""Tournaments through the table service: create, sign up, start, open each round's games, drop, cancel, standings.
+
+The tournament itself is a pure value (:mod:`community.tournament`) stored as JSON with a version
+(:mod:`storage.tournaments`). A round's games are owed rows until the Discord layer has made each a thread and
+:meth:`Tournaments.open_game` starts it there (claiming the row in the same write: exactly once). A game's end reports
+to the tournament in the transaction that ends it, which also pairs the next round when it completes one; the posts
+a tournament owes its channel (its card, a round's pairings, standings, the final) are kept until delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from community.tournament import Final, Format, Settings, Tournament, TournamentError
+from storage import StaleVersion
+from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow
+from tables.core import Core
+from tables.lobby import Lobby, parse_options, split_clock, split_rated
+from tables.outcome import Actor, Outcome, Post, Refusal, StaleButton
+from tables.play import Play
+
+log = logging.getLogger(__name__)
+
+COLOUR_TOURNAMENT = 0xC27C0E
+FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination": Format.ELIMINATION,
+           "arena": Format.ARENA}
+FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format.ELIMINATION: "single elimination",
+                Format.ARENA: "solo arena (everyone plays the same deal)"}
+
+
+def format_words(settings: Settings) -> str:
+    words = FORMAT_WORDS[settings.format]
+    if settings.format == Format.SWISS:
+        words += f", {settings.seats} seats a table" + (f" ({settings.fewest} at the least)"
+                                                          if settings.fewest < settings.seats else "")
+    return words
+
+
+class Tournaments:
+    """Requests about tournaments; the games themselves are played like any other table."""
+
+    def __init__(self, core: Core, lobby: Lobby, play: Play) -> None:
+        self.core = core
+        self.lobby = lobby
+        self.play = play
+
+    @property
+    def store(self) -> Any:
+        return self.core.db.tournaments
+
+    async def _row(self, tournament_id: int) -> TournamentRow:
+        row = await self.store.get(tournament_id)
+        if row is None:
+            raise Refusal(f"There is no tournament #{tournament_id}.")
+        return row
+
+    @staticmethod
+    def _organises(row: TournamentRow, actor: Actor, organiser: bool) -> None:
+        if actor.user_id != row.organiser_id and not organiser:
+            raise Refusal("Only the tournament's organiser (or an organiser of this server) can do that.")
+
+    async def _change(self, row: TournamentRow, t: Tournament, **kw: Any) -> TournamentRow:
+        try:
+            return await self.store.change(row, t, self.core.clock(), **kw)
+        except StaleVersion:
+            raise StaleButton("The tournament changed while you clicked; try again.") from None
+
+    # --- create and sign up ------------------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int, actor: Actor, organiser: bool, game_key: str,
+                     fmt: str, seats: int = 0, rounds: int = 0, options_text: str | None = None,
+                     name: str = "") -> Outcome:
+        """``/tournament create`` (an organiser: Manage Server or the server's organiser role): a tournament open for
+        sign-ups, its card owed to ``channel_id``."""
+        if guild_id is None:
+            raise Refusal("Tournaments belong to a server: create one in a server's channel.")
+        if not organiser:
+            raise Refusal("Only members with Manage Server, or the server's organiser role, can create tournaments.")
+        game = self.core.game(game_key)
+        if fmt not in FORMATS:
+            raise Refusal(f"`format` is one of {', '.join(FORMATS)}.")
+        given = parse_options(options_text)
+        rest, clock = split_clock(given)
+        rated = split_rated(given)
+        try:
+            settings = Settings(FORMATS[fmt], seats=seats, rounds=rounds or None,
+                                min_seats=max(2, game.min_players) if fmt == "swiss" and seats > 2 else None,
+                                seed=self.core.seeds())
+            options = game.resolve_options(rest, settings.seats)
+        except TournamentError as err:
+            raise Refusal(str(err)) from None
+        except Exception as err:  # a game option that does not exist or suit this many players
+            raise Refusal(f"Can't use these options: {err}") from None
+        if not game.min_players <= settings.seats <= game.max_players:
+            raise Refusal(f"{game.name} seats {game.min_players}–{game.max_players} players; a table of "
+                          f"{settings.seats} can't play it.")
+        seconds, policy = clock or (None, "bot")
+        tid = await self.store.create(
+            guild_id=guild_id, channel_id=channel_id, name=name or f"{game.name} {FORMAT_WORDS[settings.format]}",
+            game=game.key, options=options, organiser=(actor.user_id, actor.name),
+            state=Tournament.new(settings).dump(), now=self.core.clock(), turn_seconds=seconds, on_timeout=policy,
+            rated=rated is not False)
+        row = await self._row(tid)
+        log.info("tournament %s created in guild %s by %s", tid, guild_id, actor.user_id)
+        return Outcome(reply=f"Tournament #{tid} is open for sign-ups.", public=[self.card(row)],
+                       channel_id=row.channel_id)
+
+    def card(self, row: TournamentRow) -> Post:
+        """The sign-up card: what, how, who has joined; its Join/Leave buttons while sign-ups are open."""
+        t = row.tournament
+        game = self.core.game(row.game)
+        players = [row.name_of(p) for p in t.players if not t.players[p].dropped]
+        rounds = t.settings.rounds or t.planned_rounds
+        status = {SIGNUP: "Sign-ups are open: join below.", RUNNING: f"Round {len(t.rounds)} is being played.",
+                  "finished": "Finished.", CANCELLED: "Cancelled."}[row.status]
+        desc = (f"**{game.name}** · {format_words(t.settings)} · "
+                f"{f'{rounds} rounds' if rounds else 'rounds: as the field needs'}\n{status}")
+        return Post(title=f"🏆 {row.name} · tournament #{row.id}", description=desc, colour=COLOUR_TOURNAMENT,
+                    fields=[(f"Players ({len(players)})", ", ".join(players)[:1000] or "nobody yet")],
+                    footer=f"Organiser: {row.name_of(row.organiser_id)}")
+
+    async def join(self, tournament_id: int, actor: Actor) -> Outcome:
+        row = await self._row(tournament_id)
+        if row.status not in (SIGNUP, RUNNING):
+            raise Refusal("This tournament is over.")
+        t = row.tournament
+        rating = await self.core.db.records.rating(row.guild_id, row.game, str(actor.user_id))
+        try:
+            t.join(actor.user_id, rating.skill.conservative if rating else None)
+        except TournamentError as err:
+            raise Refusal(_said(err, actor)) from None
+        row = await self._change(row, t, names={**row.names, actor.user_id: actor.name}, posts=[("card", 0)])
+        late = " You play from the next round." if row.status == RUNNING else ""
+        return Outcome(reply=f"You joined {row.name}.{late}", public=[self.card(row)], channel_id=row.channel_id)
+
+    async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
+        """Before the start, a player leaves; after it, this is a drop (:meth:`drop`)."""
+        row = await self._row(tournament_id)
+        if row.status != SIGNUP:
+            return await self.drop(tournament_id, actor, actor, organiser=False)
+        t = row.tournament
+        try:
+            t.drop(actor.user_id)
+        except TournamentError:
+            raise Refusal("You haven't joined this tournament.") from None
+        row = await self._change(row, t, posts=[("card", 0)])
+        return Outcome(reply=f"You left {row.name}.", public=[self.card(row)], channel_id=row.channel_id)
+
+    # --- running it ------------------------------------------------------------------------------------
+    async def start(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
+        """The organiser starts it: the first round is paired, its games owed (each opens in its own thread)."""
+        row = await self._row(tournament_id)
+        self._organises(row, actor, organiser)
+        if row.status != SIGNUP:
+            raise Refusal("This tournament has already started or is over.")
+        t = row.tournament
+        try:
+            first = t.pair_next_round()
+        except TournamentError as err:
+            raise Refusal(str(err)) from None
+        row = await self._change(row, t, posts=[("card", 0)], pairing=first)
+        log.info("tournament %s started: %d players", row.id, len(t.players))
+        return Outcome(reply="The tournament has started: round 1's games are opening.", public=[self.card(row)],
+                       channel_id=row.channel_id)
+
+    async def owed_games(self, tournament_id: int) -> list[tuple[OwedGame, str]]:
+        """The games the tournament owes, each with the name of the thread it opens in."""
+        row = await self._row(tournament_id)
+        game = self.core.game(row.game)
+        out = []
+        for owed in await self.store.owed_games(tournament_id):
+            again = f" (game {owed.game})" if owed.game > 1 else ""
+            out.append((owed, f"{game.name} · T{tournament_id} round {owed.round} table {owed.number}{again}"[:100]))
+        return out
+
+    async def open_game(self, owed: OwedGame, channel_id: int) -> Outcome:
+        """A game the tournament owes, started in ``channel_id`` (the thread made for it) with its players in their
+        seats; the row is claimed in the same write as the table, so a game opens once."""
+        row = await self._row(owed.tournament_id)
+        t = row.tournament
+        rnd = t.rounds[owed.round - 1]
+        seats = rnd.table(owed.number).seats
+        names = [row.name_of(p) for p in seats]
+        try:
+            tid = await self.core.db.create_table(
+                guild_id=row.guild_id, channel_id=channel_id, game=row.game, options=row.options, host_id=seats[0],
+                host_name=names[0], now=self.core.clock(), clock=(row.turn_seconds, row.on_timeout),
+                rated=row.rated, tournament=(row.id, owed.round, owed.number, owed.game))
+        except StaleVersion:
+            raise Refusal("That game is open already.") from None
+        table = await self.core.table(tid)
+        table = await self.core.db.set_seats(tid, table.version, [(p, n, None) for p, n in zip(seats, names,
+                                                                                               strict=True)],
+                                             self.core.clock())
+        seed = rnd.game_seed if t.settings.format == Format.ARENA else None
+        out = await self.lobby.start(tid, Actor(seats[0], names[0]), seed=seed)
+        out.lobby = None  # a tournament game has no lobby card
+        return out
+
+    async def drop(self, tournament_id: int, actor: Actor, target: Actor, organiser: bool) -> Outcome:
+        """A player drops (themselves, or by the organiser): never paired again; a game of theirs still running is
+        resigned."""
+        row = await self._row(tournament_id)
+        if target.user_id != actor.user_id:
+            self._organises(row, actor, organiser)
+        if row.status != RUNNING:
+            raise Refusal("The tournament isn't running.")
+        t = row.tournament
+        try:
+            t.drop(target.user_id)
+        except TournamentError as err:
+            raise Refusal(_said(err, target)) from None
+        row = await self._change(row, t, posts=[("card", 0)])
+        out = Outcome(reply=f"{target.name} dropped out of {row.name}.", public=[self.card(row)],
+                      channel_id=row.channel_id)
+        for owed in await self.store.games(row.id, len(t.rounds)):
+            table = await self.core.db.get_table(owed.table_id) if owed.table_id else None
+            if table is not None and table.status == "active" and (seat := table.seat_of(target.user_id)) and \
+                    not seat.resigned:
+                resigned = await self.play.resign(table.channel_id, target)
+                resigned.reply = out.reply
+                return resigned
+        return out
+
+    async def cancel(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
+        row = await self._row(tournament_id)
+        self._organises(row, actor, organiser)
+        if row.status not in (SIGNUP, RUNNING):
+            raise Refusal("This tournament is over already.")
+        row = await self._change(row, row.tournament, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
+        return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.",
+                       public=[self.card(row)], channel_id=row.channel_id)
+
+    # --- what it tells ---------------------------------------------------------------------------------
+    async def round_post(self, tournament_id: int, number: int) -> Post:
+        """A round's pairings: each table's players (mentioned) and where their game is."""
+        row = await self._row(tournament_id)
+        t = row.tournament
+        rnd = t.rounds[number - 1]
+        where = {g.number: g.table_id for g in await self.store.games(row.id, number)}
+        lines = []
+        for table in rnd.tables:
+            game_table = await self.core.db.get_table(where[table.number]) if where.get(table.number) else None
+            at = f" · <#{game_table.channel_id}>" if game_table else ""
+            lines.append(f"**Table {table.number}**: " + " v ".join(f"<@{p}>" for p in table.seats) + at)
+        lines += [f"Bye (counts as a win): <@{p}>" for p in rnd.byes]
+        lines += [f"Sits this round out: <@{p}>" for p in rnd.rests]
+        players = [p for table in rnd.tables for p in table.seats]
+        return Post(content=" ".join(f"<@{p}>" for p in players)[:1900] + f" — round {number} of {row.name} is on.",
+                    title=f"🏆 {row.name} · round {number}", description="\n".join(lines)[:4000],
+                    colour=COLOUR_TOURNAMENT, mention_ids=players,
+                    footer="Your game is in its thread; the turn clock of the tournament runs.")
+
+    async def standings(self, tournament_id: int, final: bool = False) -> Post:
+        """The standings with their tie-breaks (the final names the winners and what decided the places)."""
+        row = await self._row(tournament_id)
+        t = row.tournament
+        lines = []
+        for s in t.standings():
+            why = f" (ahead on {s.decided_by.value.replace('_', '-')})" if s.decided_by and \
+                s.decided_by.value != "points" else ""
+            gone = " (dropped)" if s.dropped else ""
+            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {s.points:g} pts · Buchholz "
+                         f"{s.buchholz:g} · S-B {s.sonneborn_berger:g}{why}")
+        title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {len(t.rounds)}")
+        content = ""
+        if final:
+            winners = t.winners()
+            content = "🏆 " + " and ".join(f"<@{p}>" for p in winners) + \
+                (" win " if len(winners) > 1 else " wins ") + f"{row.name}!"
+        return Post(content=content, title=title, description="\n".join(lines)[:4000] or "No games played yet.",
+                    colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [],
+                    footer="Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those "
+                           "you beat, half of those you drew), then your games against each other.")
+
+    async def owed_posts(self, tournament_id: int | None = None) -> list[tuple[OwedPost, Post]]:
+        """What tournaments still owe their channels, each as its post, in order."""
+        out = []
+        for owed in await self.store.posts_owed(tournament_id):
+            row = await self._row(owed.tournament_id)
+            if owed.kind == "card":
+                post = self.card(row)
+            elif owed.kind == "round":
+                post = await self.round_post(row.id, owed.round)
+            elif owed.kind in ("standings", "final"):
+                post = await self.standings(row.id, final=owed.kind == "final")
+            elif owed.kind == "replay":
+                post = Post(title=f"🏆 {row.name} · round {owed.round}", colour=COLOUR_TOURNAMENT,
+                            description="A game was drawn with no winner: its players play another.")
+            else:
+                post = Post(title=f"🏆 {row.name}", description="This tournament was cancelled.",
+                            colour=COLOUR_TOURNAMENT)
+            out.append((owed, post))
+        return out
+
+
+def _said(err: TournamentError, actor: Actor) -> str:
+    """A tournament core's message with the player named."""
+    return str(err).replace(f"Player {actor.user_id}", actor.name)
+
+
+__all__ = ["FORMATS", "Final", "Tournaments", "format_words"]

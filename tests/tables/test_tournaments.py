@@ -1,0 +1,193 @@
+"""Tournaments through the table service on a real SQLite file: sign-ups, a round's games opened once each, a game's
+end reported in its own transaction, the next round paired exactly once, drops, the final; Swiss for two and for
+four seats, single elimination and the BLOCK solo arena."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.tournaments import OwedGame
+from tables import Actor, Refusal, TableService
+from tests.tables.helpers import ALICE, BOB, CARL, DANA, EVE, read
+
+GUILD, HALL = 7, 500
+FRED, GINA, HANK = Actor(6, "Fred"), Actor(7, "Gina"), Actor(8, "Hank")
+EIGHT = (ALICE, BOB, CARL, DANA, EVE, FRED, GINA, HANK)
+BY_ID = {a.user_id: a for a in EIGHT}
+
+
+async def create(svc: TableService, game: str = "breaks", fmt: str = "swiss", seats: int = 0, rounds: int = 0,
+                 players: tuple[Actor, ...] = (ALICE, BOB, CARL, DANA), options: str | None = None) -> int:
+    out = await svc.tournaments.create(guild_id=GUILD, channel_id=HALL, actor=ALICE, organiser=True, game_key=game,
+                                       fmt=fmt, seats=seats, rounds=rounds, options_text=options)
+    tid = int(out.reply.split("#")[1].split(" ")[0])
+    for p in players:
+        await svc.tournaments.join(tid, p)
+    return tid
+
+
+async def open_round(svc: TableService, tid: int, channel: list[int]) -> list[int]:
+    """Open every game the tournament owes, each in a new channel; returns their table ids."""
+    tables = []
+    for owed, name in await svc.tournaments.owed_games(tid):
+        assert name.startswith(f"{svc.game((await svc.tournaments._row(tid)).game).name} · T{tid} round")
+        channel[0] += 1
+        out = await svc.tournaments.open_game(owed, channel[0])
+        assert out.public and "begins!" in out.public[0].description
+        assert out.table_id is not None
+        tables.append(out.table_id)
+    return tables
+
+
+async def finish(svc: TableService, table_id: int, winner_seat: int = 0) -> None:
+    """The game ends by resignations: every other player resigns, the last first... so the winner is ``winner_seat``
+    and the others rank in reverse order of seat."""
+    table = await read(svc, table_id)
+    for seat in sorted((s for s in table.seats if s.seat != winner_seat), key=lambda s: -s.seat):
+        if (await read(svc, table_id)).status != "active":
+            break
+        assert seat.user_id is not None
+        await svc.resign(table.channel_id, BY_ID[seat.user_id])
+    assert (await read(svc, table_id)).status == "finished"
+
+
+async def kinds(svc: TableService, tid: int) -> list[str]:
+    return [f"{o.kind}{o.round or ''}" for o in await svc.db.tournaments.posts_owed(tid)]
+
+
+async def test_a_two_seat_swiss_runs_round_by_round_to_its_final(svc: TableService) -> None:
+    tid = await create(svc, rounds=2)
+    with pytest.raises(Refusal, match="already joined"):
+        await svc.tournaments.join(tid, BOB)
+    with pytest.raises(Refusal, match="Only the tournament's organiser"):
+        await svc.tournaments.start(tid, BOB, organiser=False)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    with pytest.raises(Refusal, match="already started"):
+        await svc.tournaments.start(tid, ALICE, organiser=True)
+    channel = [2000]
+    first = await open_round(svc, tid, channel)
+    assert len(first) == 2 and await svc.tournaments.owed_games(tid) == []
+    for table_id in first:
+        assert (await read(svc, table_id)).status == "active"
+    await finish(svc, first[0])
+    assert await kinds(svc, tid) == ["card", "card", "card", "card", "card", "card", "round1"]
+    await finish(svc, first[1])  # the round is complete: its standings and the next round, in the same write
+    assert (await kinds(svc, tid))[-2:] == ["standings1", "round2"]
+    games = await svc.db.tournaments.games(tid)
+    assert [(g.round, g.number) for g in games] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    second = await open_round(svc, tid, channel)
+    winners_of_round_1 = {(await read(svc, t)).seats[0].user_id for t in first}
+    r2 = [await read(svc, t) for t in second]
+    assert {s.user_id for s in r2[0].seats} == winners_of_round_1, "the two winners meet"
+    for t in second:
+        await finish(svc, t)
+    assert (await kinds(svc, tid))[-2:] == ["standings2", "final"]
+    row = await svc.tournaments._row(tid)
+    assert row.status == "finished"
+    final = await svc.tournaments.standings(tid, final=True)
+    champion = r2[0].seats[0].user_id
+    assert final.content.startswith(f"🏆 <@{champion}> wins") and final.mention_ids == [champion]
+    assert final.description.startswith(f"` 1.` **{BY_ID[champion or 0].name}** · 2 pts")
+
+
+async def test_a_game_opens_once(svc: TableService) -> None:
+    tid = await create(svc)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    (owed, _), _ = await svc.tournaments.owed_games(tid)
+    await svc.tournaments.open_game(owed, 3001)
+    with pytest.raises(Refusal, match="open already"):
+        await svc.tournaments.open_game(owed, 3002)
+    assert await svc.db.open_table_in(3002) is None
+
+
+async def test_a_four_seat_swiss_of_eight(svc: TableService) -> None:
+    tid = await create(svc, game="blockers", seats=4, rounds=2, players=EIGHT)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    channel = [4000]
+    tables = await open_round(svc, tid, channel)
+    assert [len((await read(svc, t)).seats) for t in tables] == [4, 4]
+    for t in tables:
+        await finish(svc, t)
+    second = await open_round(svc, tid, channel)
+    firsts = {(await read(svc, t)).seats[0].user_id for t in tables}
+    assert firsts <= {s.user_id for s in (await read(svc, second[0])).seats}, "the leaders sit together"
+    for t in second:
+        await finish(svc, t)
+    assert (await svc.tournaments._row(tid)).status == "finished"
+    text = (await svc.tournaments.standings(tid, final=True)).description
+    assert text.count("`") == 16 and "pts" in text
+
+
+async def test_a_drop_resigns_a_running_game_and_is_not_paired_again(svc: TableService) -> None:
+    tid = await create(svc, rounds=2)
+    with pytest.raises(Refusal, match="isn't running"):
+        await svc.tournaments.drop(tid, BOB, BOB, organiser=False)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    channel = [5000]
+    tables = await open_round(svc, tid, channel)
+    dropping = (await read(svc, tables[0])).seats[1]
+    assert dropping.user_id is not None
+    quitter = BY_ID[dropping.user_id]
+    with pytest.raises(Refusal, match="organiser"):
+        await svc.tournaments.drop(tid, CARL if quitter != CARL else DANA, quitter, organiser=False)
+    out = await svc.tournaments.drop(tid, quitter, quitter, organiser=False)
+    assert "dropped out" in out.reply and (await read(svc, tables[0])).status == "finished"
+    await finish(svc, tables[1])
+    second = await open_round(svc, tid, channel)
+    seated = {s.user_id for t in second for s in (await read(svc, t)).seats}
+    assert quitter.user_id not in seated and len(seated) == 2  # three left: two play, one has the bye
+    assert "Bye (counts as a win)" in (await svc.tournaments.round_post(tid, 2)).description
+    standings = (await svc.tournaments.standings(tid)).description
+    assert f"**{quitter.name}** (dropped)" in standings
+
+
+async def test_a_single_elimination_of_four(svc: TableService) -> None:
+    tid = await create(svc, fmt="elimination")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    channel = [6000]
+    semis = await open_round(svc, tid, channel)
+    assert len(semis) == 2
+    for t in semis:
+        await finish(svc, t, winner_seat=1)
+    (final,) = await open_round(svc, tid, channel)
+    finalists = {(await read(svc, t)).seats[1].user_id for t in semis}
+    assert {s.user_id for s in (await read(svc, final)).seats} == finalists
+    await finish(svc, final)
+    row = await svc.tournaments._row(tid)
+    assert row.status == "finished" and row.tournament.winners() == ((await read(svc, final)).seats[0].user_id,)
+
+
+async def test_a_solo_arena_deals_everyone_the_same_game(svc: TableService) -> None:
+    tid = await create(svc, game="block", fmt="arena", players=(ALICE, BOB, CARL))
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [7000])
+    seeds = {(await read(svc, t)).seed for t in tables}
+    assert len(tables) == 3 and len(seeds) == 1
+    for t in tables:
+        await finish(svc, t, winner_seat=-1)  # a solo player who resigns ends with the score they have
+    row = await svc.tournaments._row(tid)
+    assert row.status == "finished" and len(row.tournament.winners()) == 3  # the same score: a shared first place
+
+
+async def test_who_may_create_and_what_they_may_ask(svc: TableService) -> None:
+    async def make(**kw: object) -> None:
+        args = {"guild_id": GUILD, "channel_id": HALL, "actor": ALICE, "organiser": True, "game_key": "breaks",
+                "fmt": "swiss", **kw}
+        await svc.tournaments.create(**args)  # type: ignore[arg-type]
+
+    with pytest.raises(Refusal, match="Manage Server, or the server's organiser role"):
+        await make(organiser=False)
+    with pytest.raises(Refusal, match="belong to a server"):
+        await make(guild_id=None)
+    with pytest.raises(Refusal, match="`format` is one of"):
+        await make(fmt="ladder")
+    with pytest.raises(Refusal, match="two-seat games"):
+        await make(fmt="elimination", seats=3)
+    with pytest.raises(Refusal, match="seats 2–4 players"):
+        await make(seats=6)
+    with pytest.raises(Refusal, match="no game called"):
+        await make(game_key="chess")
+
+
+def test_owed_games_are_plain_values() -> None:
+    assert OwedGame(1, 2, 3, 1, None).table_id is None
