@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs.community import CommunityCog
 from cogs.controls import DYNAMIC_ITEMS
 from cogs.game import GameCog
+from cogs.tournaments import TournamentButton, TournamentCog
 from storage import Database
 from tables import TableService
 from tables.catalog import Catalog, default_catalog
@@ -95,7 +96,8 @@ class Blockhouse(commands.Bot):
         games = GameCog(self)
         await self.add_cog(games)
         await self.add_cog(CommunityCog(self, games))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(TournamentCog(self, games))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton)
         if self.sync_commands:
             if self.settings.test_guild:
                 guild = discord.Object(self.settings.test_guild)

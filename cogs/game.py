@@ -11,7 +11,7 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -218,6 +218,9 @@ class GameCog(commands.Cog):
                 await self._retire_board(message.channel, table_id, message.id)
         for dm in out.dms:
             await self._dm(out.channel_id, dm.table_id, dm.user_id, dm.post)
+        ended = [p.rematch_table for p in out.public if p.rematch_table is not None]
+        if ended and posted:  # a tournament's game ended: its result may have paired the next round
+            await self._tournament_of(ended[-1])
         if interaction is None:
             return posted
         if not posted:
@@ -228,6 +231,13 @@ class GameCog(commands.Cog):
         elif out.reply and interaction.type != discord.InteractionType.component:
             await self._private(interaction, out.reply)
         return posted
+
+    async def _tournament_of(self, table_id: int) -> None:
+        """What a finished game's tournament owes (the next round's games and posts), delivered now."""
+        table = await self._ask_quietly(self.service.core.table(table_id))
+        cog = self.bot.get_cog("TournamentCog")
+        if table is not None and table.tournament_id is not None and cog is not None:
+            await cast(Any, cog).settle(table.tournament_id)
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         if channel_id is None:
@@ -832,10 +842,12 @@ class GameCog(commands.Cog):
             "`/log` every move, page by page\n`/rules` how to play · `/resign` leave a game in progress\n"
             "`/notify` how your turn is announced · `/away` a vacation: your turn clocks wait\n"
             "`/profile` games, wins and ratings · `/history` past games · `/leaderboard` the best players · "
-            "`/ratings help` how ratings work\n"
+            "`/ratings help` how ratings work · `/tournament standings` a tournament's table · "
+            "`/tournament drop` leave one\n"
             "Hosts and moderators: `/game kick` remove a player (a bot keeps the seat) · `/game replace` give a "
             "seat to someone else · `/game pause` and `/game resume` the turn clock · `/settings` the server's "
-            "defaults · `/ratings settings` what is rated · `/ratings rebuild` ratings from the results"
+            "defaults · `/ratings settings` what is rated · `/ratings rebuild` ratings from the results · "
+            "`/tournament create`, `/tournament start` and `/tournament cancel` run a tournament"
         )
         await interaction.response.send_message(text, ephemeral=True)
 

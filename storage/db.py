@@ -91,6 +91,7 @@ class TableRow:
     rated: bool = True  # the host's choice (rated=no makes the table unrated); the server's rules decide the rest
     started_at: float | None = None
     finished_at: float | None = None
+    tournament_id: int | None = None  # the tournament this game is a round's game of
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -298,7 +299,7 @@ class Database:
             announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
             deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
             answer_seconds=row["answer_seconds"], rated=bool(row["rated"]), started_at=row["started_at"],
-            finished_at=row["finished_at"],
+            finished_at=row["finished_at"], tournament_id=row["tournament_id"],
         )
 
     # --- writes -----------------------------------------------------------------------

@@ -151,5 +151,6 @@ class Outcome:
     channel_id: int | None = None  # where ``public`` goes
     outbox: tuple[int, int] | None = None  # (table, version): once ``public`` and the lobby card are posted, tell
     # the service (:meth:`delivered`): what a change owes stays in the outbox until then
+    tournament_id: int | None = None  # the tournament a request made (its posts are delivered from storage)
     owed: bool = False  # posted again from the outbox: a board may have reached the channel before the process
     # stopped, so the channel is looked at before it is posted

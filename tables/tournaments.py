@@ -100,10 +100,8 @@ class Tournaments:
             game=game.key, options=options, organiser=(actor.user_id, actor.name),
             state=Tournament.new(settings).dump(), now=self.core.clock(), turn_seconds=seconds, on_timeout=policy,
             rated=rated is not False)
-        row = await self._row(tid)
         log.info("tournament %s created in guild %s by %s", tid, guild_id, actor.user_id)
-        return Outcome(reply=f"Tournament #{tid} is open for sign-ups.", public=[self.card(row)],
-                       channel_id=row.channel_id)
+        return Outcome(reply=f"Tournament #{tid} is open for sign-ups.", tournament_id=tid)
 
     def card(self, row: TournamentRow) -> Post:
         """The sign-up card: what, how, who has joined; its Join/Leave buttons while sign-ups are open."""
@@ -131,7 +129,7 @@ class Tournaments:
             raise Refusal(_said(err, actor)) from None
         row = await self._change(row, t, names={**row.names, actor.user_id: actor.name}, posts=[("card", 0)])
         late = " You play from the next round." if row.status == RUNNING else ""
-        return Outcome(reply=f"You joined {row.name}.{late}", public=[self.card(row)], channel_id=row.channel_id)
+        return Outcome(reply=f"You joined {row.name}.{late}")
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
         """Before the start, a player leaves; after it, this is a drop (:meth:`drop`)."""
@@ -144,7 +142,7 @@ class Tournaments:
         except TournamentError:
             raise Refusal("You haven't joined this tournament.") from None
         row = await self._change(row, t, posts=[("card", 0)])
-        return Outcome(reply=f"You left {row.name}.", public=[self.card(row)], channel_id=row.channel_id)
+        return Outcome(reply=f"You left {row.name}.")
 
     # --- running it ------------------------------------------------------------------------------------
     async def start(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
@@ -160,8 +158,7 @@ class Tournaments:
             raise Refusal(str(err)) from None
         row = await self._change(row, t, posts=[("card", 0)], pairing=first)
         log.info("tournament %s started: %d players", row.id, len(t.players))
-        return Outcome(reply="The tournament has started: round 1's games are opening.", public=[self.card(row)],
-                       channel_id=row.channel_id)
+        return Outcome(reply="The tournament has started: round 1's games are opening.")
 
     async def owed_games(self, tournament_id: int) -> list[tuple[OwedGame, str]]:
         """The games the tournament owes, each with the name of the thread it opens in."""
@@ -211,8 +208,7 @@ class Tournaments:
         except TournamentError as err:
             raise Refusal(_said(err, target)) from None
         row = await self._change(row, t, posts=[("card", 0)])
-        out = Outcome(reply=f"{target.name} dropped out of {row.name}.", public=[self.card(row)],
-                      channel_id=row.channel_id)
+        out = Outcome(reply=f"{target.name} dropped out of {row.name}.")
         for owed in await self.store.games(row.id, len(t.rounds)):
             table = await self.core.db.get_table(owed.table_id) if owed.table_id else None
             if table is not None and table.status == "active" and (seat := table.seat_of(target.user_id)) and \
@@ -228,8 +224,7 @@ class Tournaments:
         if row.status not in (SIGNUP, RUNNING):
             raise Refusal("This tournament is over already.")
         row = await self._change(row, row.tournament, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
-        return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.",
-                       public=[self.card(row)], channel_id=row.channel_id)
+        return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.")
 
     # --- what it tells ---------------------------------------------------------------------------------
     async def round_post(self, tournament_id: int, number: int) -> Post:
@@ -251,8 +246,9 @@ class Tournaments:
                     colour=COLOUR_TOURNAMENT, mention_ids=players,
                     footer="Your game is in its thread; the turn clock of the tournament runs.")
 
-    async def standings(self, tournament_id: int, final: bool = False) -> Post:
-        """The standings with their tie-breaks (the final names the winners and what decided the places)."""
+    async def standings(self, tournament_id: int, final: bool = False, after: int | None = None) -> Post:
+        """The standings with their tie-breaks (the final names the winners and what decided the places); ``after``:
+        the round they follow (the games of a round still open never count)."""
         row = await self._row(tournament_id)
         t = row.tournament
         lines = []
@@ -262,7 +258,8 @@ class Tournaments:
             gone = " (dropped)" if s.dropped else ""
             lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {s.points:g} pts · Buchholz "
                          f"{s.buchholz:g} · S-B {s.sonneborn_berger:g}{why}")
-        title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {len(t.rounds)}")
+        played = after if after is not None else sum(1 for r in t.rounds if r.complete)
+        title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
         content = ""
         if final:
             winners = t.winners()
@@ -283,7 +280,7 @@ class Tournaments:
             elif owed.kind == "round":
                 post = await self.round_post(row.id, owed.round)
             elif owed.kind in ("standings", "final"):
-                post = await self.standings(row.id, final=owed.kind == "final")
+                post = await self.standings(row.id, final=owed.kind == "final", after=owed.round or None)
             elif owed.kind == "replay":
                 post = Post(title=f"🏆 {row.name} · round {owed.round}", colour=COLOUR_TOURNAMENT,
                             description="A game was drawn with no winner: its players play another.")

@@ -20,7 +20,8 @@ async def create(svc: TableService, game: str = "breaks", fmt: str = "swiss", se
                  players: tuple[Actor, ...] = (ALICE, BOB, CARL, DANA), options: str | None = None) -> int:
     out = await svc.tournaments.create(guild_id=GUILD, channel_id=HALL, actor=ALICE, organiser=True, game_key=game,
                                        fmt=fmt, seats=seats, rounds=rounds, options_text=options)
-    tid = int(out.reply.split("#")[1].split(" ")[0])
+    assert out.tournament_id is not None
+    tid = out.tournament_id
     for p in players:
         await svc.tournaments.join(tid, p)
     return tid

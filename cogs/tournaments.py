@@ -1,0 +1,210 @@
+"""``/tournament``: create, start, standings, drop, cancel; the sign-up card's Join and Leave buttons; and the
+delivery of what a tournament owes: each round's games opened in threads of their own (found again by name after a
+restart, so a game never gets two threads), its card kept current, its pairings, standings and final posted once.
+Thin: the table service decides everything."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from cogs.controls import ID, _guard
+from cogs.present import message_kwargs
+from tables import Actor, Refusal, TableService
+from tables.tournaments import FORMATS
+
+if TYPE_CHECKING:
+    from cogs.client import Blockhouse
+    from cogs.game import GameCog
+
+log = logging.getLogger(__name__)
+TICK = 30  # seconds between looks for what tournaments still owe (a game's end usually delivers it at once)
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
+                       template=rf"bh:tour:(?P<action>join|leave):(?P<tournament>{ID})"):
+    """Join or Leave under a tournament's sign-up card."""
+
+    def __init__(self, action: str, tournament_id: int) -> None:
+        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=action.title(), style=style,
+                                           custom_id=f"bh:tour:{action}:{tournament_id}"))
+        self.action, self.tournament_id = action, tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TournamentButton:
+        return cls(match["action"], int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = cast(Any, interaction.client).get_cog("TournamentCog")
+        await _guard(interaction, cog.on_button(interaction, self.action, self.tournament_id))
+
+
+def _organiser(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms and perms.manage_guild)
+
+
+def _actor(user: discord.abc.User) -> Actor:
+    return Actor(user.id, user.display_name)
+
+
+class TournamentCog(commands.Cog):
+    """Tournaments: the commands, the card's buttons, and delivering what they owe."""
+
+    group = app_commands.Group(name="tournament", description="Run a tournament in this server")
+
+    def __init__(self, bot: Blockhouse, games: GameCog) -> None:
+        self.bot = bot
+        self.games = games
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.service
+
+    async def cog_load(self) -> None:
+        self.tick.start()
+
+    async def cog_unload(self) -> None:
+        self.tick.cancel()
+
+    @tasks.loop(seconds=TICK)
+    async def tick(self) -> None:
+        owed = {o.tournament_id for o in await self.service.db.tournaments.posts_owed()}
+        for tid in sorted(owed):
+            await self.settle(tid)
+
+    @tick.before_loop
+    async def _before_tick(self) -> None:
+        await self.bot.wait_until_ready()
+
+    # --- commands ---------------------------------------------------------------------------------------
+    @group.command(name="create", description="Open a tournament for sign-ups (Manage Server)")
+    @app_commands.describe(game="Which game", format="swiss, roundrobin, elimination or arena (BLOCK solo)",
+                           seats="Seats a table (Swiss: 2-6; the others: 2, the arena 1)",
+                           rounds="Rounds (0: as many as the field needs)",
+                           options="The game's options, and clock=24h timeout=bot rated=no", name="Its name")
+    @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in FORMATS])
+    async def create(self, interaction: discord.Interaction, game: str, format: str, seats: int = 0,
+                     rounds: int = 0, options: str | None = None, name: str | None = None) -> None:
+        out = await self.games._run(interaction, self.service.tournaments.create(
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, actor=_actor(interaction.user),
+            organiser=_organiser(interaction), game_key=game, fmt=format, seats=seats, rounds=rounds,
+            options_text=options, name=name or ""))
+        if out is not None and out.tournament_id is not None:
+            await self.settle(out.tournament_id)
+
+    @group.command(name="start", description="Start a tournament: round 1 is paired (its organiser)")
+    async def start(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
+        out = await self.games._run(interaction, self.service.tournaments.start(
+            tournament, _actor(interaction.user), _organiser(interaction)))
+        if out is not None:
+            await self.settle(tournament)
+
+    @group.command(name="standings", description="A tournament's standings and tie-breaks")
+    async def standings(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
+        if not await self.games._defer(interaction):
+            return
+        post = await self.games._ask(interaction, self.service.tournaments.standings(tournament))
+        if post is not None:
+            post.content, post.mention_ids = "", []
+            await interaction.followup.send(ephemeral=True, **message_kwargs(post))
+
+    @group.command(name="drop", description="Leave a tournament (or, its organiser, drop a player)")
+    async def drop(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1],
+                   member: discord.User | None = None) -> None:
+        out = await self.games._run(interaction, self.service.tournaments.drop(
+            tournament, _actor(interaction.user), _actor(member or interaction.user), _organiser(interaction)))
+        if out is not None:
+            await self.settle(tournament)
+
+    @group.command(name="cancel", description="Cancel a tournament (its organiser)")
+    async def cancel(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
+        out = await self.games._run(interaction, self.service.tournaments.cancel(
+            tournament, _actor(interaction.user), _organiser(interaction)))
+        if out is not None:
+            await self.settle(tournament)
+
+    async def on_button(self, interaction: discord.Interaction, action: str, tournament_id: int) -> None:
+        ask = self.service.tournaments.join if action == "join" else self.service.tournaments.leave
+        out = await self.games._run(interaction, ask(tournament_id, _actor(interaction.user)))
+        if out is not None:
+            await self.settle(tournament_id)
+
+    # --- delivery ---------------------------------------------------------------------------------------
+    async def settle(self, tournament_id: int) -> None:
+        """Deliver what the tournament owes: its games opened in threads, then its posts in order."""
+        tournaments = self.service.tournaments
+        try:
+            row = await tournaments._row(tournament_id)
+        except Refusal:
+            return
+        channel = await self.games._channel(row.channel_id)
+        if channel is None:
+            return
+        for owed, name in await tournaments.owed_games(tournament_id):
+            thread = await self._thread(channel, name)
+            if thread is None:
+                break  # Discord refused: the game stays owed, tried again at the next tick
+            try:
+                out = await tournaments.open_game(owed, thread.id)
+            except Refusal:
+                continue  # opened meanwhile
+            await self.games.deliver(None, out)
+        if await tournaments.owed_games(tournament_id):
+            return  # a round's post waits for its games' threads
+        for due, post in await tournaments.owed_posts(tournament_id):
+            if due.kind == "card":
+                if not await self._card(row.id, post):
+                    return
+            else:
+                try:
+                    await channel.send(**message_kwargs(post))
+                except discord.HTTPException as err:
+                    log.warning("tournament %s: could not post its %s: %s", tournament_id, due.kind, err)
+                    return
+            await self.service.db.tournaments.delivered(due.tournament_id, due.seq, self.service.clock())
+
+    async def _card(self, tournament_id: int, post: Any) -> bool:
+        """The sign-up card edited in place (posted the first time), with Join and Leave while sign-ups are open."""
+        row = await self.service.tournaments._row(tournament_id)
+        view = discord.ui.View(timeout=None)
+        if row.status in ("signup", "running"):  # (running: a late join where the format takes one; leave: a drop)
+            if row.status == "signup" or row.tournament.settings.late_joining:
+                view.add_item(TournamentButton("join", row.id))
+            view.add_item(TournamentButton("leave", row.id))
+        kwargs = {**message_kwargs(post), "view": view}
+        channel = await self.games._channel(row.channel_id)
+        if channel is None:
+            return False
+        try:
+            if row.message_id is not None:
+                message = cast(Any, channel).get_partial_message(row.message_id)
+                kwargs.pop("files", None)
+                kwargs.pop("file", None)
+                await message.edit(**kwargs)
+                return True
+            message = await channel.send(**kwargs)
+        except discord.HTTPException as err:
+            log.warning("tournament %s: could not post its card: %s", tournament_id, err)
+            return False
+        await self.service.db.tournaments.set_message(tournament_id, message.id)
+        return True
+
+    async def _thread(self, channel: Any, name: str) -> Any:
+        """The thread named ``name`` in the tournament's channel: found among its threads (one made before a restart),
+        else made."""
+        for thread in getattr(channel, "threads", []):
+            if thread.name == name:
+                return thread
+        try:
+            return await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        except (discord.HTTPException, AttributeError) as err:
+            log.warning("could not open a tournament thread %r: %s", name, err)
+            return None

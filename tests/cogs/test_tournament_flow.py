@@ -1,0 +1,104 @@
+"""A tournament through Discord, as members run it: the organiser creates it, members join with the card's button,
+the organiser starts it, each game opens in its own thread with its players' board, the games are played (here ended
+by /resign in their threads), and the channel gets each round's pairings, the standings and the final (simcord, the
+real bot, a real SQLite file)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from tests.cogs.discord_helpers import last_board
+from tests.support import make_bot
+
+
+def card(channel: Any) -> discord.Message:
+    cards = [m for m in channel.history() if m.embeds and "tournament #" in (m.embeds[0].title or "")]
+    assert cards, "no tournament card"
+    return cards[-1]
+
+
+def posts(channel: Any, words: str) -> list[discord.Message]:
+    return [m for m in channel.history() if m.embeds and words in (m.embeds[0].title or "")]
+
+
+def answer(res: Any) -> str:
+    message = res.response.message if hasattr(res.response, "message") else res.response
+    return (message.content or "") if message is not None else ""
+
+
+async def test_a_swiss_tournament_of_four_through_discord(simcord_env: Any) -> None:
+    guild = simcord_env.create_guild()
+    hall = guild.create_text_channel("tournaments")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+
+    res = await members[0].slash(hall, "tournament create", game="breaks", format="swiss", rounds=2)
+    assert "Only members with Manage Server" in answer(res)
+    res = await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
+    assert "Tournament #1 is open for sign-ups." in answer(res)
+    for m in members:
+        await m.click(card(hall), label="Join")
+    res = await members[0].click(card(hall), label="Join")
+    assert any("already joined" in (f.content or "") for f in res.followups) or "already joined" in answer(res)
+    assert "Players (4)" in card(hall).embeds[0].fields[0].name
+
+    res = await members[0].slash(hall, "tournament start", tournament=1)
+    assert "Only the tournament's organiser" in answer(res)
+    await admin.slash(hall, "tournament start", tournament=1)
+    for rnd in (1, 2):
+        threads = [t for t in hall.threads if f"round {rnd} " in t.name]
+        assert len(threads) == 2, [t.name for t in hall.threads]
+        (pairings,) = posts(hall, f"Cup · round {rnd}")
+        assert pairings.content.count("<@") == 4 and all(f"<#{t.id}>" in pairings.embeds[0].description
+                                                         for t in threads)
+        for thread in threads:
+            board = last_board(thread)
+            assert "begins!" in (board.embeds[0].description or "")
+            line = next(x for x in (pairings.embeds[0].description or "").split("\n") if f"<#{thread.id}>" in x)
+            seats = [m for m in members if f"<@{m.id}>" in line]
+            assert len(seats) == 2
+            await seats[1].slash(thread, "resign")  # the second seat resigns: the first wins
+            assert "Game over" in (last_board(thread).content or "")
+        assert posts(hall, f"Cup · standings after round {rnd}")
+    (final,) = posts(hall, "Cup · final standings")
+    assert final.content.startswith("🏆 <@") and " wins Cup!" in final.content
+    assert "` 1.`" in (final.embeds[0].description or "") and "2 pts" in (final.embeds[0].description or "")
+    res = await members[2].slash(hall, "tournament standings", tournament=1)
+    assert res.ephemeral
+
+
+async def test_a_restart_between_a_rounds_end_and_the_next_rounds_threads(simcord_env: Any, db_path: Any) -> None:
+    """The round's last game ends while the process stops before the next round's threads are made: after the
+    restart, the card's buttons still work and the owed games open once (the clock's tick delivers them)."""
+    guild = simcord_env.create_guild()
+    hall = guild.create_text_channel("tournaments")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+    await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
+    for m in members[:3]:
+        await m.click(card(hall), label="Join")
+    await simcord_env.restart_bot(make_bot(db_path))
+    await members[3].click(card(hall), label="Join")  # the card's button, made before the restart
+    await admin.slash(hall, "tournament start", tournament=1)
+    cog = simcord_env.bot.get_cog("TournamentCog")
+    real_settle = cog.settle
+
+    async def dies_before_delivering(tournament_id: int) -> None:  # the process stops after the commit
+        return None
+
+    cog.settle = dies_before_delivering
+    (pairings,) = posts(hall, "Cup · round 1")
+    for thread in [t for t in hall.threads if "round 1 " in t.name]:
+        line = next(x for x in (pairings.embeds[0].description or "").split("\n") if f"<#{thread.id}>" in x)
+        await next(m for m in members if f"<@{m.id}>" in line.split(" v ")[1]).slash(thread, "resign")
+    assert not [t for t in hall.threads if "round 2 " in t.name] and not posts(hall, "Cup · round 2")
+    cog.settle = real_settle
+    await simcord_env.restart_bot(make_bot(db_path))
+    await simcord_env.bot.get_cog("TournamentCog").tick()  # the first tick after the start
+    await simcord_env.bot.get_cog("TournamentCog").tick()  # and another: nothing is opened or posted twice
+    assert len([t for t in hall.threads if "round 2 " in t.name]) == 2
+    assert len(posts(hall, "Cup · round 2")) == 1 and len(posts(hall, "Cup · standings after round 1")) == 1
