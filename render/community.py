@@ -1,4 +1,4 @@
-"""A member's profile card and a game's leaderboard as PNGs.
+"""A member's profile card, a game's leaderboard and a tournament's standings as PNGs.
 
 Input is the plain data of :mod:`community.views`; output is PNG bytes. Nothing here talks to Discord or reads
 anything but the fonts (through :mod:`render.common`).
@@ -8,7 +8,9 @@ is at least :data:`MIN_SIZE` = 18 pixels tall (9 pixels at 400 wide). All text g
 a test can watch with :func:`recording` to check that rule.
 
 Nothing is told by colour alone: the member who asked has a triangle marker, a thick outline and bold text on the
-leaderboard; bot identities carry the word "(bot)"; "settled" and "still settling" are words.
+leaderboard; bot identities carry the word "(bot)"; "settled" and "still settling" are words. In the standings a
+winner has a star, bold text and the word "Winner", a dropped player the word "(dropped)", and a bracket's winner
+bold text after a triangle.
 Names the members chose (which may be Arabic or Hebrew, right to left) are always drawn as a run of their own,
 never in one string with numbers, so that the text around them keeps its order.
 """
@@ -23,7 +25,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from community.views import BoardRow, GameLine, LeaderboardView, ProfileView
+from community.views import BoardRow, BracketMatch, GameLine, LeaderboardView, ProfileView, StandingRow, StandingsView
 from render.common import (
     FAINT,
     FELT_CENTRE,
@@ -38,6 +40,7 @@ from render.common import (
     Colour,
     clean_name,
     clean_text,
+    dashed_rect,
     draw_text,
     encode_png,
     felt,
@@ -427,4 +430,318 @@ def render_leaderboard(view: LeaderboardView) -> bytes:
     return encode_png(img, _palette())
 
 
-__all__ = ["recording", "render_leaderboard", "render_profile"]
+# --- a tournament's standings ---------------------------------------------------------------------------
+MAX_ROWS = 64  # standings rows drawn; the words list everyone
+ROW_NOTE_H = 70  # a row with a second line: "Winner" or the tie-break that decided the place
+S_TOP = 176  # title, game and format, round
+COL_STAR = MARGIN + 12  # left edge of a winner's star
+COL_PLACE = MARGIN + 84  # right edge of the place
+COL_PLAYER = MARGIN + 100
+COL_PTS = W - MARGIN - 300  # right edges of the numbers, with the tie-breaks
+COL_BH = W - MARGIN - 190
+COL_SB = W - MARGIN - 100
+COL_PLAYED = W - MARGIN - 18
+COL_WINS = W - MARGIN - 130  # the points column of an elimination (matches won), which has no tie-breaks
+WIN_BAND = mix(PANEL, YELLOW, 0.2)  # a winner's row, which also has a star, the word "Winner" and bold text
+DROPPED = "(dropped)"
+LEGEND = ("Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (points of those you beat, half of "
+          "those you drew)")
+TIEBREAK_WORDS = {"buchholz": "Buchholz", "sonneborn_berger": "S-B", "sonneborn-berger": "S-B",
+                  "head_to_head": "head-to-head", "head-to-head": "head-to-head"}
+
+# the bracket
+SLOT = 32  # one player's line in a match box
+BOX_GAP = 14  # between two boxes of a round
+COL_GAP = 30  # between two rounds: the joining lines
+MAX_BOX_W = 300
+FOLD_FROM = 5  # rounds from which the final is drawn between the semifinals (one column fewer)
+BRACKET_HEAD = 44  # the rounds' names
+LINE = MUTED  # the lines joining the rounds
+
+
+def score_text(value: float) -> str:
+    """Points as short text: "3", "2.5", "1.33" (thirds and fifths come from multiplayer tables)."""
+    if not math.isfinite(value):
+        return "\u2014"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0")
+
+
+def standings_status(view: StandingsView) -> str:
+    """ "Final standings", "After round 3 of 5", "After round 3" (no planned end), "Before round 1 of 5"."""
+    if view["final"]:
+        return "Final standings"
+    of = f" of {view['rounds']}" if view["rounds"] is not None else ""
+    if view["round"] <= 0:
+        return f"Before round 1{of}"
+    return f"After round {view['round']}{of}"
+
+
+def decided_note(decided_by: str) -> str:
+    """The tie-break that decided a place, in words ("by Buchholz"); "" when points (or nothing) decided it."""
+    key = clean_text(decided_by).strip()
+    if not key or key.lower() == "points":
+        return ""
+    return "by " + TIEBREAK_WORDS.get(key.lower(), key.replace("_", " "))
+
+
+def round_name(r: int, total: int) -> str:
+    """A bracket round's name: "Final", "Semifinals", "Quarterfinals", else "Round N"."""
+    from_end = total - 1 - r
+    return {0: "Final", 1: "Semifinals", 2: "Quarterfinals"}.get(from_end, f"Round {r + 1}")
+
+
+@cache
+def _standings_palette() -> Image.Image:
+    colours = ramp(FELT_EDGE, FELT_CENTRE, 40)
+    edges = [
+        (PANEL, WHITE), (PANEL, MUTED), (PANEL, YELLOW), (PANEL, FAINT), (PANEL, PANEL_EDGE), (PANEL, ROW_ALT),
+        (PANEL, STRIP), (STRIP, MUTED), (STRIP, WHITE), (STRIP, FAINT), (STRIP, YELLOW), (STRIP, PANEL_EDGE),
+        (ROW_ALT, WHITE), (ROW_ALT, MUTED), (ROW_ALT, FAINT), (WIN_BAND, WHITE), (WIN_BAND, MUTED),
+        (WIN_BAND, YELLOW), (PANEL, LINE), (PANEL_EDGE, WHITE),
+        (FELT_CENTRE, WHITE), (FELT_CENTRE, MUTED), (FELT_CENTRE, YELLOW), (FELT_EDGE, WHITE), (FELT_EDGE, MUTED),
+        (FELT_EDGE, YELLOW), (FELT_CENTRE, PANEL), (FELT_EDGE, PANEL), (FELT_CENTRE, PANEL_EDGE),
+        (FELT_EDGE, PANEL_EDGE),
+    ]
+    for bg, fg in edges:
+        colours += ramp(bg, fg, 6)
+    return palette_image(colours)
+
+
+# the bracket's layout: where each match's box is
+_Boxes = list[list[tuple[int, int, int, int]]]
+
+
+def _full_rounds(bracket: list[list[BracketMatch]]) -> list[list[BracketMatch]]:
+    """The bracket with its rounds still to come as empty matches, down to the final."""
+    rounds = [list(r) for r in bracket]
+    while rounds and len(rounds[-1]) > 1:
+        rounds.append([{"players": [None, None], "winner": None} for _ in range((len(rounds[-1]) + 1) // 2)])
+    return rounds
+
+
+def _folds(rounds: list[list[BracketMatch]]) -> bool:
+    """Whether the final is drawn in the semifinals' column, between them (a big bracket one column narrower)."""
+    return len(rounds) >= FOLD_FROM and len(rounds[-1]) == 1 and len(rounds[-2]) == 2
+
+
+def _bracket_layout(rounds: list[list[BracketMatch]], top: int) -> tuple[_Boxes, int]:
+    """Each match's box (rounds, then matches) with the first round's boxes at ``top``, and the bottom."""
+    fold = _folds(rounds)
+    columns = len(rounds) - (1 if fold else 0)
+    room = W - 2 * MARGIN - 2 * 16 - (COL_GAP if fold else 0)  # a folded final's joining lines go right
+    box_w = min(MAX_BOX_W, (room - (columns - 1) * COL_GAP) // columns)
+    left = (W - columns * box_w - (columns - 1) * COL_GAP - (COL_GAP if fold else 0)) // 2
+    seats = max([2] + [len(m["players"]) for r in rounds for m in r])
+    box_h = seats * SLOT + 4
+    pitch = box_h + BOX_GAP
+    boxes: _Boxes = []
+    centres: list[list[float]] = []
+    for r, matches in enumerate(rounds):
+        col = min(r, columns - 1)
+        x0 = left + col * (box_w + COL_GAP)
+        ys: list[float] = []
+        for k in range(len(matches)):
+            feeders = centres[r - 1][2 * k: 2 * k + 2] if r else []
+            if feeders:
+                cy = sum(feeders) / len(feeders)
+            elif ys:
+                cy = ys[-1] + pitch
+            else:
+                cy = top + pitch / 2
+            ys.append(cy)
+        centres.append(ys)
+        boxes.append([(x0, round(cy - box_h / 2), x0 + box_w, round(cy - box_h / 2) + box_h) for cy in ys])
+    bottom = max(b[3] for r in boxes for b in r) + BOX_GAP
+    return boxes, bottom
+
+
+def _bracket(img: Image.Image, draw: ImageDraw.ImageDraw, rounds: list[list[BracketMatch]], boxes: _Boxes,
+             top: int) -> None:
+    """Draw the bracket laid out by :func:`_bracket_layout`: the rounds' names at ``top``, the joining lines, the
+    boxes. A winner is bold with a triangle before the name; a loser is plain; a bye says "bye"; an empty place
+    (a match still to be played) is blank, in a dashed box when neither player is known."""
+    fold = _folds(rounds)
+    total = len(rounds)
+    # the rounds' names over their columns
+    seen_x: set[int] = set()
+    for r, row in enumerate(boxes):
+        if not row or (fold and r == total - 1):
+            continue
+        x0, x1 = row[0][0], row[0][2]
+        if x0 in seen_x:
+            continue
+        seen_x.add(x0)
+        name = round_name(r, total)
+        _text(draw, ((x0 + x1) / 2, top + BRACKET_HEAD / 2), fit_text(name, LABEL, x1 - x0, True), LABEL, MUTED,
+              anchor="mm", bold=True)
+    # joining lines: each match's right edge to the next round's left edge (a folded final: to its right edge)
+    for r in range(1, total):
+        for k, (cx0, cy0, cx1, cy1) in enumerate(boxes[r]):
+            cy = (cy0 + cy1) // 2
+            for f in boxes[r - 1][2 * k: 2 * k + 2]:
+                fy = (f[1] + f[3]) // 2
+                if fold and r == total - 1:
+                    turn = f[2] + COL_GAP // 2 + 4
+                    draw.line([(f[2], fy), (turn, fy), (turn, cy), (cx1, cy)], fill=LINE, width=2)
+                else:
+                    turn = f[2] + COL_GAP // 2
+                    draw.line([(f[2], fy), (turn, fy), (turn, cy), (cx0, cy)], fill=LINE, width=2)
+    if fold:  # the final's name over its box, between the semifinals
+        fx0, fy0, fx1, _ = boxes[-1][0]
+        _text(draw, ((fx0 + fx1) / 2, fy0 - 16), "Final", LABEL, YELLOW, anchor="mm", bold=True)
+    # the boxes
+    marker = shape_sprite(">", 16, YELLOW)
+    for r, matches in enumerate(rounds):
+        for match, (x0, y0, x1, y1) in zip(matches, boxes[r], strict=True):
+            players = match["players"]
+            known = [p for p in players if p is not None]
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=STRIP)
+            if known or r == 0:
+                draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=PANEL_EDGE, width=2)
+            else:
+                dashed_rect(draw, (x0, y0, x1 - 1, y1 - 1), FAINT)
+            seats = max(2, len(players))
+            for i in range(1, seats):
+                ly = y0 + 2 + i * SLOT
+                draw.line((x0 + 8, ly, x1 - 9, ly), fill=PANEL_EDGE, width=1)
+            for i in range(seats):
+                sy = y0 + 2 + (i + 0.5) * SLOT
+                player = players[i] if i < len(players) else None
+                won = match["winner"] == i and player is not None
+                if won:
+                    img.paste(marker, (x0 + 8, round(sy) - 8), marker)
+                tx = x0 + 30
+                room = x1 - 8 - tx
+                if player is None:
+                    if r == 0 and known:
+                        _text(draw, (tx, sy), "bye", LABEL, FAINT)
+                    continue
+                name = clean_name(player, "Player")
+                lost = match["winner"] is not None and not won
+                _text(draw, (tx, sy), fit_text(name, LABEL, room, won), LABEL, MUTED if lost else WHITE, bold=won)
+
+
+def _standing(img: Image.Image, draw: ImageDraw.ImageDraw, y: int, row: StandingRow, height: int, stripe: bool,
+              winner: bool, tiebreaks: bool) -> None:
+    """One standings row with its top at ``y``: a winner has a band, an outline, a star, bold text and the word
+    "Winner"; a dropped player is dimmer and says "(dropped)"; a place decided by a tie-break says which."""
+    x0, x1 = MARGIN + 6, W - MARGIN - 6
+    cy = y + 23
+    if winner:
+        draw.rectangle((x0, y + 1, x1, y + height - 1), fill=WIN_BAND, outline=YELLOW, width=3)
+        star = shape_sprite("*", 28, YELLOW)
+        img.paste(star, (COL_STAR, round(cy) - 14), star)
+    elif stripe:
+        draw.rectangle((x0, y, x1, y + height - 1), fill=ROW_ALT)
+    dropped = row["dropped"]
+    colour = FAINT if dropped else WHITE
+    _text(draw, (COL_PLACE, cy), str(row["place"]), BODY, YELLOW if winner else (FAINT if dropped else MUTED),
+          anchor="rm", bold=winner)
+    numbers = ([(COL_PTS, row["points"]), (COL_BH, row["buchholz"]), (COL_SB, row["sonneborn_berger"])]
+               if tiebreaks else [(COL_WINS, row["points"])])
+    for x, value in numbers:
+        _text(draw, (x, cy), score_text(value), BODY, colour, anchor="rm", bold=winner)
+    _text(draw, (COL_PLAYED, cy), str(row["games"]), BODY, colour, anchor="rm", bold=winner)
+    room: float = (COL_PTS if tiebreaks else COL_WINS) - 76 - COL_PLAYER
+    if dropped:
+        room -= text_width(" " + DROPPED, LABEL + 2)
+    name = fit_text(clean_name(row["name"], f"Player {row['place']}"), BODY, room, winner)
+    end = _text(draw, (COL_PLAYER, cy), name, BODY, colour, bold=winner)
+    if dropped:
+        _text(draw, (end + 8, cy), DROPPED, LABEL + 2, FAINT)
+    if winner:
+        _text(draw, (COL_PLAYER, y + 52), "Winner", LABEL + 2, YELLOW, bold=True)
+    elif note := decided_note(row["decided_by"]):
+        _text(draw, (COL_PLAYER, y + 52), note, LABEL, FAINT if dropped else MUTED)
+
+
+def _row_height(row: StandingRow, final: bool) -> int:
+    winner = final and row["place"] == 1
+    return ROW_NOTE_H if winner or decided_note(row["decided_by"]) else ROW_H
+
+
+def render_standings(view: StandingsView) -> bytes:
+    """A tournament's standings after a round as PNG bytes.
+
+    The title says the tournament, its game and format, and the round ("After round 3 of 5", "Final standings").
+    A Swiss or round-robin table has place, name, points ("Pts"), Buchholz, Sonneborn-Berger ("S-B") and games,
+    with a legend of the tie-breaks under it; a row whose place a tie-break decided says which ("by Buchholz") on a
+    second line. When ``final``, each winner (place 1) has a band, a star, bold text and the word "Winner". A
+    dropped player is dimmer and says "(dropped)". At most :data:`MAX_ROWS` rows; a line counts the rest.
+
+    An elimination (``bracket`` not empty) draws its bracket above a shorter table (place, name, wins, games):
+    one column per round, left to right, each match a box with its players, the winner bold after a triangle,
+    lines joining each match to the one its winner plays next; rounds not yet paired are dashed empty boxes. A
+    phone shows the picture 400 pixels wide, and a bracket is read along a player's path, which is left to right:
+    so the columns stay side by side and the bracket grows taller, not wider. From 32 players (five rounds) the
+    final is drawn between the two semifinals, in their column, so the columns stay wide enough for a name of
+    about a dozen letters at the smallest size; with 64 and more the columns get narrower (names are cut
+    shorter) and the full names are in the table below and in the words.
+    """
+    rounds = _full_rounds(view["bracket"])
+    tiebreaks = not rounds
+    rows = view["rows"][:MAX_ROWS]
+    more = len(view["rows"]) - len(rows)
+    final = view["final"]
+
+    y = S_TOP
+    boxes: _Boxes = []
+    bracket_top = bracket_bottom = 0
+    if rounds:
+        bracket_top = y - 8
+        boxes, bracket_bottom = _bracket_layout(rounds, bracket_top + 14 + BRACKET_HEAD)
+        y = bracket_bottom + 28
+    table_top = y
+    heights = [_row_height(r, final) for r in rows]
+    body = sum(heights) if rows else 110
+    legend = _wrap(LEGEND, LABEL, W - 2 * MARGIN - 2 * PAD, 3) if tiebreaks and rows else []
+    table_bottom = table_top + HEAD_H + body + 14 + len(legend) * 28 + (10 if legend else 0)
+    height = table_bottom + (46 if more > 0 else 0) + MARGIN
+    img = felt((W, height))
+    draw = ImageDraw.Draw(img)
+
+    # the title
+    name = clean_name(view["tournament"], "Tournament")
+    _text(draw, (MARGIN + 2, 46), fit_text(name, TITLE, W - 2 * MARGIN, True), TITLE, WHITE, bold=True)
+    what = SEP.join(t for t in (clean_text(view["game"]), clean_text(view["format"])) if t)
+    _text(draw, (MARGIN + 2, 94), fit_text(what, SUBTITLE, W - 2 * MARGIN), SUBTITLE, MUTED)
+    _text(draw, (MARGIN + 2, 136), standings_status(view), BODY + 4, YELLOW if final else WHITE, bold=True)
+
+    if rounds:
+        _panel(img, (MARGIN, bracket_top, W - MARGIN, bracket_bottom + 6))
+        _bracket(img, draw, rounds, boxes, bracket_top + 10)
+
+    # the table
+    _panel(img, (MARGIN, table_top - 8, W - MARGIN, table_bottom))
+    y = table_top
+    draw.rectangle((MARGIN + 6, y, W - MARGIN - 6, y + HEAD_H - 4), fill=STRIP)
+    hy = y + (HEAD_H - 4) / 2
+    _text(draw, (COL_PLACE, hy), "#", LABEL, MUTED, anchor="rm", bold=True)
+    _text(draw, (COL_PLAYER, hy), "Name", LABEL, MUTED, bold=True)
+    if tiebreaks:
+        _text(draw, (COL_PTS, hy), "Pts", LABEL, MUTED, anchor="rm", bold=True)
+        _text(draw, (COL_BH, hy), "Buchholz", LABEL, MUTED, anchor="rm", bold=True)
+        _text(draw, (COL_SB, hy), "S-B", LABEL, MUTED, anchor="rm", bold=True)
+    else:
+        _text(draw, (COL_WINS, hy), "Wins", LABEL, MUTED, anchor="rm", bold=True)
+    _text(draw, (COL_PLAYED, hy), "Games", LABEL, MUTED, anchor="rm", bold=True)
+    y += HEAD_H
+    if not rows:
+        _text(draw, (W / 2, y + body / 2), "No players yet", BODY + 2, MUTED, anchor="mm")
+        y += body
+    for i, (row, h) in enumerate(zip(rows, heights, strict=True)):
+        _standing(img, draw, y, row, h, i % 2 == 1, final and row["place"] == 1, tiebreaks)
+        y += h
+    y += 14
+    for line in legend:
+        _text(draw, (MARGIN + PAD, y + 12), line, LABEL, MUTED)
+        y += 28
+    if more > 0:
+        words = f"and {more} more {'player' if more == 1 else 'players'} (see the text)"
+        _text(draw, (W / 2, table_bottom + 24), words, BODY, MUTED, anchor="mm")
+    return encode_png(img, _standings_palette())
+
+
+__all__ = ["recording", "render_leaderboard", "render_profile", "render_standings"]
