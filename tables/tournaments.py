@@ -9,15 +9,17 @@ a tournament owes its channel (its card, a round's pairings, standings, the fina
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from community.tournament import Final, Format, Settings, Tournament, TournamentError
+from community.views import BracketMatch, StandingRow, StandingsView
 from storage import StaleVersion
 from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow
 from tables.core import Core
 from tables.lobby import Lobby, parse_options, split_clock, split_rated
-from tables.outcome import Actor, Outcome, Post, Refusal, StaleButton
+from tables.outcome import Actor, Board, Outcome, Post, Refusal, StaleButton
 from tables.play import Play
 
 log = logging.getLogger(__name__)
@@ -265,10 +267,39 @@ class Tournaments:
             winners = t.winners()
             content = "🏆 " + " and ".join(f"<@{p}>" for p in winners) + \
                 (" win " if len(winners) > 1 else " wins ") + f"{row.name}!"
+        board = await self._standings_picture(row, t, final, played)
         return Post(content=content, title=title, description="\n".join(lines)[:4000] or "No games played yet.",
-                    colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [],
+                    colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [], board=board,
                     footer="Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those "
                            "you beat, half of those you drew), then your games against each other.")
+
+    async def _standings_picture(self, row: TournamentRow, t: Tournament, final: bool, played: int) -> Board | None:
+        """The standings (an elimination's bracket too) as a picture, drawn off the event loop; None without
+        pictures, or when drawing fails (the words say it all)."""
+        if not self.core.render_images:
+            return None
+        rows = [StandingRow(place=s.place, name=row.name_of(s.player), points=s.points, buchholz=s.buchholz,
+                            sonneborn_berger=s.sonneborn_berger, games=s.games, dropped=s.dropped,
+                            decided_by=s.decided_by.value if s.decided_by else "") for s in t.standings()]
+        bracket: list[list[BracketMatch]] = []
+        if t.settings.format == Format.ELIMINATION:
+            for rnd in t.rounds:
+                matches = []
+                for table in rnd.tables:
+                    winner = table.result.winner_seat if table.result else None
+                    matches.append(BracketMatch(players=[row.name_of(p) for p in table.seats], winner=winner))
+                matches += [BracketMatch(players=[row.name_of(p), None], winner=0) for p in rnd.byes]
+                bracket.append(matches)
+        view = StandingsView(tournament=row.name, game=self.core.game(row.game).name, format=format_words(t.settings),
+                             round=played, rounds=t.planned_rounds, final=final, rows=rows, bracket=bracket)
+        try:
+            import render.community as drawn  # noqa: PLC0415 - lazy: importing the service draws nothing
+
+            png = await asyncio.to_thread(drawn.render_standings, view)
+        except Exception:
+            log.exception("could not draw tournament %s's standings", row.id)
+            return None
+        return Board(png=png, alt=f"{row.name}: standings after round {played}.", filename="standings.png")
 
     async def owed_posts(self, tournament_id: int | None = None) -> list[tuple[OwedPost, Post]]:
         """What tournaments still owe their channels, each as its post, in order."""
