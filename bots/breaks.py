@@ -8,6 +8,7 @@ was seen when it was drawn), and the features use only the composition.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from engine.breaks.cards import court_points, is_court, is_wild, make_deck, matches
@@ -39,6 +40,11 @@ def _potential(seqs: list[list[str]], wild: bool) -> int:
             rest = [s for k, s in enumerate(live) if k != i and k != j] + [joined]
             best = max(best, made + _potential(rest, wild))
     return best
+
+
+@lru_cache(maxsize=64)
+def _deck_size(decks: int, jokers: bool) -> int:
+    return len(make_deck(decks, jokers))
 
 
 def features(state: Any) -> tuple[list[list[float]], float]:
@@ -98,7 +104,7 @@ def features(state: Any) -> tuple[list[list[float]], float]:
         points = sum(1 + (court_points(stack) if court else 0) for stack in state.stacks[p])
         out.append([float(points), float(_potential(seqs, wild)), float(lens[1]), float(lens[2]),
                     float(lens[3]), float(lens[4]), float(empty), growth, exposure])
-    deck = len(make_deck(state.options["decks"], state.options["jokers"]))
+    deck = _deck_size(state.options["decks"], state.options["jokers"])
     return out, n / deck
 
 

@@ -296,6 +296,27 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
                     moves.append(Move(face=face, square=sq, colour=colour if named else ""))
         return moves
 
+    def is_legal(self, state: BlockersState, seat: int, move: Move) -> bool:
+        """``move in legal_moves(state, seat)``, answered from the rules for that one move: the list holds every
+        rack tile on every square it fits, and each capture in it is a group check."""
+        if seat not in self.to_act(state):
+            return False
+        if not move.face:
+            return move == PASS and not self._plays(state, seat)
+        named = state.advanced
+        board = state.board
+        for colour in state.playable(seat):
+            if move.colour != (colour if named else "") or move.face not in state.racks[colour]:
+                continue
+            squares = FITS.get(move.face, ())
+            if move.square not in squares:
+                continue
+            sq = squares[squares.index(move.square)]  # (the square as _plays writes it)
+            there = board[sq]
+            if there is None or (colour_of(there) != colour and can_capture_from(board, sq)):
+                return True
+        return False
+
     def sample_move(self, state: BlockersState, seat: int, rng: Rng) -> Move:
         """Uniform over the legal moves without listing them: draw a (rack tile, square it fits) pair uniformly and
         keep it if it is legal (an empty square, or a capture that is allowed); after a few misses, draw from the

@@ -65,6 +65,7 @@ def seat_colours(state: BlockersState, seat: int) -> list[str]:
 def expected_moves(state: BlockersState, seat: int) -> set[Move]:
     advanced = state.options["mode"] == "advanced"
     moves = set()
+    now: dict[str, int] = {}  # groups(state.board, colour), worked out once per colour
     for colour in seat_colours(state, seat):
         if colour in state.finished:
             continue
@@ -79,7 +80,9 @@ def expected_moves(state: BlockersState, seat: int) -> set[Move]:
                         continue
                     without = list(state.board)
                     without[square] = None
-                    if groups(without, victim) > groups(state.board, victim):
+                    if victim not in now:
+                        now[victim] = groups(state.board, victim)
+                    if groups(without, victim) > now[victim]:
                         continue  # the capture would split a group
                 moves.add(Move(face, square, colour if advanced else ""))
     return moves or {PASS}
