@@ -76,13 +76,14 @@ def _converters(hint: Any) -> tuple[Convert, Convert, Convert]:
         d, lo, cp = _converters(args[0]) if args else (_json_copy,) * 3
         if d is lo is cp is _same:
             return list, list, list
-        copy_items: Convert = list if cp is _same else (lambda v: [cp(x) for x in v])
-        return (lambda v: [d(x) for x in v]), (lambda v: [lo(x) for x in v]), copy_items
+        # (list(map(f, v)) is [f(x) for x in v] without a Python loop: several times faster when f is a builtin)
+        copy_items: Convert = list if cp is _same else (lambda v: list(map(cp, v)))
+        return (lambda v: list(map(d, v))), (lambda v: list(map(lo, v))), copy_items
     if origin is tuple:
         item = args[0] if len(args) == 2 and args[1] is Ellipsis else None
         if item is not None:
             d, lo, _ = _converters(item)
-            return (lambda v: [d(x) for x in v]), (lambda v: tuple(lo(x) for x in v)), _same  # immutable
+            return (lambda v: list(map(d, v))), (lambda v: tuple(map(lo, v))), _same  # immutable
         parts = [_converters(a) for a in args]
         return ((lambda v: [p[0](x) for p, x in zip(parts, v, strict=True)]),
                 (lambda v: tuple(p[1](x) for p, x in zip(parts, v, strict=True))), _same)
