@@ -85,6 +85,14 @@ def draws_left(state: Any) -> int:
     return 0  # Sunrise: the police have drawn
 
 
+@lru_cache(maxsize=256)
+def _chance(state_district: bool, occupied: bool, para: int, draws: int) -> float:
+    """The chance that an Advance card (or, for an occupied district, a Paramilitary Operations card) comes in
+    ``draws`` draws."""
+    q = (4 if state_district else 2) / 32 + (para / 32 if occupied else 0.0)
+    return 1.0 - (1.0 - q) ** draws
+
+
 def threat(state: Any, g: Geo) -> list[list[tuple[float, float]]]:
     """By district, the groups of cops that may walk in before the Sunrise, as (chance, cops): a group of 2+ cops
     outside a clash advances (all but one) when an Advance card names a type it stands next to (or, for an
@@ -97,8 +105,7 @@ def threat(state: Any, g: Geo) -> list[list[tuple[float, float]]]:
     cops, blocs, vans, occ = state.cops, state.blocs, state.vans, state.occ_owner
     chance = [0.0] * 25
     for t in g.districts:
-        q = (4 if t in g.states else 2) / 32 + (para / 32 if occ[t] >= 0 else 0.0)
-        chance[t] = 1.0 - (1.0 - q) ** draws
+        chance[t] = _chance(t in g.states, occ[t] >= 0, para, draws)
     for s in g.districts:
         if cops[s] < 2 or sum(blocs[s]):
             continue
@@ -134,13 +141,16 @@ def forecast(state: Any) -> float:
     held = 1.0  # the chance every State district holds
     ready = 1.0  # how near the least advanced State district is to holding an occupation
     total_cops = 0
+    in_cell = [sum(here) for here in blocs]  # blocs by cell
+    police = [k > 0 or v >= 0 for k, v in zip(cops, vans, strict=True)]  # as state.police(cell)
+    starts = {occ[c] for c, kind in enumerate(state.occ_kind) if kind == "start"}  # factions holding their Start
     for c in g.districts:
         here = blocs[c]
-        n = sum(here)
+        n = in_cell[c]
         owner = occ[c]
         total_cops += cops[c]
         van = vans[c] >= 0 and c not in paints and not repressed
-        certain = 0 if repressed else max(0, cops[c] - 2 * shields.get(str(c), 0))
+        certain = 0 if repressed else max(0, cops[c] - 2 * shields.get(str(c), 0)) if shields else max(0, cops[c])
         groups = [] if repressed else incoming[c]
         if van:
             kept, keep_occ, wipe = 0.0, 0.0, 1.0
@@ -186,7 +196,7 @@ def forecast(state: Any) -> float:
                 if not last:
                     x -= 0.4 * sum(p * k for p, k in groups)  # cops likely to walk in
                 ready = min(ready, 0.5 / (1.0 + 0.3 * cops[c] + (1.0 if vans[c] >= 0 else 0.0)))
-                staged = sum(sum(blocs[a]) for a in g.adjacent[c] if not state.police(a))
+                staged = sum(in_cell[a] for a in g.adjacent[c] if not police[a])
                 x += 0.35 * min(staged, 5)
             x += 0.25 * min(survivors, 4)
         elif owner >= 0 and not last:
@@ -206,7 +216,7 @@ def forecast(state: Any) -> float:
         x += ALL_HELD * held * (2.0 if last else 1.0)
     x += READY * ready
     for f in order:
-        later = f in to_play and state.occupation_cell(f, "start") >= 0  # a bloc forms at its Start first
+        later = f in to_play and f in starts  # a bloc forms at its Start first
         rest = left[f] + (1.0 if later else 0.0)
         x -= LOST * wiped[f] * (0.1 if later else 1.0)
         x -= 2.5 * max(0.0, 3.0 - rest)
