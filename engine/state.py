@@ -43,6 +43,11 @@ def _json_copy(value: Any) -> Any:
     return value
 
 
+def _json_dict(value: Any) -> Any:
+    """``{k: _json_copy(x) for k, x in value.items()}``, calling it only for the values that hold more."""
+    return {k: _json_copy(x) if isinstance(x, _NESTED) else x for k, x in value.items()}
+
+
 def _same(value: Any) -> Any:
     return value
 
@@ -93,6 +98,8 @@ def _converters(hint: Any) -> tuple[Convert, Convert, Convert]:
         d, lo, cp = _converters(args[1]) if args else (_json_copy,) * 3
         if d is lo is cp is _same:
             return dict, dict, dict
+        if d is lo is cp is _json_copy:  # dict[str, Any] (options): a leaf value is taken without a call
+            return _json_dict, _json_dict, _json_dict
         return ((lambda v: {k: d(x) for k, x in v.items()}), (lambda v: {k: lo(x) for k, x in v.items()}),
                 (lambda v: {k: cp(x) for k, x in v.items()}))
     raise TypeError(f"unsupported type {hint!r} in a game state")
