@@ -137,9 +137,16 @@ def runs(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=8192)
+def _length(index: int, size: int, bold: bool, part: str) -> float:
+    """The advance of one run (Pillow lays the run out again at every call: the same names and labels recur in
+    every picture)."""
+    return _font(index, size, bold).getlength(part)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> float:
     """The advance of ``text`` as :func:`draw_text` sets it."""
-    return sum(_font(i, size, bold).getlength(part) for i, part in runs(text))
+    return sum(_length(i, size, bold, part) for i, part in runs(text))
 
 
 def draw_text(
@@ -156,13 +163,13 @@ def draw_text(
     parts = runs(text)
     x, y = xy
     if anchor[0] != "l":
-        width = sum(_font(i, size, bold).getlength(part) for i, part in parts)
+        width = sum(_length(i, size, bold, part) for i, part in parts)
         x -= width / 2 if anchor[0] == "m" else width
     for i, part in parts:
         f = _font(i, size, bold)
         stroke = _stroke(i, size, bold)
         draw.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1], stroke_width=stroke, stroke_fill=fill)
-        x += f.getlength(part)
+        x += _length(i, size, bold, part)
 
 
 ELLIPSIS = "…"
