@@ -708,17 +708,19 @@ class GameCog(commands.Cog):
     @app_commands.describe(clock="Default turn clock of new lobbies", timeout="What a late turn does",
                            archive_hours="Hours before a finished game's thread is archived (1-168)",
                            reminders="Turn reminders a player gets at most each day (0-20)",
-                           away_days="The longest /away vacation (0-60 days)")
+                           away_days="The longest /away vacation (0-60 days)",
+                           organiser="A role whose members may run tournaments (name it again to clear it)")
     @app_commands.choices(
         clock=[app_commands.Choice(name=c, value=c) for c in CLOCKS],
         timeout=[app_commands.Choice(name=t, value=t) for t in ON_TIMEOUT])
     async def settings(self, interaction: discord.Interaction, clock: str | None = None, timeout: str | None = None,
                        archive_hours: int | None = None, reminders: int | None = None,
-                       away_days: int | None = None) -> None:
+                       away_days: int | None = None, organiser: discord.Role | None = None) -> None:
         perms = interaction.permissions
         await self._run(interaction, self.service.settings(interaction.guild_id, actor_of(interaction), clock,
                                                            timeout, archive_hours,
-                                                           bool(perms and perms.manage_guild), reminders, away_days))
+                                                           bool(perms and perms.manage_guild), reminders, away_days,
+                                                           organiser.id if organiser else None))
 
     @app_commands.command(name="notify", description="How you are told it is your turn: mention, DM or both")
     @app_commands.describe(mode="mention (default), dm, or both")
@@ -847,7 +849,8 @@ class GameCog(commands.Cog):
             "Hosts and moderators: `/game kick` remove a player (a bot keeps the seat) · `/game replace` give a "
             "seat to someone else · `/game pause` and `/game resume` the turn clock · `/settings` the server's "
             "defaults · `/ratings settings` what is rated · `/ratings rebuild` ratings from the results · "
-            "`/tournament create`, `/tournament start` and `/tournament cancel` run a tournament"
+            "`/tournament create`, `/tournament start`, `/tournament report` (a result), `/tournament pause` and "
+            "`/tournament cancel` run a tournament"
         )
         await interaction.response.send_message(text, ephemeral=True)
 

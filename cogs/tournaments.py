@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -15,7 +16,7 @@ from discord.ext import commands, tasks
 
 from cogs.controls import ID, _guard
 from cogs.present import message_kwargs
-from tables import Actor, Refusal, TableService
+from tables import Actor, Outcome, Refusal, TableService
 from tables.tournaments import FORMATS
 
 if TYPE_CHECKING:
@@ -46,9 +47,13 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
         await _guard(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
 
-def _organiser(interaction: discord.Interaction) -> bool:
+async def _organiser(interaction: discord.Interaction, service: TableService) -> bool:
+    """Whether the member may run tournaments here: Manage Server, or the server's organiser role (``/settings``)."""
     perms = interaction.permissions
-    return bool(perms and perms.manage_guild)
+    if perms and perms.manage_guild:
+        return True
+    role = await service.db.organiser_role(interaction.guild_id)
+    return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", []))
 
 
 def _actor(user: discord.abc.User) -> Actor:
@@ -76,13 +81,28 @@ class TournamentCog(commands.Cog):
 
     @tasks.loop(seconds=TICK)
     async def tick(self) -> None:
+        """Sign-ups that close and rounds whose time is up (the games they end posted), then what is owed."""
+        for out in await self.games._ask_quietly(self.service.tournaments.expire()) or []:
+            try:
+                await self.games.deliver(None, out)
+            except Exception:
+                log.exception("could not post what tournament %s's deadline did", out.tournament_id)
         owed = {o.tournament_id for o in await self.service.db.tournaments.posts_owed()}
+        owed |= {g.tournament_id for g in await self.service.db.tournaments.all_owed_games()}
         for tid in sorted(owed):
             await self.settle(tid)
 
     @tick.before_loop
     async def _before_tick(self) -> None:
         await self.bot.wait_until_ready()
+
+    async def _as_organiser(self, interaction: discord.Interaction,
+                            ask: Callable[[bool], Awaitable[Outcome]]) -> Outcome | None:
+        """Run a request that needs to know whether the member organises tournaments here, after deferring (the role
+        is read from storage)."""
+        async def work() -> Outcome:
+            return await ask(await _organiser(interaction, self.service))
+        return await self.games._run(interaction, work())
 
     # --- commands ---------------------------------------------------------------------------------------
     @group.command(name="create", description="Open a tournament for sign-ups (Manage Server)")
@@ -93,17 +113,17 @@ class TournamentCog(commands.Cog):
     @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in FORMATS])
     async def create(self, interaction: discord.Interaction, game: str, format: str, seats: int = 0,
                      rounds: int = 0, options: str | None = None, name: str | None = None) -> None:
-        out = await self.games._run(interaction, self.service.tournaments.create(
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, actor=_actor(interaction.user),
-            organiser=_organiser(interaction), game_key=game, fmt=format, seats=seats, rounds=rounds,
-            options_text=options, name=name or ""))
+            organiser=organiser, game_key=game, fmt=format, seats=seats, rounds=rounds, options_text=options,
+            name=name or ""))
         if out is not None and out.tournament_id is not None:
             await self.settle(out.tournament_id)
 
     @group.command(name="start", description="Start a tournament: round 1 is paired (its organiser)")
     async def start(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
-        out = await self.games._run(interaction, self.service.tournaments.start(
-            tournament, _actor(interaction.user), _organiser(interaction)))
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.start(
+            tournament, _actor(interaction.user), organiser))
         if out is not None:
             await self.settle(tournament)
 
@@ -119,15 +139,33 @@ class TournamentCog(commands.Cog):
     @group.command(name="drop", description="Leave a tournament (or, its organiser, drop a player)")
     async def drop(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1],
                    member: discord.User | None = None) -> None:
-        out = await self.games._run(interaction, self.service.tournaments.drop(
-            tournament, _actor(interaction.user), _actor(member or interaction.user), _organiser(interaction)))
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.drop(
+            tournament, _actor(interaction.user), _actor(member or interaction.user), organiser))
+        if out is not None:
+            await self.settle(tournament)
+
+    @group.command(name="report", description="Give a table's result: adjudicate or override (its organiser)")
+    @app_commands.describe(table="The table's number in its round", places="Places by seat, e.g. 1,2 or 2,1,1",
+                           round="The round (default: the current one)")
+    async def report(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1],
+                     table: app_commands.Range[int, 1], places: str,
+                     round: app_commands.Range[int, 1] | None = None) -> None:
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.report(
+            tournament, _actor(interaction.user), organiser, table, places, round))
+        if out is not None:
+            await self.settle(tournament)
+
+    @group.command(name="pause", description="Pause a tournament's round deadline and next round, or resume it")
+    async def pause(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.pause(
+            tournament, _actor(interaction.user), organiser))
         if out is not None:
             await self.settle(tournament)
 
     @group.command(name="cancel", description="Cancel a tournament (its organiser)")
     async def cancel(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
-        out = await self.games._run(interaction, self.service.tournaments.cancel(
-            tournament, _actor(interaction.user), _organiser(interaction)))
+        out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.cancel(
+            tournament, _actor(interaction.user), organiser))
         if out is not None:
             await self.settle(tournament)
 

@@ -581,6 +581,21 @@ class Database:
                        "updated_at = excluded.updated_at",
                        (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))
 
+    async def organiser_role(self, guild_id: int | None) -> int | None:
+        """The role whose members may run tournaments in a server (besides Manage Server), if it named one."""
+        if guild_id is None:
+            return None
+        async with self._reading() as conn, conn.execute(
+                "SELECT organiser_role FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return row["organiser_role"] if row else None
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None, now: float) -> None:
+        async with self.transaction() as conn:
+            await _run(conn, "INSERT INTO guild_settings (guild_id, organiser_role, updated_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role, "
+                       "updated_at = excluded.updated_at", (guild_id, role_id, now))
+
     async def rematch_of(self, table_id: int) -> int | None:
         """The rematch lobby or game opened for finished table ``table_id``, if any (not cancelled)."""
         async with self._reading() as conn, conn.execute(
@@ -672,6 +687,15 @@ class Database:
                 await _ended(conn, table_id, now)
             return await self._row_of(conn, table_id)
 
+    async def end_game(self, table_id: int, version: int, result: dict[str, Any], now: float, note: str) -> TableRow:
+        """A game in progress ends as it stands (its tournament's round ran out of time): its ``result``, its results
+        and ratings, its tournament's report, and a board opening with ``note`` owed, in one transaction."""
+        async with self.transaction() as conn:
+            await _owe(conn, table_id, version + 1, now, note=note)
+            await self._bump(conn, table_id, version, now, "status = 'finished', result = ?", (json.dumps(result),))
+            await _ended(conn, table_id, now)
+            return await self._row_of(conn, table_id)
+
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,
                           clock: tuple[int | None, str] | None = None, answer_seconds: int | None = None,
                           rated: bool | None = None) -> TableRow:
@@ -750,7 +774,7 @@ async def _owe(conn: aiosqlite.Connection, table_id: int, version: int, now: flo
     first, last = plies or (None, None)
     await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
                "SELECT id, ?, MIN(announced_ply + 1, COALESCE(?, announced_ply + 1)), COALESCE(?, announced_ply), "
-               "?, ?, ?, ? FROM tables WHERE id = ?",
+               "?, ?, ?, ? * (tournament_id IS NULL) FROM tables WHERE id = ?",  # (a tournament's game: no lobby card)
                (version, first, last, now, note, int(board), int(lobby), table_id))
 
 

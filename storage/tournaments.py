@@ -43,6 +43,11 @@ class TournamentRow:
     on_timeout: str
     rated: bool
     version: int
+    round_seconds: int | None = None
+    round_deadline: float | None = None
+    signup_until: float | None = None
+    paused: bool = False
+    paused_left: float | None = None
 
     @property
     def tournament(self) -> Tournament:
@@ -75,7 +80,8 @@ def _row(r: Any) -> TournamentRow:
     return TournamentRow(r["id"], r["guild_id"], r["channel_id"], r["message_id"], r["name"], r["game"],
                          json.loads(r["options"]), r["status"], r["organiser_id"], json.loads(r["state"]),
                          {int(k): v for k, v in json.loads(r["names"]).items()}, r["turn_seconds"], r["on_timeout"],
-                         bool(r["rated"]), r["version"])
+                         bool(r["rated"]), r["version"], r["round_seconds"], r["round_deadline"], r["signup_until"],
+                         bool(r["paused"]), r["paused_left"])
 
 
 async def _do(conn: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> int:
@@ -106,7 +112,26 @@ async def paired(conn: aiosqlite.Connection, tournament_id: int, outcome: Round 
         return DONE
     await _owe_games(conn, tournament_id, outcome)
     await _owe_post(conn, tournament_id, "round", outcome.number, now)
+    await _do(conn, "UPDATE tournaments SET round_deadline = CASE WHEN round_seconds IS NULL THEN NULL ELSE ? + "
+              "round_seconds END WHERE id = ?", (now, tournament_id))
     return RUNNING
+
+
+async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament, round_number: int, number: int,
+                   game: int, now: float) -> str:
+    """After a result was reported to ``t`` (not yet stored), in the caller's transaction: a drawn elimination game
+    owes another game at its table; a round it completes owes its standings and pairs the next round, or ends the
+    tournament (a paused tournament waits for its resume). Returns the tournament's status after it."""
+    rnd = t.rounds[round_number - 1]
+    if not rnd.table(number).done:  # an elimination game drawn with no winner: another game at the same table
+        await _do(conn, "INSERT OR IGNORE INTO tournament_tables (tournament_id, round, number, game) "
+                  "VALUES (?, ?, ?, ?)", (row.id, round_number, number, game + 1))
+        await _owe_post(conn, row.id, "replay", round_number, now)
+        return row.status
+    if rnd.complete and rnd.number == len(t.rounds) and not row.paused:  # (the current round)
+        await _owe_post(conn, row.id, "standings", rnd.number, now)
+        return await paired(conn, row.id, t.pair_next_round(), now)
+    return row.status
 
 
 async def record_game(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
@@ -135,16 +160,7 @@ async def record_game(conn: aiosqlite.Connection, table_id: int, now: float) -> 
     except TournamentError as err:  # an organiser's result came first: the game's own stands aside
         log.info("tournament %s: table %s's result not taken: %s", row.id, table_id, err)
         return
-    status = row.status
-    rnd = t.rounds[link["round"] - 1]
-    table = rnd.table(link["number"])
-    if not table.done:  # an elimination game drawn with no winner: another game at the same table
-        await _do(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, ?)",
-                  (row.id, link["round"], link["number"], link["game"] + 1))
-        await _owe_post(conn, row.id, "replay", link["round"], now)
-    elif rnd.complete and rnd.number == len(t.rounds):  # (the current round)
-        await _owe_post(conn, row.id, "standings", rnd.number, now)
-        status = await paired(conn, row.id, t.pair_next_round(), now)
+    status = await reported(conn, row, t, link["round"], link["number"], link["game"], now)
     await _do(conn, "UPDATE tournaments SET state = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?",
               (json.dumps(t.dump()), status, now, row.id))
 
@@ -157,15 +173,17 @@ class TournamentStore:
 
     async def create(self, *, guild_id: int, channel_id: int, name: str, game: str, options: dict[str, Any],
                      organiser: tuple[int, str], state: dict[str, Any], now: float, turn_seconds: int | None,
-                     on_timeout: str, rated: bool) -> int:
+                     on_timeout: str, rated: bool, round_seconds: int | None = None,
+                     signup_until: float | None = None) -> int:
         """A tournament open for sign-ups (its card owed)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "INSERT INTO tournaments (guild_id, channel_id, name, game, options, status, organiser_id, state, "
-                "names, turn_seconds, on_timeout, rated, created_at, updated_at) VALUES "
-                "(?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "names, turn_seconds, on_timeout, rated, round_seconds, signup_until, created_at, updated_at) VALUES "
+                "(?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, name, game, json.dumps(options), organiser[0], json.dumps(state),
-                 json.dumps({str(organiser[0]): organiser[1]}), turn_seconds, on_timeout, int(rated), now, now))
+                 json.dumps({str(organiser[0]): organiser[1]}), turn_seconds, on_timeout, int(rated), round_seconds,
+                 signup_until, now, now))
             tid = cur.lastrowid
             await cur.close()
             assert tid is not None
@@ -187,16 +205,27 @@ class TournamentStore:
 
     async def change(self, row: TournamentRow, t: Tournament, now: float, *, names: dict[int, str] | None = None,
                      status: str | None = None, posts: Sequence[tuple[str, int]] = (),
-                     pairing: Round | Final | None = None) -> TournamentRow:
+                     pairing: Round | Final | None = None, reported_at: tuple[int, int, int] | None = None,
+                     pause: bool | None = None) -> TournamentRow:
         """Store the tournament's new value (and names, status), the posts it owes and a new pairing's games, in one
-        transaction checked against the row's version; raises :class:`~storage.db.StaleVersion`."""
+        transaction checked against the row's version; raises :class:`~storage.db.StaleVersion`. ``reported_at``:
+        (round, table, game) of a result just reported (by the organiser), which may pair the next round.
+        ``pause``: stop the round's deadline (True, keeping the time left) or start it again (False)."""
         from storage.db import StaleVersion
 
         async with self.db.transaction() as conn:
             for kind, number in posts:
                 await _owe_post(conn, row.id, kind, number, now)
+            if pause is True:
+                await _do(conn, "UPDATE tournaments SET paused = 1, paused_left = round_deadline - ?, "
+                          "round_deadline = NULL WHERE id = ?", (now, row.id))
+            elif pause is False:
+                await _do(conn, "UPDATE tournaments SET paused = 0, round_deadline = ? + paused_left, "
+                          "paused_left = NULL WHERE id = ?", (now, row.id))
             if pairing is not None:
                 status = await paired(conn, row.id, pairing, now)
+            if reported_at is not None:
+                status = await reported(conn, row, t, *reported_at, now)
             changed = await _do(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, version = version + 1, "
                                 "updated_at = ? WHERE id = ? AND version = ?",
                                 (json.dumps(t.dump()), json.dumps({str(k): v for k, v in (names or row.names).items()}),
@@ -205,6 +234,13 @@ class TournamentStore:
                 raise StaleVersion(f"tournament {row.id} changed since version {row.version}")
             async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (row.id,)) as cur:
                 return _row(await cur.fetchone())
+
+    async def due(self, now: float) -> list[TournamentRow]:
+        """Tournaments whose round deadline has passed (running, not paused) or whose sign-ups close now."""
+        async with self.db._reading() as conn, conn.execute(
+                "SELECT * FROM tournaments WHERE (status = 'running' AND paused = 0 AND round_deadline <= ?) OR "
+                "(status = 'signup' AND signup_until <= ?) ORDER BY id", (now, now)) as cur:
+            return [_row(r) for r in await cur.fetchall()]
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
@@ -215,6 +251,14 @@ class TournamentStore:
         async with self.db._reading() as conn, conn.execute(
                 "SELECT * FROM tournament_tables WHERE tournament_id = ? AND table_id IS NULL "
                 "ORDER BY round, number, game", (tournament_id,)) as cur:
+            return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], None)
+                    for r in await cur.fetchall()]
+
+    async def all_owed_games(self) -> list[OwedGame]:
+        """Every tournament's games not opened yet (of running tournaments)."""
+        async with self.db._reading() as conn, conn.execute(
+                "SELECT g.* FROM tournament_tables g JOIN tournaments t ON t.id = g.tournament_id WHERE "
+                "g.table_id IS NULL AND t.status = 'running' ORDER BY g.tournament_id") as cur:
             return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], None)
                     for r in await cur.fetchall()]
 

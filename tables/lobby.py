@@ -180,14 +180,16 @@ class Lobby:
 
     async def settings(self, guild_id: int | None, actor: Actor, clock: str | None, timeout: str | None,
                        archive_hours: int | None, can_manage_server: bool, reminders: int | None = None,
-                       away_days: int | None = None) -> Outcome:
-        """``/settings``: the server's defaults (Manage Server to change them; anyone may read them)."""
+                       away_days: int | None = None, organiser_role: int | None = None) -> Outcome:
+        """``/settings``: the server's defaults (Manage Server to change them; anyone may read them).
+        ``organiser_role``: the role that may run tournaments (naming the one set already clears it)."""
         if guild_id is None:
             raise Refusal("Settings belong to a server: use this in one.")
         seconds, policy, hours = await self.core.db.guild_settings(guild_id)
         per_day = await self.core.db.reminders_per_day(guild_id)
         away = await self.core.db.away_days(guild_id)
-        if any(v is not None for v in (clock, timeout, archive_hours, reminders, away_days)):
+        organisers = await self.core.db.organiser_role(guild_id)
+        if any(v is not None for v in (clock, timeout, archive_hours, reminders, away_days, organiser_role)):
             if not can_manage_server:
                 raise Refusal("Only members with Manage Server can change the server's settings.")
             if clock is not None:
@@ -212,9 +214,14 @@ class Lobby:
                 away = away_days
             await self.core.db.set_guild_settings(guild_id, seconds, policy, hours, self.core.clock(), per_day)
             await self.core.db.set_away_days(guild_id, away, self.core.clock())
+            if organiser_role is not None:
+                organisers = None if organiser_role == organisers else organiser_role
+                await self.core.db.set_organiser_role(guild_id, organisers, self.core.clock())
         text = (f"New lobbies: turn clock **{clock_text(seconds) if seconds else 'off'}**, then **{policy}**. "
                 f"At most **{per_day}** reminders a day per player; vacations up to **{away}** days. "
-                f"Finished games' threads are archived after **{hours} h**.")
+                f"Finished games' threads are archived after **{hours} h**. Tournaments are run by members with "
+                f"Manage Server" + (f" and the <@&{organisers}> role (name it again to clear it)." if organisers
+                                    else " (`organiser:` names a role that may run them too)."))
         return Outcome(reply=text)
 
     async def check_control_channel(self, table_id: int, channel_id: int | None) -> None:

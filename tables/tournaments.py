@@ -15,10 +15,11 @@ from typing import Any
 
 from community.tournament import Final, Format, Settings, Tournament, TournamentError
 from community.views import BracketMatch, StandingRow, StandingsView
+from engine.base import GameError
 from storage import StaleVersion
 from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow
 from tables.core import Core
-from tables.lobby import Lobby, parse_options, split_clock, split_rated
+from tables.lobby import CLOCKS, Lobby, clock_text, parse_options, split_clock, split_rated
 from tables.outcome import Actor, Board, Outcome, Post, Refusal, StaleButton
 from tables.play import Play
 
@@ -29,6 +30,19 @@ FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination
            "arena": Format.ARENA}
 FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format.ELIMINATION: "single elimination",
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
+
+
+def split_schedule(options: dict[str, str]) -> tuple[dict[str, str], int | None, int | None]:
+    """``round=48h`` (how long a round may last: games still running then end as they stand) and ``signup=24h``
+    (sign-ups close and the tournament starts then) out of the options; raises :class:`Refusal`."""
+    rest = {k: v for k, v in options.items() if k not in ("round", "signup")}
+    out: list[int | None] = []
+    for key, what in (("round", "how long a round may last"), ("signup", "how long sign-ups stay open")):
+        value = options.get(key, "off").lower()
+        if value not in CLOCKS:
+            raise Refusal(f"`{key}` ({what}) is one of {', '.join(CLOCKS)}.")
+        out.append(CLOCKS[value])
+    return rest, out[0], out[1]
 
 
 def format_words(settings: Settings) -> str:
@@ -82,6 +96,7 @@ class Tournaments:
         if fmt not in FORMATS:
             raise Refusal(f"`format` is one of {', '.join(FORMATS)}.")
         given = parse_options(options_text)
+        given, round_seconds, signup_seconds = split_schedule(given)
         rest, clock = split_clock(given)
         rated = split_rated(given)
         try:
@@ -91,7 +106,7 @@ class Tournaments:
             options = game.resolve_options(rest, settings.seats)
         except TournamentError as err:
             raise Refusal(str(err)) from None
-        except Exception as err:  # a game option that does not exist or suit this many players
+        except GameError as err:  # a game option that does not exist or suit this many players
             raise Refusal(f"Can't use these options: {err}") from None
         if not game.min_players <= settings.seats <= game.max_players:
             raise Refusal(f"{game.name} seats {game.min_players}–{game.max_players} players; a table of "
@@ -101,7 +116,8 @@ class Tournaments:
             guild_id=guild_id, channel_id=channel_id, name=name or f"{game.name} {FORMAT_WORDS[settings.format]}",
             game=game.key, options=options, organiser=(actor.user_id, actor.name),
             state=Tournament.new(settings).dump(), now=self.core.clock(), turn_seconds=seconds, on_timeout=policy,
-            rated=rated is not False)
+            rated=rated is not False, round_seconds=round_seconds,
+            signup_until=self.core.clock() + signup_seconds if signup_seconds else None)
         log.info("tournament %s created in guild %s by %s", tid, guild_id, actor.user_id)
         return Outcome(reply=f"Tournament #{tid} is open for sign-ups.", tournament_id=tid)
 
@@ -113,8 +129,19 @@ class Tournaments:
         rounds = t.settings.rounds or t.planned_rounds
         status = {SIGNUP: "Sign-ups are open: join below.", RUNNING: f"Round {len(t.rounds)} is being played.",
                   "finished": "Finished.", CANCELLED: "Cancelled."}[row.status]
+        if row.paused:
+            status += " Paused by the organiser."
+        schedule = []
+        if row.turn_seconds:
+            schedule.append(f"turn clock {clock_text(row.turn_seconds)}, then {row.on_timeout}")
+        if row.round_seconds:
+            schedule.append(f"a round lasts at most {clock_text(row.round_seconds)}")
+        if row.status == SIGNUP and row.signup_until:
+            schedule.append(f"sign-ups close <t:{int(row.signup_until)}:R> and it starts then")
+        schedule.append("rated" if row.rated else "unrated")
         desc = (f"**{game.name}** · {format_words(t.settings)} · "
-                f"{f'{rounds} rounds' if rounds else 'rounds: as the field needs'}\n{status}")
+                f"{f'{rounds} rounds' if rounds else 'rounds: as the field needs'}\n{' · '.join(schedule)}\n"
+                f"{status}")
         return Post(title=f"🏆 {row.name} · tournament #{row.id}", description=desc, colour=COLOUR_TOURNAMENT,
                     fields=[(f"Players ({len(players)})", ", ".join(players)[:1000] or "nobody yet")],
                     footer=f"Organiser: {row.name_of(row.organiser_id)}")
@@ -227,6 +254,111 @@ class Tournaments:
             raise Refusal("This tournament is over already.")
         row = await self._change(row, row.tournament, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
         return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.")
+
+    async def report(self, tournament_id: int, actor: Actor, organiser: bool, table: int, places: str,
+                     round_number: int | None = None) -> Outcome:
+        """``/tournament report``: the organiser gives a table's result (``places`` per seat, e.g. ``1,2`` or
+        ``2,1,1``): an adjudication of a game not finished, or an override of one that was (``override``). The game
+        itself, if still running, goes on but no longer counts."""
+        row = await self._row(tournament_id)
+        self._organises(row, actor, organiser)
+        if row.status != RUNNING:
+            raise Refusal("The tournament isn't running.")
+        t = row.tournament
+        number = round_number or len(t.rounds)
+        try:
+            ranks = tuple(int(x) for x in places.replace(" ", "").split(","))
+        except ValueError:
+            raise Refusal("Places look like `1,2` (seat 1 first, seat 2 second) or `2,1,1`.") from None
+        try:
+            if not 1 <= number <= len(t.rounds):
+                raise Refusal(f"There is no round {number} yet.")
+            done = t.rounds[number - 1].table(table).done
+            if t.settings.format == Format.ARENA:
+                raise Refusal("An arena's games report their own scores.")
+            t.report(table, ranks, round_number=number, override=done)
+        except TournamentError as err:
+            raise Refusal(str(err)) from None
+        games = [g for g in await self.store.games(row.id, number) if g.number == table]
+        row = await self._change(row, t, posts=[("card", 0)], reported_at=(number, table, games[-1].game
+                                                                           if games else 1))
+        what = "overridden" if done else "recorded"
+        return Outcome(reply=f"Round {number}, table {table}: result {what} ({places}).")
+
+    async def pause(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
+        """``/tournament pause``: the round's deadline stops and no new round opens until ``/tournament pause`` again
+        resumes it (with the time the round had left)."""
+        row = await self._row(tournament_id)
+        self._organises(row, actor, organiser)
+        if row.status != RUNNING:
+            raise Refusal("The tournament isn't running.")
+        t = row.tournament
+        if not row.paused:
+            await self._change(row, t, pause=True, posts=[("card", 0)])
+            return Outcome(reply=f"{row.name} is paused: the round's deadline has stopped and no new round opens. "
+                                 "`/tournament pause` again resumes it.")
+        current = t.current_round
+        pairing = t.pair_next_round() if current is not None and current.complete else None
+        posts = [("card", 0)] + ([("standings", current.number)] if pairing is not None and current else [])
+        await self._change(row, t, pause=False, pairing=pairing, posts=posts)
+        return Outcome(reply=f"{row.name} resumes." + (" The next round is paired." if pairing else ""))
+
+    async def expire(self) -> list[Outcome]:
+        """On the clock's tick: tournaments whose sign-ups close now start (or are cancelled when too few joined), and
+        a round whose deadline passed ends its games still running as they stand."""
+        outs = []
+        for row in await self.store.due(self.core.clock()):
+            try:
+                if row.status == SIGNUP:
+                    outs.append(await self._close_signups(row))
+                else:
+                    outs += await self._round_over(row)
+            except Exception:  # one tournament that can't keeps none of the others from theirs
+                log.exception("tournament %s: its deadline could not be handled", row.id)
+        return outs
+
+    async def _close_signups(self, row: TournamentRow) -> Outcome:
+        t = row.tournament
+        try:
+            first = t.pair_next_round()
+        except TournamentError as err:
+            await self._change(row, t, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
+            log.info("tournament %s: sign-ups closed, cancelled: %s", row.id, err)
+            return Outcome(tournament_id=row.id)
+        await self._change(row, t, posts=[("card", 0)], pairing=first)
+        return Outcome(tournament_id=row.id)
+
+    async def _round_over(self, row: TournamentRow) -> list[Outcome]:
+        """The round's time is up: each of its games still running ends as it stands (its standings by the game's
+        scores; a player who left ranks last), which reports it and, with the last, pairs the next round."""
+        outs = []
+        number = len(row.tournament.rounds)
+        for owed in await self.store.games(row.id, number):
+            table = await self.core.db.get_table(owed.table_id) if owed.table_id else None
+            if table is None or table.status != "active":
+                continue
+            async with self.core.locks[table.id]:
+                table = await self.core.table(table.id)
+                if table.status != "active":
+                    continue
+                sit = self.core.situation(table, self.core.game(table.game))
+                result = self.core.standings(table, sit)
+                result["reason"] = "the round's time ran out: the game ends as it stands"
+                note = f"Round {number} of {row.name} is over: this game ends as it stands."
+                try:
+                    table = await self.core.db.end_game(table.id, table.version, result, self.core.clock(), note)
+                except StaleVersion:
+                    continue  # a move got there first: the next tick looks again
+                await self.core.schedule_archive(table)
+                outs.append(Outcome(public=[await self.play.presenter.board_post(table, sit, [], note)],
+                                    table_id=table.id, channel_id=table.channel_id, outbox=(table.id, table.version)))
+        fresh = await self._row(row.id)
+        if fresh.round_deadline is not None and fresh.round_deadline <= self.core.clock() and \
+                len(fresh.tournament.rounds) == number:  # nothing left to end (games not opened): no new deadline
+            async with self.core.db.transaction() as conn:
+                await (await conn.execute("UPDATE tournaments SET round_deadline = NULL WHERE id = ?",
+                                          (row.id,))).close()
+        return outs
 
     # --- what it tells ---------------------------------------------------------------------------------
     async def round_post(self, tournament_id: int, number: int) -> Post:

@@ -192,3 +192,88 @@ async def test_who_may_create_and_what_they_may_ask(svc: TableService) -> None:
 
 def test_owed_games_are_plain_values() -> None:
     assert OwedGame(1, 2, 3, 1, None).table_id is None
+
+
+def at(svc: TableService, when: float) -> None:
+    """The service's clock jumps to ``when`` (and runs on a second a call from there)."""
+    ticks = iter(range(int(when), int(when) + 10_000))
+    svc.clock = lambda: float(next(ticks))
+
+
+async def test_a_rounds_deadline_ends_its_games_as_they_stand(svc: TableService) -> None:
+    at(svc, 1_000_000)
+    tid = await create(svc, rounds=2, options="round=1h")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [8000])
+    await finish(svc, tables[0])
+    assert await svc.tournaments.expire() == []  # not yet
+    at(svc, 1_000_000 + 3700)
+    outs = await svc.tournaments.expire()
+    assert len(outs) == 1 and "this game ends as it stands" in outs[0].public[0].description
+    late = await read(svc, tables[1])
+    assert late.status == "finished" and "round's time ran out" in late.result["reason"]
+    assert len(await svc.tournaments.owed_games(tid)) == 2, "the next round is paired"
+    assert await svc.tournaments.expire() == []  # the new round has its own deadline
+
+
+async def test_sign_ups_close_and_it_starts_or_is_cancelled(svc: TableService) -> None:
+    at(svc, 2_000_000)
+    full = await create(svc, options="signup=1h")
+    alone = await create(svc, options="signup=1h", players=(ALICE,))
+    card = svc.tournaments.card(await svc.tournaments._row(full))
+    assert "sign-ups close <t:" in card.description
+    at(svc, 2_000_000 + 3700)
+    await svc.tournaments.expire()
+    assert (await svc.tournaments._row(full)).status == "running" and len(await svc.tournaments.owed_games(full)) == 2
+    assert (await svc.tournaments._row(alone)).status == "cancelled"
+    assert await svc.tournaments.expire() == []
+
+
+async def test_the_organiser_reports_and_overrides_a_result(svc: TableService) -> None:
+    tid = await create(svc, rounds=2)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [9000])
+    with pytest.raises(Refusal, match="organiser"):
+        await svc.tournaments.report(tid, BOB, False, 1, "2,1")
+    with pytest.raises(Refusal, match="Places look like"):
+        await svc.tournaments.report(tid, ALICE, True, 1, "first")
+    with pytest.raises(Refusal, match="no round 5"):
+        await svc.tournaments.report(tid, ALICE, True, 1, "1,2", round_number=5)
+    out = await svc.tournaments.report(tid, ALICE, True, 1, "2,1")
+    assert out.reply == "Round 1, table 1: result recorded (2,1)."
+    await finish(svc, tables[0])  # the game ends after all: the organiser's result stands
+    row = await svc.tournaments._row(tid)
+    assert row.tournament.rounds[0].table(1).result.places == (2, 1)
+    out = await svc.tournaments.report(tid, ALICE, True, 1, "1,2")
+    assert "overridden" in out.reply
+    await svc.tournaments.report(tid, ALICE, True, 2, "1,2")  # the round is complete: the next is paired
+    assert len(await svc.tournaments.owed_games(tid)) == 2
+
+
+async def test_a_pause_holds_the_deadline_and_the_next_round(svc: TableService) -> None:
+    at(svc, 3_000_000)
+    tid = await create(svc, rounds=2, options="round=1h")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [9500])
+    out = await svc.tournaments.pause(tid, ALICE, True)
+    assert "is paused" in out.reply and "Paused by the organiser" in \
+        svc.tournaments.card(await svc.tournaments._row(tid)).description
+    for t in tables:
+        await finish(svc, t)
+    assert await svc.tournaments.owed_games(tid) == [], "no new round while paused"
+    at(svc, 3_000_000 + 7200)
+    assert await svc.tournaments.expire() == []
+    out = await svc.tournaments.pause(tid, ALICE, True)
+    assert "resumes. The next round is paired." in out.reply
+    assert len(await svc.tournaments.owed_games(tid)) == 2
+    row = await svc.tournaments._row(tid)
+    assert row.round_deadline is not None and row.round_deadline > 3_000_000 + 7200 + 3000
+
+
+async def test_a_servers_organiser_role(svc: TableService) -> None:
+    out = await svc.settings(GUILD, ALICE, None, None, None, True, organiser_role=55)
+    assert "<@&55> role" in out.reply and await svc.db.organiser_role(GUILD) == 55
+    with pytest.raises(Refusal, match="Manage Server"):
+        await svc.settings(GUILD, BOB, None, None, None, False, organiser_role=56)
+    out = await svc.settings(GUILD, ALICE, None, None, None, True, organiser_role=55)
+    assert "names a role" in out.reply and await svc.db.organiser_role(GUILD) is None
