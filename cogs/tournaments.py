@@ -146,12 +146,13 @@ class TournamentCog(commands.Cog):
 
     @group.command(name="report", description="Give a table's result: adjudicate or override (its organiser)")
     @app_commands.describe(table="The table's number in its round", places="Places by seat, e.g. 1,2 or 2,1,1",
-                           round="The round (default: the current one)")
+                           round="The round (default: the current one)",
+                           override="Replace a result the table already has")
     async def report(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1],
                      table: app_commands.Range[int, 1], places: str,
-                     round: app_commands.Range[int, 1] | None = None) -> None:
+                     round: app_commands.Range[int, 1] | None = None, override: bool = False) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.report(
-            tournament, _actor(interaction.user), organiser, table, places, round))
+            tournament, _actor(interaction.user), organiser, table, places, round, override))
         if out is not None:
             await self.settle(tournament)
 

@@ -256,10 +256,10 @@ class Tournaments:
         return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.")
 
     async def report(self, tournament_id: int, actor: Actor, organiser: bool, table: int, places: str,
-                     round_number: int | None = None) -> Outcome:
+                     round_number: int | None = None, override: bool = False) -> Outcome:
         """``/tournament report``: the organiser gives a table's result (``places`` per seat, e.g. ``1,2`` or
-        ``2,1,1``): an adjudication of a game not finished, or an override of one that was (``override``). The game
-        itself, if still running, goes on but no longer counts."""
+        ``2,1,1``): an adjudication of a game not finished, or (``override``) a new result for one that has one. The
+        game itself, if still running, goes on but no longer counts."""
         row = await self._row(tournament_id)
         self._organises(row, actor, organiser)
         if row.status != RUNNING:
@@ -273,10 +273,14 @@ class Tournaments:
         try:
             if not 1 <= number <= len(t.rounds):
                 raise Refusal(f"There is no round {number} yet.")
-            done = t.rounds[number - 1].table(table).done
+            done = t.rounds[number - 1].table(table).result
+            if done is not None and not override:
+                had = ",".join(str(p) for p in done.places)
+                raise Refusal(f"Round {number}, table {table} already has a result ({had}); add `override:True` to "
+                              "replace it.")
             if t.settings.format == Format.ARENA:
                 raise Refusal("An arena's games report their own scores.")
-            t.report(table, ranks, round_number=number, override=done)
+            t.report(table, ranks, round_number=number, override=done is not None)
         except TournamentError as err:
             raise Refusal(str(err)) from None
         games = [g for g in await self.store.games(row.id, number) if g.number == table]

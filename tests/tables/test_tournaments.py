@@ -244,7 +244,9 @@ async def test_the_organiser_reports_and_overrides_a_result(svc: TableService) -
     await finish(svc, tables[0])  # the game ends after all: the organiser's result stands
     row = await svc.tournaments._row(tid)
     assert row.tournament.rounds[0].table(1).result.places == (2, 1)
-    out = await svc.tournaments.report(tid, ALICE, True, 1, "1,2")
+    with pytest.raises(Refusal, match=r"already has a result \(2,1\); add `override:True`"):
+        await svc.tournaments.report(tid, ALICE, True, 1, "1,2")
+    out = await svc.tournaments.report(tid, ALICE, True, 1, "1,2", override=True)
     assert "overridden" in out.reply
     await svc.tournaments.report(tid, ALICE, True, 2, "1,2")  # the round is complete: the next is paired
     assert len(await svc.tournaments.owed_games(tid)) == 2
