@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,23 +106,18 @@ def period_ratings(results: Sequence[ResultRow]) -> tuple[dict[str, Skill], dict
 class Community:
     """Profiles, past games and leaderboards (reads), and the rating rules and rebuild (Manage Server)."""
 
-    def __init__(self, core: Core, draw: Callable[[], Any] | None = None) -> None:
+    def __init__(self, core: Core) -> None:
         self.core = core
-        self._draw = draw  # () -> the render.community module (imported on first use: importing it draws nothing)
-
-    def _renderers(self) -> Any:
-        if self._draw is None:
-            import render.community as drawn  # noqa: PLC0415 - lazy: a bot worker never needs the pictures
-
-            return drawn
-        return self._draw()
 
     async def _picture(self, what: str, view: Any, alt: str) -> Board | None:
+        """A profile's or a leaderboard's picture, drawn off the event loop (None without pictures, or when drawing
+        fails: the words say it all)."""
         if not self.core.render_images:
             return None
         try:
-            module = self._renderers()
-            png = await asyncio.to_thread(getattr(module, f"render_{what}"), view)
+            import render.community as drawn  # noqa: PLC0415 - lazy: importing the service draws nothing
+
+            png = await asyncio.to_thread(getattr(drawn, f"render_{what}"), view)
         except Exception:
             log.exception("could not draw the %s picture", what)
             return None
