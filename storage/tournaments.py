@@ -118,10 +118,12 @@ async def paired(conn: aiosqlite.Connection, tournament_id: int, outcome: Round 
 
 
 async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament, round_number: int, number: int,
-                   game: int, now: float) -> str:
+                   game: int, now: float, card: bool = False) -> str:
     """After a result was reported to ``t`` (not yet stored), in the caller's transaction: a drawn elimination game
     owes another game at its table; a round it completes owes its standings and pairs the next round, or ends the
-    tournament (a paused tournament waits for its resume). Returns the tournament's status after it."""
+    tournament (a paused tournament waits for its resume). ``card``: a round completed owes the card too (it says
+    which round is played, or that it is finished; a caller that owes it already says no). Returns the tournament's
+    status after it."""
     rnd = t.rounds[round_number - 1]
     if not rnd.table(number).done:  # an elimination game drawn with no winner: another game at the same table
         await _do(conn, "INSERT OR IGNORE INTO tournament_tables (tournament_id, round, number, game) "
@@ -129,6 +131,8 @@ async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament
         await _owe_post(conn, row.id, "replay", round_number, now)
         return row.status
     if rnd.complete and rnd.number == len(t.rounds) and not row.paused:  # (the current round)
+        if card:
+            await _owe_post(conn, row.id, "card", 0, now)
         await _owe_post(conn, row.id, "standings", rnd.number, now)
         return await paired(conn, row.id, t.pair_next_round(), now)
     return row.status
@@ -160,7 +164,7 @@ async def record_game(conn: aiosqlite.Connection, table_id: int, now: float) -> 
     except TournamentError as err:  # an organiser's result came first: the game's own stands aside
         log.info("tournament %s: table %s's result not taken: %s", row.id, table_id, err)
         return
-    status = await reported(conn, row, t, link["round"], link["number"], link["game"], now)
+    status = await reported(conn, row, t, link["round"], link["number"], link["game"], now, card=True)
     await _do(conn, "UPDATE tournaments SET state = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?",
               (json.dumps(t.dump()), status, now, row.id))
 
