@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 COLOUR_TOURNAMENT = 0xC27C0E
 FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination": Format.ELIMINATION,
            "arena": Format.ARENA}
+TIEBREAK_WORDS = {"buchholz": "Buchholz", "sonneborn_berger": "S-B", "head_to_head": "head-to-head"}
 FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format.ELIMINATION: "single elimination",
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
 
@@ -391,11 +392,12 @@ class Tournaments:
         t = row.tournament
         lines = []
         for s in t.standings():
-            why = f" (ahead on {s.decided_by.value.replace('_', '-')})" if s.decided_by and \
+            # (what put this player below the one above, on equal points: the picture's words)
+            why = f" (placed by {TIEBREAK_WORDS.get(s.decided_by.value, s.decided_by.value)})" if s.decided_by and \
                 s.decided_by.value != "points" else ""
             gone = " (dropped)" if s.dropped else ""
-            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {s.points:g} pts · Buchholz "
-                         f"{s.buchholz:g} · S-B {s.sonneborn_berger:g}{why}")
+            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {_number(s.points)} pts · Buchholz "
+                         f"{_number(s.buchholz)} · S-B {_number(s.sonneborn_berger)}{why}")
         played = after if after is not None else sum(1 for r in t.rounds if r.complete)
         title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
         content = ""
@@ -456,6 +458,11 @@ class Tournaments:
                             colour=COLOUR_TOURNAMENT)
             out.append((owed, post))
         return out
+
+
+def _number(value: float) -> str:
+    """Points as the standings picture shows them: "3", "2.5", "1.33" (a table of three or more gives thirds)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0")
 
 
 def _said(err: TournamentError, actor: Actor) -> str:
