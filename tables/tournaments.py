@@ -379,11 +379,11 @@ class Tournaments:
             lines.append(f"**Table {table.number}**: " + " v ".join(f"<@{p}>" for p in table.seats) + at)
         lines += [f"Bye (counts as a win): <@{p}>" for p in rnd.byes]
         lines += [f"Sits this round out: <@{p}>" for p in rnd.rests]
-        players = [p for table in rnd.tables for p in table.seats]
+        players = [p for table in rnd.tables for p in table.seats] + list(rnd.byes) + list(rnd.rests)
+        clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {row.on_timeout}." if row.turn_seconds else ""
         return Post(content=" ".join(f"<@{p}>" for p in players)[:1900] + f" — round {number} of {row.name} is on.",
                     title=f"🏆 {row.name} · round {number}", description="\n".join(lines)[:4000],
-                    colour=COLOUR_TOURNAMENT, mention_ids=players,
-                    footer="Your game is in its thread; the turn clock of the tournament runs.")
+                    colour=COLOUR_TOURNAMENT, mention_ids=players, footer="Your game is in its thread." + clock)
 
     async def standings(self, tournament_id: int, final: bool = False, after: int | None = None) -> Post:
         """The standings with their tie-breaks (the final names the winners and what decided the places); ``after``:
