@@ -20,7 +20,7 @@ from discord.ext import commands
 from cogs.community import CommunityCog
 from cogs.controls import DYNAMIC_ITEMS
 from cogs.game import GameCog
-from cogs.tournaments import TournamentButton, TournamentCog
+from cogs.tournaments import TournamentCog
 from storage import Database
 from tables import TableService
 from tables.catalog import Catalog, default_catalog
@@ -97,7 +97,7 @@ class Blockhouse(commands.Bot):
         await self.add_cog(games)
         await self.add_cog(CommunityCog(self, games))
         await self.add_cog(TournamentCog(self, games))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, TournamentButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
             if self.settings.test_guild:
                 guild = discord.Object(self.settings.test_guild)

@@ -312,8 +312,28 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button],
         await _guard(interaction, cog.on_history_page(interaction, self.user_id, self.guild_id, self.game, self.page))
 
 
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
+                       template=rf"bh:tour:(?P<action>join|leave):(?P<tournament>{ID})"):
+    """Join or Leave under a tournament's sign-up card."""
+
+    def __init__(self, action: str, tournament_id: int) -> None:
+        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=action.title(), style=style,
+                                           custom_id=f"bh:tour:{action}:{tournament_id}"))
+        self.action, self.tournament_id = action, tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> TournamentButton:
+        return cls(match["action"], int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = cast(Any, interaction.client).get_cog("TournamentCog")
+        await _guard(interaction, cog.on_button(interaction, self.action, self.tournament_id))
+
+
 DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton,
-                 HistoryButton)
+                 HistoryButton, TournamentButton)
 
 
 def known_control(custom_id: str) -> bool:

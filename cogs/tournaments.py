@@ -6,7 +6,6 @@ Thin: the table service decides everything."""
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -14,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import ID, _guard
+from cogs.controls import TournamentButton
 from cogs.present import message_kwargs
 from tables import Actor, Outcome, Refusal, TableService
 from tables.tournaments import FORMATS
@@ -25,26 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 TICK = 30  # seconds between looks for what tournaments still owe (a game's end usually delivers it at once)
-
-
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
-                       template=rf"bh:tour:(?P<action>join|leave):(?P<tournament>{ID})"):
-    """Join or Leave under a tournament's sign-up card."""
-
-    def __init__(self, action: str, tournament_id: int) -> None:
-        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label=action.title(), style=style,
-                                           custom_id=f"bh:tour:{action}:{tournament_id}"))
-        self.action, self.tournament_id = action, tournament_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> TournamentButton:
-        return cls(match["action"], int(match["tournament"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = cast(Any, interaction.client).get_cog("TournamentCog")
-        await _guard(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
 
 async def _organiser(interaction: discord.Interaction, service: TableService) -> bool:

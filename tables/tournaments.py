@@ -396,7 +396,8 @@ class Tournaments:
             why = f" (placed by {TIEBREAK_WORDS.get(s.decided_by.value, s.decided_by.value)})" if s.decided_by and \
                 s.decided_by.value != "points" else ""
             gone = " (dropped)" if s.dropped else ""
-            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {_number(s.points)} pts · Buchholz "
+            points = f"{_number(s.points)} pt{'s' * (s.points != 1)}"
+            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {points} · Buchholz "
                          f"{_number(s.buchholz)} · S-B {_number(s.sonneborn_berger)}{why}")
         played = after if after is not None else sum(1 for r in t.rounds if r.complete)
         title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
