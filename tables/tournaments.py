@@ -33,10 +33,13 @@ FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
 
 
+LATE = ("zero", "half", "no")  # late joiners (Swiss and arena): no points for the rounds missed, half a point, none
+
+
 def split_schedule(options: dict[str, str]) -> tuple[dict[str, str], int | None, int | None]:
     """``round=48h`` (how long a round may last: games still running then end as they stand) and ``signup=24h``
     (sign-ups close and the tournament starts then) out of the options; raises :class:`Refusal`."""
-    rest = {k: v for k, v in options.items() if k not in ("round", "signup")}
+    rest = {k: v for k, v in options.items() if k not in ("round", "signup", "late")}
     out: list[int | None] = []
     for key, what in (("round", "how long a round may last"), ("signup", "how long sign-ups stay open")):
         value = options.get(key, "off").lower()
@@ -97,11 +100,16 @@ class Tournaments:
         if fmt not in FORMATS:
             raise Refusal(f"`format` is one of {', '.join(FORMATS)}.")
         given = parse_options(options_text)
+        late = given.get("late", "zero").lower()
+        if late not in LATE:
+            raise Refusal("`late` is `zero` (a late joiner starts with no points for the rounds missed), `half` (half "
+                          "a point for each) or `no` (no late joiners).")
         given, round_seconds, signup_seconds = split_schedule(given)
         rest, clock = split_clock(given)
         rated = split_rated(given)
         try:
-            settings = Settings(FORMATS[fmt], seats=seats, rounds=rounds or None,
+            settings = Settings(FORMATS[fmt], seats=seats, rounds=rounds or None, late_join=late != "no",
+                                late_points_half=late == "half",
                                 min_seats=max(2, game.min_players) if fmt == "swiss" and seats > 2 else None,
                                 seed=self.core.seeds())
             options = game.resolve_options(rest, settings.seats)
@@ -139,6 +147,9 @@ class Tournaments:
             schedule.append(f"a round lasts at most {clock_text(row.round_seconds)}")
         if row.status == SIGNUP and row.signup_until:
             schedule.append(f"sign-ups close <t:{int(row.signup_until)}:R> and it starts then")
+        if t.settings.late_joining:
+            schedule.append("late joiners welcome" + (" (half a point a round missed)" if t.settings.late_points_half
+                                                      else ""))
         schedule.append("rated" if row.rated else "unrated")
         desc = (f"**{game.name}** · {format_words(t.settings)} · "
                 f"{f'{rounds} rounds' if rounds else 'rounds: as the field needs'}\n{' · '.join(schedule)}\n"

@@ -279,3 +279,24 @@ async def test_a_servers_organiser_role(svc: TableService) -> None:
         await svc.settings(GUILD, BOB, None, None, None, False, organiser_role=56)
     out = await svc.settings(GUILD, ALICE, None, None, None, True, organiser_role=55)
     assert "names a role" in out.reply and await svc.db.organiser_role(GUILD) is None
+
+
+async def test_late_joiners_start_with_zero_or_half_a_point_or_are_refused(svc: TableService) -> None:
+    for late, points in (("zero", 0.0), ("half", 0.5)):
+        tid = await create(svc, rounds=3, options=f"late={late}")
+        assert "late joiners welcome" in svc.tournaments.card(await svc.tournaments._row(tid)).description
+        await svc.tournaments.start(tid, ALICE, organiser=True)
+        out = await svc.tournaments.join(tid, EVE)
+        assert out.reply.endswith("You play from the next round.")
+        await svc.tournaments.join(tid, FRED)  # (six in round 2: nobody has a bye)
+        for t in await open_round(svc, tid, [10_000 + tid * 100]):
+            await finish(svc, t)
+        row = await svc.tournaments._row(tid)
+        eve = next(s for s in row.tournament.standings() if s.player == EVE.user_id)
+        assert eve.points == points and eve.games == 0
+    tid = await create(svc, options="late=no")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    with pytest.raises(Refusal, match="takes no late players"):
+        await svc.tournaments.join(tid, EVE)
+    with pytest.raises(Refusal, match="`late` is `zero`"):
+        await create(svc, options="late=maybe")
