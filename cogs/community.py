@@ -74,7 +74,8 @@ class CommunityCog(commands.Cog):
         if not await self.games._defer(interaction):
             return
         page = await self.games._ask(interaction, self.service.past_games(interaction.guild_id,
-                                                                          _who(interaction, member), game))
+                                                                          _who(interaction, member), game,
+                                                                          asker_id=interaction.user.id))
         if page is not None:
             await interaction.followup.send(ephemeral=True, **history_kwargs(page))
 
@@ -87,7 +88,8 @@ class CommunityCog(commands.Cog):
             return
         name = await self._name_of(interaction, user_id)
         shown = await self.games._ask(interaction, self.service.past_games(guild_id, Actor(user_id, name),
-                                                                           game or None, page))
+                                                                           game or None, page,
+                                                                           asker_id=interaction.user.id))
         if shown is not None:
             await interaction.edit_original_response(**history_kwargs(shown))
 

@@ -5,7 +5,9 @@ Thin: the table service decides everything."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -16,7 +18,7 @@ from discord.ext import commands, tasks
 from cogs.controls import TournamentButton
 from cogs.present import message_kwargs
 from tables import Actor, Outcome, Refusal, TableService
-from tables.tournaments import FORMATS
+from tables.tournaments import FORMATS, OpenedAlready
 
 if TYPE_CHECKING:
     from cogs.client import Blockhouse
@@ -35,6 +37,11 @@ async def _organiser(interaction: discord.Interaction, service: TableService) ->
     return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", []))
 
 
+def _titled(title: str) -> Callable[[discord.Message], bool]:
+    """A message whose card has this title (a tournament's posts are named by tournament and round)."""
+    return lambda m: bool(m.embeds) and m.embeds[0].title == title
+
+
 def _actor(user: discord.abc.User) -> Actor:
     return Actor(user.id, user.display_name)
 
@@ -47,6 +54,7 @@ class TournamentCog(commands.Cog):
     def __init__(self, bot: Blockhouse, games: GameCog) -> None:
         self.bot = bot
         self.games = games
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
     def service(self) -> TableService:
@@ -157,7 +165,12 @@ class TournamentCog(commands.Cog):
 
     # --- delivery ---------------------------------------------------------------------------------------
     async def settle(self, tournament_id: int) -> None:
-        """Deliver what the tournament owes: its games opened in threads, then its posts in order."""
+        """Deliver what the tournament owes: its games opened in threads, then its posts in order; one delivery at a
+        time per tournament (the tick and a game's end may ask at once)."""
+        async with self._locks[tournament_id]:
+            await self._settle(tournament_id)
+
+    async def _settle(self, tournament_id: int) -> None:
         tournaments = self.service.tournaments
         try:
             row = await tournaments._row(tournament_id)
@@ -167,13 +180,22 @@ class TournamentCog(commands.Cog):
         if channel is None:
             return
         for owed, name in await tournaments.owed_games(tournament_id):
-            thread = await self._thread(channel, name)
-            if thread is None:
+            if owed.table_id is not None:  # opened before the process stopped, not started: started in its thread
+                table = await self.service.db.get_table(owed.table_id)
+                thread_id = table.channel_id if table is not None else None
+            else:
+                thread = await self._thread(channel, name)
+                thread_id = thread.id if thread is not None else None
+            if thread_id is None:
                 break  # Discord refused: the game stays owed, tried again at the next tick
             try:
-                out = await tournaments.open_game(owed, thread.id)
-            except Refusal:
-                continue  # opened meanwhile
+                out = await tournaments.open_game(owed, thread_id)
+            except OpenedAlready:
+                continue
+            except Refusal as err:  # (a game that can't start: said in the log, tried again at the next tick)
+                log.warning("tournament %s: round %s table %s could not start: %s", tournament_id, owed.round,
+                            owed.number, err)
+                continue
             await self.games.deliver(None, out)
         if await tournaments.owed_games(tournament_id):
             return  # a round's post waits for its games' threads
@@ -182,8 +204,11 @@ class TournamentCog(commands.Cog):
                 if not await self._card(row.id, post):
                     return
             else:
-                try:
-                    await channel.send(**message_kwargs(post))
+                try:  # posted just before the process stopped, it is found among the latest messages (by its title,
+                    # which names the tournament and the round)
+                    there = await self.games._find(channel, _titled(post.title)) if due.kind != "replay" else None
+                    if there is None:
+                        await channel.send(**message_kwargs(post))
                 except discord.HTTPException as err:
                     log.warning("tournament %s: could not post its %s: %s", tournament_id, due.kind, err)
                     return

@@ -140,23 +140,28 @@ class Record:
 
 
 def record_of(results: Sequence[GameResult], top: int = 3) -> Record:
-    """A player's record from their finished games (in the order they ended)."""
-    wins = sum(1 for r in results if r.outcome != "loss")
-    places = Counter(r.place for r in results if not r.cooperative)  # (a team's places say nothing)
+    """A player's record from their finished games (in the order they ended). Wins, places and streaks count games
+    against others (a solo game is won by its player alone: its record is its score); a cooperative game's places say
+    nothing (the team shares them), and its other players are partners, not opponents."""
+    played = [r for r in results if r.seats > 1]
+    wins = sum(1 for r in played if r.outcome != "loss")
+    places = Counter(r.place for r in played if not r.cooperative)
     most = max(places, default=0)
     best = run = 0
-    for r in results:
+    for r in played:
         run = run + 1 if r.outcome != "loss" else 0
         best = max(best, run)
     turns = sum(r.turns for r in results)
     met: Counter[str] = Counter()
     beaten: Counter[str] = Counter()
     names: dict[str, str] = {}
-    for r in results:
+    for r in played:
+        if r.cooperative:
+            continue
         for player, name, place in r.opponents:
             met[player] += 1
             names[player] = name  # the latest name they played under
-            if not r.cooperative and r.place < place:
+            if r.place < place:
                 beaten[player] += 1
     favourites = tuple((names[p], n, beaten[p]) for p, n in sorted(met.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
     return Record(games=len(results), wins=wins, places=tuple(places.get(p, 0) for p in range(1, most + 1)),

@@ -412,6 +412,15 @@ class Game(ABC, Generic[S, M, V]):
         """Running scores by seat, for the embed; empty when the game has none."""
         return []
 
+    def ranks_now(self, state: S) -> tuple[int, ...]:
+        """The places as the position stands, by the game's own ranking of a finished game (competition ranks): what a
+        game stopped early gets (a tournament round's deadline). The default ranks larger scores first; a cooperative
+        game's seats share first place. Empty for a game without scores (its seats share the place)."""
+        scores = self.scores(state)
+        if self.cooperative:
+            return (1,) * len(scores)
+        return rank_by([(float(x),) for x in scores])
+
     # --- persistence ---------------------------------------------------------------
     def dump(self, state: S) -> dict[str, Any]:
         """JSON-safe dict including ``format``; ``load(dump(s))`` equals ``s``. The default writes ``format`` and

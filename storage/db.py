@@ -307,11 +307,13 @@ class Database:
                            host_id: int, host_name: str, now: float, lobby_channel_id: int | None = None,
                            lobby_message_id: int | None = None, clock: tuple[int | None, str] | None = None,
                            answer_seconds: int | None = None, rated: bool = True,
-                           tournament: tuple[int, int, int, int] | None = None) -> int:
+                           tournament: tuple[int, int, int, int] | None = None,
+                           seats: Sequence[tuple[int | None, str, str | None]] = ()) -> int:
         """A new lobby with the host in seat 0, its turn clock (``(seconds, on_timeout)``), answer time and whether
         the host wants it rated, and its lobby card owed (the outbox) until the card is posted; raises
         :class:`ChannelBusy`. ``tournament``: the (tournament, round, table, game) this table opens, claimed in the
-        same transaction (:class:`StaleVersion` when it was opened already)."""
+        same transaction (:class:`StaleVersion` when it was opened already); ``seats``: every seat's (user, name, bot)
+        at once (the host's alone by default)."""
         seconds, policy = clock or (None, "bot")
         try:
             async with self.transaction() as conn:
@@ -325,8 +327,9 @@ class Database:
                 table_id = cur.lastrowid
                 await cur.close()
                 assert table_id is not None
-                await _run(conn, "INSERT INTO seats (table_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                                   (table_id, host_id, host_name))
+                await _run_many(conn, "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                                [(table_id, i, uid, name, bot) for i, (uid, name, bot) in
+                                 enumerate(seats or [(host_id, host_name, None)])])
                 if tournament is not None:
                     claimed = await _run(conn, "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND "
                                          "round = ? AND number = ? AND game = ? AND table_id IS NULL",

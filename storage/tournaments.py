@@ -251,19 +251,22 @@ class TournamentStore:
             await _do(conn, "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
     async def owed_games(self, tournament_id: int) -> list[OwedGame]:
-        """The games of the tournament not opened yet, in round and table order."""
+        """The games of the tournament not started yet, in round and table order: not opened (``table_id`` None), or
+        opened but not started (the process stopped in between: its table is still a lobby)."""
         async with self.db._reading() as conn, conn.execute(
-                "SELECT * FROM tournament_tables WHERE tournament_id = ? AND table_id IS NULL "
-                "ORDER BY round, number, game", (tournament_id,)) as cur:
-            return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], None)
+                "SELECT g.* FROM tournament_tables g LEFT JOIN tables t ON t.id = g.table_id WHERE g.tournament_id = ? "
+                "AND (g.table_id IS NULL OR t.status = 'lobby') ORDER BY g.round, g.number, g.game",
+                (tournament_id,)) as cur:
+            return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], r["table_id"])
                     for r in await cur.fetchall()]
 
     async def all_owed_games(self) -> list[OwedGame]:
-        """Every tournament's games not opened yet (of running tournaments)."""
+        """Every running tournament's games not started yet (see :meth:`owed_games`)."""
         async with self.db._reading() as conn, conn.execute(
-                "SELECT g.* FROM tournament_tables g JOIN tournaments t ON t.id = g.tournament_id WHERE "
-                "g.table_id IS NULL AND t.status = 'running' ORDER BY g.tournament_id") as cur:
-            return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], None)
+                "SELECT g.* FROM tournament_tables g JOIN tournaments t ON t.id = g.tournament_id LEFT JOIN tables x "
+                "ON x.id = g.table_id WHERE (g.table_id IS NULL OR x.status = 'lobby') AND t.status = 'running' "
+                "ORDER BY g.tournament_id") as cur:
+            return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], r["table_id"])
                     for r in await cur.fetchall()]
 
     async def games(self, tournament_id: int, round_number: int | None = None) -> list[OwedGame]:

@@ -101,7 +101,8 @@ class TurnClock:
         """``/game pause`` and ``/game resume`` (the host or a moderator): stop the turn clock with the time left,
         or start it again from there."""
         table = await self.core.table_in(channel_id)
-        if actor.user_id != table.host_id and not actor.can_manage:
+        host = actor.user_id == table.host_id and table.tournament_id is None  # (a tournament game has no host)
+        if not host and not actor.can_manage:
             raise Refusal("Only the host or a moderator can pause or resume the clock.")
         if table.status != ACTIVE or not table.turn_seconds:
             raise Refusal("This game has no turn clock running (set one in the lobby with `clock=24h`).")

@@ -222,9 +222,13 @@ class Community:
 
     # --- past games --------------------------------------------------------------------------------
     async def past_games(self, guild_id: int | None, member: Actor, game: str | None = None,
-                         page: int = 1) -> HistoryPage:
+                         page: int = 1, asker_id: int | None = None) -> HistoryPage:
         """``/history``: a member's finished games, newest first, a page at a time: each with its result, rating
-        change, a link to its thread and how to replay it. In a server, that server's games; in DMs, every one."""
+        change, a link to its thread and how to replay it. In a server, that server's games; in DMs (``guild_id``
+        None), every server's, and only the asker's own (``asker_id``): another member's games elsewhere are theirs."""
+        if guild_id is None and asker_id is not None and member.user_id != asker_id:
+            raise Refusal("Outside a server you can list only your own games; ask in a server you share for "
+                          "someone else's.")
         key = self._game_key(game)
         records = self.core.db.records
         total = await records.count_of_user(member.user_id, guild_id, key)

@@ -131,7 +131,9 @@ class Core:
             left[seat] = how
         game, res = sit.game, sit.result
         scores = list(res.scores) if res else [float(x) for x in game.scores(sit.state)] or [0.0] * n
-        base_rank = list(res.ranks) if res else [1] * n
+        base_rank = list(res.ranks) if res else list(game.ranks_now(sit.state))  # (a game stopped early: as it stands)
+        if len(base_rank) != n:  # a game without scores: its seats share the place
+            base_rank = [1] * n
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
         ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]

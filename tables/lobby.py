@@ -385,6 +385,9 @@ class Lobby:
             table = await self.core.table(table.id)
             if table.status not in (LOBBY, ACTIVE):
                 raise Refusal("This game is already over.")
+            if table.tournament_id is not None:  # its round would wait for it for ever
+                raise Refusal("This is a tournament's game: it can't be cancelled. Its organiser can settle it with "
+                              "`/tournament report`.")
             if actor.user_id != table.host_id and not actor.can_manage:
                 raise Refusal("Only the host, or someone who can manage this channel, can cancel the game.")
             note = f"Game cancelled by {actor.name}."

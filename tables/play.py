@@ -266,7 +266,8 @@ class Play:
     async def kick(self, channel_id: int, actor: Actor, target: Actor) -> Outcome:
         """``/game kick`` (the host or a moderator): the player leaves the game; a bot keeps their seat."""
         table = await self.core.table_in(channel_id)
-        if actor.user_id != table.host_id and not actor.can_manage:
+        host = actor.user_id == table.host_id and table.tournament_id is None  # (a tournament game has no host)
+        if not host and not actor.can_manage:
             raise Refusal("Only the host or a moderator can remove a player.")
         seat = table.seat_of(target.user_id)
         if table.status != ACTIVE or seat is None or seat.resigned:

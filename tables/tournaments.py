@@ -16,7 +16,7 @@ from typing import Any
 from community.tournament import Final, Format, Settings, Tournament, TournamentError
 from community.views import BracketMatch, StandingRow, StandingsView
 from engine.base import GameError
-from storage import StaleVersion
+from storage import ChannelBusy, StaleVersion
 from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow
 from tables.core import Core
 from tables.lobby import CLOCKS, Lobby, clock_text, parse_options, split_clock, split_rated
@@ -33,6 +33,8 @@ FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
 
 
+NAME_CHARS = 80  # a tournament's name, in every post's title (Discord: 256)
+MENTIONS = 60  # players a round's post mentions (a message holds 2,000 characters; a mention takes up to 22)
 LATE = ("zero", "half", "no")  # late joiners (Swiss and arena): no points for the rounds missed, half a point, none
 
 
@@ -97,6 +99,11 @@ class Tournaments:
         if not organiser:
             raise Refusal("Only members with Manage Server, or the server's organiser role, can create tournaments.")
         game = self.core.game(game_key)
+        if game.cooperative:
+            raise Refusal(f"{game.name} is played together against the game: its players share their places, so a "
+                          "tournament can't rank them.")
+        if len(name) > NAME_CHARS:
+            raise Refusal(f"A tournament's name has at most {NAME_CHARS} characters.")
         if fmt not in FORMATS:
             raise Refusal(f"`format` is one of {', '.join(FORMATS)}.")
         given = parse_options(options_text)
@@ -213,26 +220,34 @@ class Tournaments:
 
     async def open_game(self, owed: OwedGame, channel_id: int) -> Outcome:
         """A game the tournament owes, started in ``channel_id`` (the thread made for it) with its players in their
-        seats; the row is claimed in the same write as the table, so a game opens once."""
+        seats: the table is made with its seats and claims the owed row in one write (a game opens once), then starts.
+        A game opened before the process stopped, not yet started (``owed.table_id``), is started where it is."""
         row = await self._row(owed.tournament_id)
         t = row.tournament
         rnd = t.rounds[owed.round - 1]
         seats = rnd.table(owed.number).seats
         names = [row.name_of(p) for p in seats]
-        try:
-            tid = await self.core.db.create_table(
-                guild_id=row.guild_id, channel_id=channel_id, game=row.game, options=row.options, host_id=seats[0],
-                host_name=names[0], now=self.core.clock(), clock=(row.turn_seconds, row.on_timeout),
-                rated=row.rated, tournament=(row.id, owed.round, owed.number, owed.game))
-        except StaleVersion:
-            raise Refusal("That game is open already.") from None
-        table = await self.core.table(tid)
-        table = await self.core.db.set_seats(tid, table.version, [(p, n, None) for p, n in zip(seats, names,
-                                                                                               strict=True)],
-                                             self.core.clock())
+        if owed.table_id is not None:
+            tid = owed.table_id
+        else:
+            try:
+                tid = await self.core.db.create_table(
+                    guild_id=row.guild_id, channel_id=channel_id, game=row.game, options=row.options,
+                    host_id=seats[0], host_name=names[0], now=self.core.clock(),
+                    clock=(row.turn_seconds, row.on_timeout), rated=row.rated,
+                    tournament=(row.id, owed.round, owed.number, owed.game),
+                    seats=[(p, n, None) for p, n in zip(seats, names, strict=True)])
+            except (StaleVersion, ChannelBusy):  # (claimed by another delivery, or its thread holds its game)
+                raise OpenedAlready("That game is open already.") from None
         seed = rnd.game_seed if t.settings.format == Format.ARENA else None
         out = await self.lobby.start(tid, Actor(seats[0], names[0]), seed=seed)
         out.lobby = None  # a tournament game has no lobby card
+        if out.public:  # its players are called to their game in its thread (which also adds them to it)
+            first = out.public[0]
+            again = f" (game {owed.game})" if owed.game > 1 else ""
+            first.content = (" ".join(f"<@{p}>" for p in seats) + f" — your game of round {owed.round}{again} of "
+                             f"{row.name}. " + first.content).strip()[:2000]
+            first.mention_ids = list(dict.fromkeys([*seats, *first.mention_ids]))
         return out
 
     async def drop(self, tournament_id: int, actor: Actor, target: Actor, organiser: bool) -> Outcome:
@@ -250,14 +265,30 @@ class Tournaments:
             raise Refusal(_said(err, target)) from None
         row = await self._change(row, t, posts=[("card", 0)])
         out = Outcome(reply=f"{target.name} dropped out of {row.name}.")
+        for resigned in await self.resign_dropped(row.id, {target.user_id: target.name}):
+            resigned.reply = out.reply
+            return resigned
+        return out
+
+    async def resign_dropped(self, tournament_id: int, names: dict[int, str] | None = None) -> list[Outcome]:
+        """Games of the current round still running with a player who dropped out: that player resigns (a drop and
+        its resignation are two writes; a process that stops between them finishes the second here, on the tick)."""
+        row = await self._row(tournament_id)
+        t = row.tournament
+        if row.status != RUNNING or not t.rounds:
+            return []
+        dropped = {p for p, player in t.players.items() if player.dropped}
+        outs = []
         for owed in await self.store.games(row.id, len(t.rounds)):
             table = await self.core.db.get_table(owed.table_id) if owed.table_id else None
-            if table is not None and table.status == "active" and (seat := table.seat_of(target.user_id)) and \
-                    not seat.resigned:
-                resigned = await self.play.resign(table.channel_id, target)
-                resigned.reply = out.reply
-                return resigned
-        return out
+            if table is None or table.status != "active":
+                continue
+            for seat in table.seats:
+                if seat.user_id in dropped and not seat.resigned:
+                    name = (names or {}).get(seat.user_id, row.name_of(seat.user_id))
+                    outs.append(await self.play.resign(table.channel_id, Actor(seat.user_id, name)))
+                    break
+        return outs
 
     async def cancel(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
         row = await self._row(tournament_id)
@@ -265,7 +296,7 @@ class Tournaments:
         if row.status not in (SIGNUP, RUNNING):
             raise Refusal("This tournament is over already.")
         row = await self._change(row, row.tournament, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
-        return Outcome(reply=f"{row.name} is cancelled; games still being played go on, unrated by it.")
+        return Outcome(reply=f"{row.name} is cancelled; games still being played go on, but no longer count for it.")
 
     async def report(self, tournament_id: int, actor: Actor, organiser: bool, table: int, places: str,
                      round_number: int | None = None, override: bool = False) -> Outcome:
@@ -392,8 +423,11 @@ class Tournaments:
         lines += [f"Sits this round out: <@{p}>" for p in rnd.rests]
         players = [p for table in rnd.tables for p in table.seats] + list(rnd.byes) + list(rnd.rests)
         clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {row.on_timeout}." if row.turn_seconds else ""
-        return Post(content=" ".join(f"<@{p}>" for p in players)[:1900] + f" — round {number} of {row.name} is on.",
-                    title=f"🏆 {row.name} · round {number}", description="\n".join(lines)[:4000],
+        shown = players[:MENTIONS]  # (each player is mentioned in their game's thread as well)
+        more = f" and {len(players) - len(shown)} more (each is mentioned in their game's thread)" \
+            if len(players) > len(shown) else ""
+        return Post(content=" ".join(f"<@{p}>" for p in shown) + more + f" — round {number} of {row.name} is on.",
+                    title=f"🏆 {row.name} · round {number}", description=_fit(lines),
                     colour=COLOUR_TOURNAMENT, mention_ids=players, footer="Your game is in its thread." + clock)
 
     async def standings(self, tournament_id: int, final: bool = False, after: int | None = None) -> Post:
@@ -418,7 +452,7 @@ class Tournaments:
             content = "🏆 " + " and ".join(f"<@{p}>" for p in winners) + \
                 (" win " if len(winners) > 1 else " wins ") + f"{row.name}!"
         board = await self._standings_picture(row, t, final, played)
-        return Post(content=content, title=title, description="\n".join(lines)[:4000] or "No games played yet.",
+        return Post(content=content, title=title, description=_fit(lines) or "No games played yet.",
                     colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [], board=board,
                     footer="Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those "
                            "you beat, half of those you drew), then your games against each other.")
@@ -463,8 +497,9 @@ class Tournaments:
             elif owed.kind in ("standings", "final"):
                 post = await self.standings(row.id, final=owed.kind == "final", after=owed.round or None)
             elif owed.kind == "replay":
-                post = Post(title=f"🏆 {row.name} · round {owed.round}", colour=COLOUR_TOURNAMENT,
-                            description="A game was drawn with no winner: its players play another.")
+                post = Post(title=f"🏆 {row.name} · round {owed.round} · a drawn game replayed",
+                            colour=COLOUR_TOURNAMENT,
+                            description="A game was drawn with no winner: its players play another (in a new thread).")
             else:
                 post = Post(title=f"🏆 {row.name}", description="This tournament was cancelled.",
                             colour=COLOUR_TOURNAMENT)
@@ -475,6 +510,23 @@ class Tournaments:
 def _number(value: float) -> str:
     """Points as the standings picture shows them: "3", "2.5", "1.33" (a table of three or more gives thirds)."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0")
+
+
+def _fit(lines: list[str], limit: int = 4000) -> str:
+    """As many whole lines as fit a card's text, then how many more there are (the picture has them all)."""
+    out: list[str] = []
+    size = 0
+    for i, line in enumerate(lines):
+        if size + len(line) + 1 > limit - 60:
+            out.append(f"… and {len(lines) - i} more (in the picture, and in `/tournament standings`)")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
+
+
+class OpenedAlready(Refusal):
+    """A game the tournament owed was opened meanwhile (by another delivery of it)."""
 
 
 def _said(err: TournamentError, actor: Actor) -> str:

@@ -501,12 +501,17 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         return [self.groups(state, p) + max(self.captured_by_colour(state, p).values(), default=0)
                 for p in range(state.seats)]
 
+    def ranks_now(self, state: BlockersState) -> tuple[int, ...]:
+        """The lowest score first; on equal scores, fewer tiles captured."""
+        scores = self.scores(state)
+        taken = [len(c) for c in state.captured]
+        return rank_by([(-scores[p], -taken[p]) for p in range(state.seats)])
+
     def result(self, state: BlockersState) -> Result | None:
         if state.phase != OVER:
             return None
         scores = self.scores(state)
-        taken = [len(c) for c in state.captured]
-        ranks = rank_by([(-scores[p], -taken[p]) for p in range(state.seats)])
+        ranks = self.ranks_now(state)
         winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
         if len(winners) > 1:
             reason = "tie: the win is shared"

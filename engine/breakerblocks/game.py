@@ -717,14 +717,20 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         if state.winner is not None:
             return Result(tuple(circuits), (1, 2) if state.winner == 0 else (2, 1), frozenset({state.winner}),
                           state.reason)
-        keys: list[tuple[float, ...]] = [(circuits[p],) for p in (0, 1)]
         reason = f"circuits controlled ({state.reason})"
+        if circuits[0] == circuits[1] and state.options["tiebreak"] == "total_power":
+            reason += "; tie broken by total power"
+        ranks = self.ranks_now(state)
+        return Result(tuple(circuits), ranks, frozenset(p for p in (0, 1) if ranks[p] == 1), reason)
+
+    def ranks_now(self, state: BreakerState) -> tuple[int, ...]:
+        """More circuits controlled first; on equal circuits, with the ``total_power`` tiebreak, more total power."""
+        circuits = [float(self.controlled(state, p)) for p in (0, 1)]
+        keys: list[tuple[float, ...]] = [(circuits[p],) for p in (0, 1)]
         if circuits[0] == circuits[1] and state.options["tiebreak"] == "total_power":
             power = self.circuit_power(state)
             keys = [(circuits[p], float(sum(c[p] for c in power))) for p in (0, 1)]
-            reason += "; tie broken by total power"
-        ranks = rank_by(keys)
-        return Result(tuple(circuits), ranks, frozenset(p for p in (0, 1) if ranks[p] == 1), reason)
+        return rank_by(keys)
 
     def scores(self, state: BreakerState) -> list[float]:
         return [float(self.controlled(state, p)) for p in (0, 1)]

@@ -372,17 +372,19 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
     def cards_left(self, state: BreaksState) -> list[int]:
         return [sum(len(seq) for seq in state.slots[p]) for p in range(state.seats)]
 
+    def ranks_now(self, state: BreaksState) -> tuple[int, ...]:
+        """Most points first; on equal points, with the ``cards_left`` tiebreak, more cards left in the slots."""
+        scores = self.scores(state)
+        if state.options["tiebreak"] == "cards_left":
+            left = self.cards_left(state)
+            return rank_by([(scores[p], left[p]) for p in range(state.seats)])
+        return rank_by([(scores[p],) for p in range(state.seats)])
+
     def result(self, state: BreaksState) -> Result | None:
         if state.phase != OVER:
             return None
         scores = self.scores(state)
-        keys: list[tuple[float, ...]]
-        if state.options["tiebreak"] == "cards_left":
-            left = self.cards_left(state)
-            keys = [(scores[p], left[p]) for p in range(state.seats)]
-        else:
-            keys = [(scores[p],) for p in range(state.seats)]
-        ranks = rank_by(keys)
+        ranks = self.ranks_now(state)
         winners = frozenset(p for p in range(state.seats) if ranks[p] == 1)
         if len(winners) > 1:
             reason = "tie: the win is shared"

@@ -5,6 +5,7 @@ real bot, a real SQLite file)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -102,3 +103,29 @@ async def test_a_restart_between_a_rounds_end_and_the_next_rounds_threads(simcor
     await simcord_env.bot.get_cog("TournamentCog").tick()  # and another: nothing is opened or posted twice
     assert len([t for t in hall.threads if "round 2 " in t.name]) == 2
     assert len(posts(hall, "Cup · round 2")) == 1 and len(posts(hall, "Cup · standings after round 1")) == 1
+
+
+async def test_two_deliveries_at_once_open_each_game_once(simcord_env: Any) -> None:
+    """The clock's tick and a game's end may deliver a tournament at the same moment: one waits for the other, so no
+    game gets two threads and no post comes twice."""
+    guild = simcord_env.create_guild()
+    hall = guild.create_text_channel("tournaments")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+    await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
+    for m in members:
+        await m.click(card(hall), label="Join")
+    cog = simcord_env.bot.get_cog("TournamentCog")
+    real_settle = cog.settle
+
+    async def stopped(tournament_id: int) -> None:  # the start is stored; nothing delivered yet
+        return None
+
+    cog.settle = stopped
+    await admin.slash(hall, "tournament start", tournament=1)
+    cog.settle = real_settle
+    assert not hall.threads
+    await asyncio.gather(cog.settle(1), cog.settle(1), cog.tick())
+    assert len([t for t in hall.threads if "round 1 " in t.name]) == 2
+    assert len(posts(hall, "Cup · round 1")) == 1

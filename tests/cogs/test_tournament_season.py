@@ -166,7 +166,11 @@ async def round_opened(s: Season, rnd: int, game: str, seats: int, count: int | 
         assert 2 <= len(players) <= seats and all(f"<@{p.id}>" in pairings.content for p in players)
         first = [m for m in thread.history() if m.embeds and "table #" in (m.embeds[0].title or "")][0]
         assert f"{game} begins!" in (first.embeds[0].description or "")
-        (acting,) = to_act(first)
+        # every player is called to the game in its thread, then the one to act is told it is their turn
+        mentioned = to_act(first)
+        assert mentioned[:len(order)] == order and len(mentioned) == len(order) + 1
+        assert f"your game of round {rnd} of " in (first.content or "")
+        acting = mentioned[-1]
         assert acting in order and "your turn" in (first.content or "")
         tables.append((thread, players))
     paired = {p.id for _, players in tables for p in players}
@@ -196,7 +200,7 @@ async def play_moves(s: Season, thread: Any, count: int, start: int = 0) -> None
         board = last_board(thread)
         assert "Game over" not in (board.content or "")
         made = await moves_made(s.env.bot, thread)
-        (acting,) = to_act(board)
+        acting = to_act(board)[-1]  # (the first board calls every player first; the one to act comes last)
         player = s.by_id[acting]
         how, shown = turn % 3, []
         if how == 0:

@@ -226,3 +226,20 @@ async def test_only_a_manager_changes_the_rating_rules(svc: TableService) -> Non
         await svc.rating_settings(GUILD, True, rate_handed="sometimes")
     out = await svc.rating_settings(GUILD, True, rate_handed="stayed")
     assert "rated for the people who stayed" in out.reply
+
+
+async def test_outside_a_server_only_your_own_games_are_listed(svc: TableService) -> None:
+    await resigned_game(svc, (BOB, ALICE))
+    assert (await svc.past_games(None, ALICE, asker_id=ALICE.user_id)).post.footer.startswith("Page 1 of 1 · 1 game")
+    with pytest.raises(Refusal, match="only your own games"):
+        await svc.past_games(None, ALICE, asker_id=BOB.user_id)
+    assert "1 game" in (await svc.past_games(GUILD, ALICE, asker_id=BOB.user_id)).post.footer  # in the server: yes
+
+
+async def test_a_solo_game_is_kept_as_a_score_not_as_wins(svc: TableService) -> None:
+    tid = await lobby(svc, ALICE, game="block")
+    await svc.start(tid, ALICE)
+    await svc.resign(CH, ALICE)
+    text = post_text(reply(await svc.profile(GUILD, "Home", ALICE)))
+    assert "**BLOCK** · no rated games" in text and "1 game · 0 wins (0%) · best streak 0" in text
+    assert "Solo: best score" in text

@@ -300,3 +300,89 @@ async def test_late_joiners_start_with_zero_or_half_a_point_or_are_refused(svc: 
         await svc.tournaments.join(tid, EVE)
     with pytest.raises(Refusal, match="`late` is `zero`"):
         await create(svc, options="late=maybe")
+
+
+async def test_a_game_stopped_by_the_deadline_is_ranked_as_it_stands(svc: TableService) -> None:
+    """The places come from the game's own ranking of the position (Blockers!: the lowest score first), not a
+    draw of everyone."""
+    at(svc, 4_000_000)
+    tid = await create(svc, game="blockers", seats=2, rounds=1, options="round=1h")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    first, second = await open_round(svc, tid, [11_000])
+    await finish(svc, second)
+    for _ in range(40):  # real moves until the scores differ
+        table = await read(svc, first)
+        game, state = svc.game(table.game), svc.game(table.game).load(table.state or {})
+        scores = game.scores(state)
+        if len(set(scores)) > 1:
+            break
+        (seat,) = game.to_act(state)
+        move = game.format_move(game.legal_moves(state, seat)[0])
+        await svc.submit(BY_ID[table.seats[seat].user_id or 0], move, table_id=first, version=table.version)
+    expected = game.ranks_now(state)
+    assert sorted(expected) == [1, 2], "the test reached a position where the scores differ"
+    at(svc, 4_000_000 + 3700)
+    await svc.tournaments.expire()
+    ended = await read(svc, first)
+    assert ended.status == "finished" and tuple(ended.result["ranks"]) == expected
+    row = await svc.tournaments._row(tid)
+    assert row.tournament.rounds[0].table(1).result.places == expected
+
+
+async def test_a_tournament_game_has_no_host_to_cancel_or_kick(svc: TableService) -> None:
+    tid = await create(svc)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    (first, _) = await open_round(svc, tid, [12_000])
+    table = await read(svc, first)
+    seat0, seat1 = (BY_ID[s.user_id or 0] for s in table.seats)
+    with pytest.raises(Refusal, match="tournament's game: it can't be cancelled"):
+        await svc.cancel(table.channel_id, seat0)
+    with pytest.raises(Refusal, match="Only the host or a moderator"):
+        await svc.kick(table.channel_id, seat0, seat1)
+    with pytest.raises(Refusal, match="Only the host or a moderator"):
+        await svc.pause_clock(table.channel_id, seat0, True)
+    assert (await read(svc, first)).status == "active"
+
+
+async def test_a_game_opened_but_not_started_is_started_later(svc: TableService) -> None:
+    """The process stopped between the write that opens a game (its table, seats and claim) and its start: the game
+    is still owed, and starts in the thread it was opened in."""
+    tid = await create(svc)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    (owed, _), _ = await svc.tournaments.owed_games(tid)
+    row = await svc.tournaments._row(tid)
+    seats = row.tournament.rounds[0].table(owed.number).seats
+    table_id = await svc.db.create_table(guild_id=GUILD, channel_id=13_001, game="breaks", options=row.options,
+                                         host_id=seats[0], host_name="x", now=svc.clock(),
+                                         tournament=(tid, owed.round, owed.number, owed.game),
+                                         seats=[(p, BY_ID[p].name, None) for p in seats])
+    (again, _), _ = await svc.tournaments.owed_games(tid)
+    assert again.table_id == table_id
+    out = await svc.tournaments.open_game(again, 99_999)  # (the thread it was opened in is kept)
+    table = await read(svc, table_id)
+    assert table.status == "active" and table.channel_id == 13_001 and out.public
+    assert [s.user_id for s in table.seats] == list(seats)
+    assert len(await svc.tournaments.owed_games(tid)) == 1
+
+
+async def test_a_drop_whose_resignation_was_cut_short_is_finished_later(svc: TableService) -> None:
+    tid = await create(svc, rounds=2)
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [14_000])
+    quitter = BY_ID[(await read(svc, tables[0])).seats[1].user_id or 0]
+    row = await svc.tournaments._row(tid)
+    t = row.tournament
+    t.drop(quitter.user_id)
+    await svc.db.tournaments.change(row, t, svc.clock())  # the drop is stored; the process stops before the resign
+    assert (await read(svc, tables[0])).status == "active"
+    outs = await svc.tournaments.resign_dropped(tid)
+    assert len(outs) == 1 and (await read(svc, tables[0])).status == "finished"
+    assert await svc.tournaments.resign_dropped(tid) == []
+
+
+async def test_names_and_games_a_tournament_refuses(svc: TableService) -> None:
+    args = {"guild_id": GUILD, "channel_id": HALL, "actor": ALICE, "organiser": True, "fmt": "swiss"}
+    with pytest.raises(Refusal, match="played together against the game"):
+        await svc.tournaments.create(game_key="blocbybloc", **args)  # type: ignore[arg-type]
+    with pytest.raises(Refusal, match="at most 80 characters"):
+        await svc.tournaments.create(game_key="breaks", name="x" * 81, **args)  # type: ignore[arg-type]
