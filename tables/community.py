@@ -374,8 +374,10 @@ def _line_words(g: GameLine) -> str:
     places = ", ".join(f"{ordinal(i + 1)} ×{n}" for i, n in enumerate(g["places"]) if n)
     pct = round(100 * g["wins"] / g["games"]) if g["games"] else 0
     counts = [_plural(g["games"], "game"), f"{_plural(g['wins'], 'win')} ({pct}%)"] + ([places] if places else [])
-    out = [f"**{g['game']}** · {rate_text}",
-           " · ".join(counts) + f" · best streak {g['best_streak']} · {duration_words(g['seconds_per_turn'])} a turn"]
+    counts.append(f"best streak {g['best_streak']}")
+    if g["seconds_per_turn"] is not None:
+        counts.append(f"{duration_words(g['seconds_per_turn'])} a turn on average")
+    out = [f"**{g['game']}** · {rate_text}", " · ".join(counts)]
     if g["opponents"]:
         out.append("Often plays " + ", ".join(f"{n} ({_plural(k, 'game')}, above them {b})"
                                               for n, k, b in g["opponents"]))
