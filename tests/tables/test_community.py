@@ -60,6 +60,7 @@ async def test_a_natural_end_is_rated_with_the_turns_each_player_took(svc: Table
     assert [r.place for r in results] == table.result["ranks"]
     assert all(r.rated and r.turns > 0 and r.turn_seconds > 0 for r in results)
     assert len(await svc.db.records.results_of_table(tid)) == 2  # written once
+    assert "s a turn on average" in post_text(reply(await svc.profile(GUILD, "Home", ALICE)))  # (the clock ticks 1 s)
 
 
 async def test_a_game_with_a_bot_is_unrated_unless_the_server_rates_bots(svc: TableService) -> None:
