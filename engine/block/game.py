@@ -32,8 +32,8 @@ import itertools
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, cast
 
 from engine.base import (
     Decision,
@@ -50,7 +50,6 @@ from engine.block.shapes import (
     PENALTY_TILES,
     SHAPES,
     canonical_orientation,
-    distinct_orientations,
     oriented,
 )
 from engine.block.sheet import (
@@ -110,14 +109,62 @@ def _drop_move(shape: str, orientation: str, column: int, values: tuple[int, ...
     return move
 
 
+# A drop's values as notation ("1,2,4,7"), by the tuple of exact ints, with that tuple: ``_values`` hands out the
+# stored tuple, so that format_move knows a move's values by identity (a tuple equal to it but holding, say,
+# ``True`` for 1 is written out the long way, as it was).
+_VALUES_TEXT: dict[tuple[int, ...], tuple[tuple[int, ...], str]] = {}
+_VALUES_BY_TEXT: dict[str, tuple[int, ...]] = {}  # the inverse, for parse_move
+# "drop <shape> <orientation> <column> " by (shape, orientation, column index), for the die's shapes
+_DROP_HEADS = {(shape, name, col): f"drop {shape} {name} {COLUMNS[col]} "
+               for shape in DIE_SHAPES for name in ORIENTATIONS for col in range(WIDTH)}
+_ORDERS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # values → their distinct orders, sorted
+# per (shape, its orders): the drop moves by (orientation, column), one per order; see Block.legal_moves
+_DROP_ROWS: dict[tuple[str, tuple[tuple[int, ...], ...]], dict[tuple[str, int], list[Move]]] = {}
+_KEPT = 64  # entries of _ORDERS and _DROP_ROWS before they start again
+
+
+def _values(values: tuple[int, ...]) -> tuple[int, ...]:
+    """The stored tuple equal to ``values`` (a tuple of exact ints), stored first if new."""
+    found = _VALUES_TEXT.get(values)
+    if found is None:
+        text = ",".join(map(str, values))
+        found = _VALUES_TEXT[values] = (values, text)
+        if len(values) == 4 and all(0 <= v <= 9 for v in values):  # (what parse_move reads)
+            _VALUES_BY_TEXT[text] = values
+    return found[0]
+
+
+def _orders(values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """``sorted(set(itertools.permutations(values)))``, as stored tuples (see ``_values``)."""
+    key = tuple(values)
+    if not all(type(v) is int for v in key):  # (never from the dice; worked out as ever, nothing kept)
+        return tuple(sorted(set(itertools.permutations(key))))
+    found = _ORDERS.get(key)
+    if found is None:
+        if len(_ORDERS) >= _KEPT:
+            _ORDERS.clear()
+        found = _ORDERS[key] = tuple(_values(order) for order in sorted(set(itertools.permutations(key))))
+    return found
+
+
+def _drop_row(rows: dict[tuple[str, int], list[Move]], shape: str, orientation: str, column: int,
+              orders: tuple[tuple[int, ...], ...]) -> list[Move]:
+    row = rows[(orientation, column)] = [_drop_move(shape, orientation, column, vals) for vals in orders]
+    return row
+
+
 def format_move(move: Move) -> str:
     k = move.kind
+    if k == "drop":
+        head = _DROP_HEADS.get((move.shape, move.orientation, move.column))
+        values = _VALUES_TEXT.get(move.values)
+        if head is not None and values is not None and values[0] is move.values and type(move.column) is int:
+            return head + values[1]
+        return f"drop {move.shape} {move.orientation} {COLUMNS[move.column]} {','.join(map(str, move.values))}"
     if k == "write":
         return f"write {cell_name(move.cells[0])}"
     if k == "star":
         return f"star {move.value}"
-    if k == "drop":
-        return f"drop {move.shape} {move.orientation} {COLUMNS[move.column]} {','.join(map(str, move.values))}"
     if k == "penalty":
         return f"penalty {move.orientation} {COLUMNS[move.column]}"
     if k == "combo":
@@ -150,8 +197,18 @@ def _cell(word: str) -> Cell:
         raise NotationError(f"`{word}` is not a cell: a column a–g and a row 1–14, like `c4`.") from None
 
 
+# (shape, orientation, column) of a drop by its words as format_move writes them: parse_move reads those at once
+_DROP_WORDS = {(shape, name, COLUMNS[col]): (shape, name, col)
+               for shape in DIE_SHAPES for name in ORIENTATIONS for col in range(WIDTH)}
+
+
 def parse_move(text: str) -> Move:
     words = text.strip().split()
+    if len(words) == 5 and words[0] == "drop":  # as format_move writes a drop (any other spelling: read below)
+        place = _DROP_WORDS.get((words[1], words[2], words[3]))
+        known = _VALUES_BY_TEXT.get(words[4])
+        if place is not None and known is not None:
+            return _drop_move(*place, known)
     if not words:
         raise NotationError("Empty move. " + HELP)
     head, args = words[0].lower(), words[1:]
@@ -170,8 +227,7 @@ def parse_move(text: str) -> Move:
         values = args[3].split(",")
         if len(values) != 4 or not all(len(v) == 1 and v in "0123456789" for v in values):
             raise NotationError("A drop carries four values 0–9 separated by commas, like `1,2,4,7`.")
-        return Move("drop", shape=shape, orientation=_orientation(args[1]), column=_column(args[2]),
-                    values=tuple(int(v) for v in values))
+        return _drop_move(shape, _orientation(args[1]), _column(args[2]), _values(tuple(int(v) for v in values)))
     if head == "penalty" and len(args) == 2:
         return Move("penalty", orientation=_orientation(args[0]), column=_column(args[1]))
     if head == "combo" and len(args) >= 2:
@@ -224,6 +280,56 @@ class BlockState:
         return self.seats == 1
 
 
+def _copy_progress(p: Progress) -> Progress:
+    return Progress(p.steps[:], p.stars[:], p.placed[:], p.penalty[:], p.combo[:], p.stuck, p.done[:], p.slides[:])
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data, tuples made lists (as :mod:`engine.state` copies a ``TypedDict``)."""
+    if isinstance(value, dict):
+        return {k: _plain_copy(v) if isinstance(v, (dict, list, tuple)) else v for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_copy(v) if isinstance(v, (dict, list, tuple)) else v for v in value]
+    return value
+
+
+def _copy_recent(recent: BlockRecent) -> BlockRecent:
+    """``_plain_copy(recent)``, quicker for what a turn's summary holds: lists of names and numbers, a flag."""
+    if type(recent) is not dict:
+        return cast(BlockRecent, _plain_copy(recent))
+    out: dict[str, Any] = {}
+    for k, v in recent.items():
+        if type(v) is list:
+            for x in v:
+                if isinstance(x, (dict, list, tuple)):
+                    out[k] = _plain_copy(v)
+                    break
+            else:
+                out[k] = v[:]
+        else:
+            out[k] = _plain_copy(v) if isinstance(v, (dict, list, tuple)) else v
+    return cast(BlockRecent, out)
+
+
+def _copy_state(s: BlockState) -> BlockState:
+    """``copy_state(s)``, written out (a state is copied at every move): the lists copied, ``options`` shared."""
+    return BlockState(s.seats, s.options, s.rng, s.phase, s.turn, s.first, s.dice[:], s.blocks[:], s.crossed[:],
+                      s.notches[:], s.penalty, [x.copy() for x in s.sheets], [x.copy() for x in s.work],
+                      list(map(_copy_progress, s.progress)), s.crossed_line[:], list(map(_copy_recent, s.recent)),
+                      s.ply)
+
+
+# The copies above name every field: a field added to a state class must be added to them too.
+if ([f.name for f in fields(BlockState)] != ["seats", "options", "rng", "phase", "turn", "first", "dice", "blocks",
+                                              "crossed", "notches", "penalty", "sheets", "work", "progress",
+                                              "crossed_line", "recent", "ply"]
+        or [f.name for f in fields(Progress)] != ["steps", "stars", "placed", "penalty", "combo", "stuck", "done",
+                                                  "slides"]
+        or [f.name for f in fields(Sheet) if f.init] != ["grid", "combos", "letters"]
+        or [f.name for f in fields(Combo)] != ["kind", "cells"]):
+    raise TypeError("a BLOCK state class changed: update _copy_state, _copy_progress and Sheet.copy")
+
+
 def _protected(s: BlockState, seat: int) -> bool:
     """This turn's BLOCK penalty drops on the others: ``seat`` circled its letter."""
     return bool(s.penalty) and s.penalty in s.sheets[seat].letters
@@ -247,6 +353,9 @@ class Block(Game[BlockState, Move, BlockView]):
         from engine.block.text import BlockText  # (here: the words import the rules)
 
         self.text = BlockText(self)
+
+    def clone(self, state: BlockState) -> BlockState:
+        return _copy_state(state)
 
     # --- setup -----------------------------------------------------------------------------------------------
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlockState:
@@ -285,6 +394,9 @@ class Block(Game[BlockState, Move, BlockView]):
             return frozenset()
         return frozenset(p for p in range(state.seats) if state.progress[p].steps)
 
+    def may_act(self, state: BlockState) -> frozenset[int]:
+        return self.to_act(state)  # (no decision is optional)
+
     def step(self, state: BlockState, seat: int) -> str:
         """The decision ``seat`` owes now ("" when none)."""
         steps = state.progress[seat].steps
@@ -301,21 +413,11 @@ class Block(Game[BlockState, Move, BlockView]):
 
     def fits(self, sheet: Sheet, shape: str) -> bool:
         """Whether ``shape`` can be dropped anywhere on ``sheet``."""
-        tops = sheet.tops()
-        return any(sheet.landing(oriented(shape, name), col, tops) is not None
-                   for name in distinct_orientations(shape) for col in range(WIDTH))
+        return bool(sheet.derived().placements(shape))
 
     def placements(self, sheet: Sheet, shape: str) -> list[tuple[str, int, list[Cell]]]:
         """(orientation, column, landed cells) of every legal drop of ``shape`` on ``sheet``."""
-        tops = sheet.tops()
-        out = []
-        for name in distinct_orientations(shape):
-            cells = oriented(shape, name)
-            for col in range(WIDTH):
-                landed = sheet.landing(cells, col, tops)
-                if landed is not None:
-                    out.append((name, col, landed))
-        return out
+        return [(name, col, list(landed)) for name, col, landed in sheet.derived().placements(shape)]
 
     def legal_moves(self, state: BlockState, seat: int) -> list[Move]:
         step = self.step(state, seat)
@@ -328,14 +430,27 @@ class Block(Game[BlockState, Move, BlockView]):
             return [Move("slide", letter=LETTERS[i]) for i, n in enumerate(state.notches) if n < GO]
         if step.startswith("penalty:"):
             shape = state.blocks[LETTERS.index(step[-1])]
-            return [Move("penalty", orientation=o, column=c) for o, c, _ in self.placements(sheet, shape)]
+            return [Move("penalty", orientation=o, column=c) for o, c, _ in sheet.derived().placements(shape)]
         if step == "star":
             return [Move("star", value=v) for v in range(10)]
         if step == "drop":
-            orders = sorted(set(itertools.permutations(self.number_values(state, seat))))
-            return [_drop_move(shape, o, c, vals)
-                    for shape in self.shapes_allowed(state) for o, c, _ in self.placements(sheet, shape)
-                    for vals in orders]
+            # Every placement allows the same orders of the values: a placement's row of moves is made once per
+            # shape and values (kept while those come back: each seat lists its drops at every position of a
+            # turn) and shared, moves being immutable.
+            orders = _orders(self.number_values(state, seat))
+            derived = sheet.derived()
+            out: list[Move] = []
+            for shape in self.shapes_allowed(state):
+                key = (shape, orders)
+                rows = _DROP_ROWS.get(key)
+                if rows is None:
+                    if len(_DROP_ROWS) >= _KEPT:
+                        _DROP_ROWS.clear()
+                    rows = _DROP_ROWS[key] = {}
+                for o, c, _ in derived.placements(shape):
+                    row = rows.get((o, c))
+                    out += row if row is not None else _drop_row(rows, shape, o, c, orders)
+            return out
         if step == "combo":
             return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available(sys.maxsize)] + [PASS]
         raise AssertionError(step)
@@ -376,9 +491,9 @@ class Block(Game[BlockState, Move, BlockView]):
         list unless a patch of equal numbers holds over 200 combos of one type and size)."""
         step = self.step(state, seat)
         if step == "drop":
-            places = [(shape, o, c) for shape in self.shapes_allowed(state)
-                      for o, c, _ in self.placements(state.work[seat], shape)]
-            orders = sorted(set(itertools.permutations(self.number_values(state, seat))))
+            derived = state.work[seat].derived()
+            places = [(shape, o, c) for shape in self.shapes_allowed(state) for o, c, _ in derived.placements(shape)]
+            orders = _orders(self.number_values(state, seat))
             shape, o, c = places[rng.below(len(places))]
             return Move("drop", shape=shape, orientation=o, column=c, values=orders[rng.below(len(orders))])
         moves = self.menu_moves(state, seat)
@@ -742,13 +857,14 @@ class Block(Game[BlockState, Move, BlockView]):
         for p in range(state.seats):
             own = seat == p
             sheet = state.work[p] if own else state.sheets[p]
-            score = sheet.score()
+            full_rows = sheet.full_rows()
+            score = sheet._score(full_rows)
             players.append({
-                "grid": [row[:] for row in sheet.grid],
-                "combos": [{"type": c.kind, "size": c.size, "cells": [cell_name(x) for x in c.cells]}
+                "grid": list(map(list, sheet.grid)),
+                "combos": [{"type": c.kind, "size": len(c.cells), "cells": list(map(cell_name, c.cells))}
                            for c in sheet.combos],
                 "letters": sheet.letters[:],
-                "full_rows": [r + 1 for r in sheet.full_rows()],
+                "full_rows": [r + 1 for r in full_rows],
                 "score": score["total"],
                 "breakdown": {"identical": score["identical"], "consecutive": score["consecutive"],
                               "bonus": score["bonus"], "columns": score["columns"], "rows": score["rows"],
@@ -785,7 +901,7 @@ class Block(Game[BlockState, Move, BlockView]):
     def _slot(state: BlockState, i: int) -> BlockSlot:
         letter = LETTERS[i]
         slot: BlockSlot = {"letter": letter, "size": LETTER_SIZE[letter], "shape": state.blocks[i],
-                           "cells": [list(c) for c in SHAPES[state.blocks[i]]], "crossed": letter in state.crossed,
+                           "cells": list(map(list, SHAPES[state.blocks[i]])), "crossed": letter in state.crossed,
                            "circled_by": [p for p in range(state.seats) if letter in state.sheets[p].letters]}
         if state.solo:
             slot["notch"] = state.notches[i]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
-from engine.block.shapes import Cells, size
-from engine.state import copy_state
+from engine.block.shapes import Cells, distinct_orientations, oriented, size
 
 WIDTH, HEIGHT = 7, 14
 LINE = 11  # rows with index >= LINE (written 12–14) lie beyond the Game Over line
@@ -69,54 +69,46 @@ class Sheet:
     grid: list[list[int | str | None]] = field(default_factory=lambda: [[None] * WIDTH for _ in range(HEIGHT)])
     combos: list[Combo] = field(default_factory=list)
     letters: list[str] = field(default_factory=list)  # circled BLOCK letters, in the order circled
-    # tops() as last computed, with a copy of the grid it was computed from: reused while the grid still equals
-    # that copy (checked at C speed), as when every drop of a turn is described. Not part of the state: never
-    # dumped, copied or compared.
-    _tops: tuple[list[list[int | str | None]], list[int]] | None = field(default=None, init=False, repr=False,
-                                                                          compare=False)
+    # What the grid alone decides (tops(), where each shape lands, drop labels), with a copy of the grid it was
+    # worked out from: reused while the grid still equals that copy (checked at C speed), as when every drop of a
+    # turn is listed and described. Not part of the state: never dumped, copied or compared.
+    _derived: Derived | None = field(default=None, init=False, repr=False, compare=False)
 
     def copy(self) -> Sheet:
-        return copy_state(self)
+        """``copy_state(self)`` (new grid rows and combos, the cells' tuples shared), written out: states are
+        copied at every move. The copy shares what the grid decides (:meth:`derived`), checked as ever."""
+        new = Sheet(list(map(list, self.grid)), [Combo(c.kind, c.cells) for c in self.combos], self.letters[:])
+        new._derived = self._derived
+        return new
 
     # --- the grid ---------------------------------------------------------------------------------------
+    def derived(self) -> Derived:
+        """What the grid decides, worked out again only when the grid changed (see :class:`Derived`)."""
+        derived = self._derived
+        grid = self.grid
+        if derived is None or derived.grid != grid:
+            # (shared with the sheets of other states that hold the same grid: a copy of the state, or a seat's
+            # sheet while the others move)
+            key = tuple(map(tuple, grid))
+            derived = _DERIVED.get(key)
+            if derived is None:
+                if len(_DERIVED) >= _DERIVED_KEPT:
+                    _DERIVED.clear()
+                derived = _DERIVED[key] = Derived(grid)
+            self._derived = derived
+        return derived
+
     def tops(self) -> list[int]:
         """Per column, the row index of the highest filled cell (-1 when the column is empty)."""
-        grid = self.grid
-        cached = self._tops
-        if cached is not None and cached[0] == grid:
-            return cached[1][:]
-        out = [-1] * WIDTH
-        todo = WIDTH
-        for r in range(HEIGHT - 1, -1, -1):  # from the top row down; empty rows are skipped whole
-            row = grid[r]
-            if row.count(None) == WIDTH:
-                continue
-            for c in range(WIDTH):
-                if out[c] < 0 and row[c] is not None:
-                    out[c] = r
-                    todo -= 1
-            if not todo:
-                break
-        self._tops = ([row[:] for row in grid], out[:])
-        return out
+        return self.derived().tops[:]
 
     def landing(self, cells: Cells, col: int, tops: Sequence[int] | None = None) -> list[Cell] | None:
         """Where a shape dropped with its left edge in column ``col`` comes to rest, as grid cells in the shape's
         reading order (top row first, left to right); ``None`` if it doesn't fit inside the grid."""
-        height, width, lowest = _profile(cells)
-        if col < 0 or col + width > WIDTH:
-            return None
-        tops = self.tops() if tops is None else tops
-        # The shape falls as one piece and stops when any of its columns' lowest cell meets the stack.
-        base = 0
-        for c, up in lowest:
-            rest = tops[col + c] + 1 - up
-            if rest > base:
-                base = rest
-        if base + height > HEIGHT:
-            return None
-        top = base + height - 1
-        return [(top - r, col + c) for r, c in cells]
+        if tops is None:
+            landed = self.derived().landing(cells, col)
+            return None if landed is None else list(landed)
+        return _landing(cells, col, tops)
 
     def full_rows(self) -> list[int]:
         return [r for r, row in enumerate(self.grid) if None not in row]
@@ -149,8 +141,8 @@ class Sheet:
     def free_numbers(self) -> dict[Cell, int]:
         """Cells holding a number that is not yet in a combo."""
         used = self.circled()
-        return {(r, c): v for r, row in enumerate(self.grid) for c, v in enumerate(row)
-                if isinstance(v, int) and (r, c) not in used}
+        return {(r, c): v for r, row in enumerate(self.grid) if row.count(None) != len(row)  # (an empty row: none)
+                for c, v in enumerate(row) if isinstance(v, int) and (r, c) not in used}
 
     def combos_available(self, cap: int = COMBO_CAP) -> list[Combo]:
         """The combos the player may make now, to list as choices: consecutive first (by start cell), then
@@ -164,8 +156,18 @@ class Sheet:
         return out
 
     def has_combo(self) -> bool:
-        """Whether any combo can be made now (stops at the first found)."""
-        return bool(self.combos_available(cap=1))
+        """Whether any combo can be made now: ``bool(self.combos_available(cap=1))``, found without listing any.
+        A rising path holds rising paths of every shorter length, and a connected set of equal numbers holds
+        connected sets of every smaller size (drop a leaf of a spanning tree), so it is enough that the longest
+        rising path, or the biggest patch of one number, reaches the smallest size still open."""
+        free = self.free_numbers()
+        if not free:
+            return False
+        sizes = self.open_sizes(CONSECUTIVE)
+        if sizes and _longest_rising(free) >= min(sizes):
+            return True
+        sizes = self.open_sizes(IDENTICAL)
+        return bool(sizes) and _biggest_patch(free) >= min(sizes)
 
     def is_combo(self, combo: Combo) -> bool:
         """Whether ``combo`` (cells in any order) is one the player may make now."""
@@ -191,20 +193,124 @@ class Sheet:
 
     # --- score ----------------------------------------------------------------------------------------------
     def score(self) -> dict[str, int]:
-        identical = sum(c.size for c in self.combos if c.kind == IDENTICAL and not c.bonus)
-        consecutive = sum(c.size for c in self.combos if c.kind == CONSECUTIVE and not c.bonus)
-        made = {(c.kind, c.size) for c in self.combos}
+        return self._score(self.full_rows())
+
+    def _score(self, full_rows: list[int]) -> dict[str, int]:
+        """:meth:`score`, given :meth:`full_rows` (worked out once where both are wanted)."""
+        identical = consecutive = 0
+        made = set()
+        bonus_used = False
+        for c in self.combos:
+            kind, n = c.kind, len(c.cells)
+            made.add((kind, n))
+            if n == BONUS:
+                bonus_used = True
+            elif kind == IDENTICAL:
+                identical += n
+            elif kind == CONSECUTIVE:
+                consecutive += n
         columns = sum(COLUMN_BONUS for kind in COMBO_TYPES if all((kind, n) in made for n in SIZES))
         parts = {
             "identical": identical,
             "consecutive": consecutive,
-            "bonus": BONUS if self.bonus_used else 0,
+            "bonus": BONUS if bonus_used else 0,
             "columns": columns,
-            "rows": ROW_POINTS * len(self.full_rows()),
+            "rows": ROW_POINTS * len(full_rows),
             "beyond": -BEYOND_PENALTY * len(self.beyond_rows_with_numbers()),
         }
         parts["total"] = sum(parts.values())
         return parts
+
+
+def _tops(grid: list[list[int | str | None]]) -> list[int]:
+    out = [-1] * WIDTH
+    todo = WIDTH
+    for r in range(HEIGHT - 1, -1, -1):  # from the top row down; empty rows are skipped whole
+        row = grid[r]
+        if row.count(None) == WIDTH:
+            continue
+        for c in range(WIDTH):
+            if out[c] < 0 and row[c] is not None:
+                out[c] = r
+                todo -= 1
+        if not todo:
+            break
+    return out
+
+
+def _landing(cells: Cells, col: int, tops: Sequence[int]) -> list[Cell] | None:
+    height, width, lowest = _profile(cells)
+    if col < 0 or col + width > WIDTH:
+        return None
+    # The shape falls as one piece and stops when any of its columns' lowest cell meets the stack.
+    base = 0
+    for c, up in lowest:
+        rest = tops[col + c] + 1 - up
+        if rest > base:
+            base = rest
+    if base + height > HEIGHT:
+        return None
+    top = base + height - 1
+    return [(top - r, col + c) for r, c in cells]
+
+
+class Derived:
+    """What a grid alone decides, worked out once per grid (:meth:`Sheet.derived`): its tops, where each shape
+    lands, and whatever else a caller keeps in :attr:`memo` (keys of its own, e.g. drop labels). Never changed
+    once made but for adding to its dicts; a changed grid gets a new one."""
+
+    __slots__ = ("grid", "tops", "_landed", "_places", "memo")
+
+    def __init__(self, grid: list[list[int | str | None]]) -> None:
+        self.grid = [row[:] for row in grid]
+        self.tops = _tops(grid)
+        self._landed: dict[tuple[Cells, int], tuple[Cell, ...] | None] = {}
+        self._places: dict[str, tuple[tuple[str, int, tuple[Cell, ...]], ...]] = {}
+        self.memo: dict[Any, Any] = {}
+
+    def landing(self, cells: Cells, col: int) -> tuple[Cell, ...] | None:
+        """:meth:`Sheet.landing` on this grid, as a tuple."""
+        key = (cells, col)
+        try:
+            return self._landed[key]
+        except KeyError:
+            pass
+        landed = _landing(cells, col, self.tops)
+        out = self._landed[key] = None if landed is None else tuple(landed)
+        return out
+
+    def placements(self, shape: str) -> tuple[tuple[str, int, tuple[Cell, ...]], ...]:
+        """(orientation, column, landed cells) of every drop of ``shape`` that fits, orientations in
+        :func:`distinct_orientations` order, then columns left to right."""
+        try:
+            return self._places[shape]
+        except KeyError:
+            pass
+        out = []
+        tops = self.tops
+        for name, cells, height, width, lowest in _orientations(shape):
+            for col in range(WIDTH - width + 1):  # (what _landing does, for each column the shape fits in)
+                base = 0
+                for c, up in lowest:
+                    rest = tops[col + c] + 1 - up
+                    if rest > base:
+                        base = rest
+                if base + height <= HEIGHT:
+                    top = base + height - 1
+                    out.append((name, col, tuple([(top - r, col + c) for r, c in cells])))
+        places = self._places[shape] = tuple(out)
+        return places
+
+
+@cache
+def _orientations(shape: str) -> tuple[tuple[str, Cells, int, int, tuple[tuple[int, int], ...]], ...]:
+    """(name, cells, height, width, lowest cells as in _profile) of each of :func:`distinct_orientations`."""
+    return tuple((name, oriented(shape, name), *_profile(oriented(shape, name)))
+                 for name in distinct_orientations(shape))
+
+
+_DERIVED: dict[tuple[tuple[int | str | None, ...], ...], Derived] = {}  # by grid, for Sheet.derived
+_DERIVED_KEPT = 128
 
 
 @cache
@@ -242,6 +348,34 @@ def _connected(cells: set[Cell]) -> bool:
                 seen.add(n)
                 todo.append(n)
     return len(seen) == len(cells)
+
+
+def _longest_rising(free: dict[Cell, int]) -> int:
+    """The most cells on a path of free cells whose values rise by 1 at each step."""
+    longest: dict[Cell, int] = {}  # from each cell on, highest values first (a path's next cell is done before it)
+    for cell in sorted(free, key=free.__getitem__, reverse=True):
+        want = free[cell] + 1
+        longest[cell] = 1 + max((longest[n] for n in _NEIGHBOURS[cell] if free.get(n) == want), default=0)
+    return max(longest.values(), default=0)
+
+
+def _biggest_patch(free: dict[Cell, int]) -> int:
+    """The most cells in a connected set of free cells holding one value."""
+    best = 0
+    seen: set[Cell] = set()
+    for start, value in free.items():
+        if start in seen:
+            continue
+        seen.add(start)
+        todo, size = [start], 0
+        while todo:
+            size += 1
+            for n in _NEIGHBOURS[todo.pop()]:
+                if n not in seen and free.get(n) == value:
+                    seen.add(n)
+                    todo.append(n)
+        best = max(best, size)
+    return best
 
 
 def _rising_paths(free: dict[Cell, int], sizes: set[int], cap: int) -> list[tuple[Cell, ...]]:

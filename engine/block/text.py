@@ -19,9 +19,19 @@ class BlockText(GameText[BlockState, Move, BlockView]):
     def describe_move(self, state: BlockState, seat: int, move: Move) -> str:
         sheet = state.work[seat]
         if move.kind == "drop":
+            # The label of a placement is worked out once per grid, as a format string for its values: a turn
+            # lists each placement with up to 24 orders of the values.
+            labels = sheet.derived().memo
+            key = ("drop", move.shape, move.orientation, move.column)
+            label = labels.get(key)
+            if label is not None and len(move.values) == label[1] and type(move.column) is int:
+                return label[0].format(*move.values)
             dropped = sheet.landing(oriented(move.shape, move.orientation), move.column) or []
-            return (f"{move.shape} {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
-                    + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True)))
+            head = f"{move.shape} {TURNS[move.orientation]}, column {COLUMNS[move.column]}: "
+            text = head + ", ".join(f"{cell_name(c)}={v}" for c, v in zip(dropped, move.values, strict=True))
+            if dropped and type(move.column) is int and "{" not in head and "}" not in head:
+                labels[key] = (head + ", ".join(f"{cell_name(c)}={{}}" for c in dropped), len(dropped))
+            return text
         if move.kind == "penalty":
             shape = state.blocks[LETTERS.index(self.game.step(state, seat)[-1])] if self.game.step(state, seat) else ""
             landed = sheet.landing(oriented(shape, move.orientation), move.column) if shape else None
