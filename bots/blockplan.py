@@ -42,6 +42,29 @@ def _neighbours(r: int, c: int) -> list[Cell]:
 NEIGHBOURS = {(r, c): _neighbours(r, c) for r in range(HEIGHT) for c in range(WIDTH)}
 
 
+def _patch(free: Grid, start: Cell, value: Any) -> int:
+    """The cells of the patch of ``value`` (free numbers side by side) through ``start``."""
+    seen, todo = {start}, [start]
+    while todo:
+        for n in NEIGHBOURS[todo.pop()]:
+            if n not in seen and free[n[0]][n[1]] == value:
+                seen.add(n)
+                todo.append(n)
+    return len(seen)
+
+
+def _reach(free: Grid, cell: Cell, value: int, step: int) -> int:
+    """The cells of the longest path from ``cell`` (holding ``value``) whose numbers change by ``step`` each."""
+    best = 1
+    want = value + step
+    for n in NEIGHBOURS[cell]:
+        if free[n[0]][n[1]] == want:
+            x = 1 + _reach(free, n, want, step)
+            if x > best:
+                best = x
+    return best
+
+
 class Planner:
     """The seat's sheet at the start of its decision, with what stays fixed while its drops are compared."""
 
@@ -57,6 +80,7 @@ class Planner:
         self.tops = sheet.tops()
         self.seeds = self._seeds(self.free)
         self._stacks: dict[tuple[Cell, ...], float] = {}  # stack_worth by the cells a drop fills
+        self._point_memo: dict[tuple[str, int], float] = {}  # _points by (kind, longest)
 
     # --- features of a grid (``free``: the free numbers by cell, see __init__) ------------------------------------
     def _free_number(self, v: Any, cell: Cell) -> int | None:
@@ -64,19 +88,32 @@ class Planner:
 
     def best_combo(self, free: Grid, cells: Sequence[Cell]) -> float:
         """Points of the best combo through one of ``cells`` (the cells just filled), with what it completes."""
-        best = 0.0
-        for kind in ("identical", "consecutive"):
-            longest = 0
-            for cell in cells:
-                if free[cell[0]][cell[1]] is None:
-                    continue
-                n = self._patch(free, cell) if kind == "identical" else self._run(free, cell)
-                longest = max(longest, n)
-            best = max(best, self._points(kind, longest))
-        return best
+        longest = 0
+        for cell in cells:
+            v = free[cell[0]][cell[1]]
+            if v is not None:
+                n = _patch(free, cell, v)
+                if n > longest:
+                    longest = n
+        best = max(0.0, self._points("identical", longest))
+        longest = 0
+        for cell in cells:
+            v = free[cell[0]][cell[1]]
+            if v is not None:
+                n = _reach(free, cell, v, 1) + _reach(free, cell, v, -1) - 1
+                if n > longest:
+                    longest = n
+        return max(best, self._points("consecutive", longest))
 
     def _points(self, kind: str, longest: int) -> float:
-        """The best combo of ``kind`` that a run (or patch) of ``longest`` cells allows."""
+        """The best combo of ``kind`` that a run (or patch) of ``longest`` cells allows (worked out once each)."""
+        key = (kind, longest)
+        found = self._point_memo.get(key)
+        if found is None:
+            found = self._point_memo[key] = self._points_now(kind, longest)
+        return found
+
+    def _points_now(self, kind: str, longest: int) -> float:
         if longest >= BONUS and self.bonus_open:
             return float(BONUS)
         sizes = [n for n in self.open[kind] if n <= longest]
@@ -95,14 +132,7 @@ class Planner:
         return points
 
     def _patch(self, free: Grid, start: Cell) -> int:
-        value = free[start[0]][start[1]]
-        seen, todo = {start}, [start]
-        while todo:
-            for n in NEIGHBOURS[todo.pop()]:
-                if n not in seen and free[n[0]][n[1]] == value:
-                    seen.add(n)
-                    todo.append(n)
-        return len(seen)
+        return _patch(free, start, free[start[0]][start[1]])
 
     def _run(self, free: Grid, start: Cell) -> int:
         return self._reach(free, start, 1) + self._reach(free, start, -1) - 1
@@ -110,11 +140,7 @@ class Planner:
     def _reach(self, free: Grid, cell: Cell, step: int) -> int:
         value = free[cell[0]][cell[1]]
         assert value is not None
-        best = 1
-        for n in NEIGHBOURS[cell]:
-            if free[n[0]][n[1]] == value + step:
-                best = max(best, 1 + self._reach(free, n, step))
-        return best
+        return _reach(free, cell, value, step)
 
     def shape(self, grid: Grid, free: Grid, tops: list[int]) -> float:
         """The stack: flat, few holes, low; rows newly full; pairs of free numbers a combo can grow from."""
@@ -156,6 +182,10 @@ class Planner:
         :meth:`shape` that reads only which cells are filled is the same for every order of the values (made once
         per placement), and the pairs of free numbers change only at the cells the drop fills (the others are
         counted once, in ``__init__``). The dropped cells are written into ``self.free`` and put back after."""
+        return self.drop_worths(cells, (values,))[0]
+
+    def drop_worths(self, cells: Sequence[Cell], orders: Iterable[Sequence[Any]]) -> list[float]:
+        """:meth:`drop_worth` of one placement with each of ``orders`` of the values, in order."""
         key = tuple(cells)
         stack = self._stacks.get(key)
         if stack is None:
@@ -166,16 +196,21 @@ class Planner:
                 tops[c] = max(tops[c], r)
             stack = self._stacks[key] = self._stack(grid, tops)
         free = self.free
+        used = self.used
+        base_seeds = self.seeds
         before = [free[r][c] for r, c in cells]
+        out = []
         try:
-            for (r, c), v in zip(cells, values, strict=True):
-                free[r][c] = self._free_number(v, (r, c))
-            numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
-            seeds = self.seeds + self._new_seeds(free, key)
-            return self.best_combo(free, numbers) + (stack + 0.35 * seeds)
+            for values in orders:
+                for (r, c), v in zip(cells, values, strict=True):
+                    free[r][c] = v if isinstance(v, int) and (r, c) not in used else None
+                numbers = [cell for cell, v in zip(cells, values, strict=True) if isinstance(v, int)]
+                seeds = base_seeds + self._new_seeds(free, key)
+                out.append(self.best_combo(free, numbers) + (stack + 0.35 * seeds))
         finally:
             for (r, c), v in zip(cells, before, strict=True):
                 free[r][c] = v
+        return out
 
     @staticmethod
     def _new_seeds(free: Grid, cells: tuple[Cell, ...]) -> int:
@@ -206,8 +241,7 @@ def _best_drop(game: Any, planner: Planner, sheet: Any, shapes: Sequence[str], v
     orders = sorted(set(itertools.permutations(values)))
     best, pick = -1e9, None
     for shape, o, c, cells in places:
-        for vals in orders:
-            w = planner.drop_worth(cells, vals)
+        for vals, w in zip(orders, planner.drop_worths(cells, orders), strict=True):
             if w > best:
                 best, pick = w, (shape, o, c, vals)
     return best, pick
@@ -221,10 +255,10 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
     step = game.step(seen, seat)  # type: ignore[attr-defined]
     sheet = seen.work[seat]
     planner = Planner(sheet)
-    by_text = {game.format_move(m): m for m in moves}
 
     def pick(text: str) -> Any | None:
-        return by_text.get(text)
+        # (the last move written so, as a dict of every move by its notation would give)
+        return next((m for m in reversed(moves) if game.format_move(m) == text), None)
 
     if step == "drop":
         _, best = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
@@ -248,10 +282,15 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
             rng.shuffle(ranked)
             values = sorted(ranked[:STAR_VALUES_MULTI])
         best_value, best_stars = -1e9, None
+        # (the best drop depends on the values, not on their order: ★ values 3 then 5 drop as 5 then 3 would)
+        drops: dict[tuple[int, ...], float] = {}
         for stars in itertools.product(values, repeat=owed):
-            w, _ = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
-                              list(prog.stars) + list(stars) + fixed, STAR_SHORTLIST)
-            w += rng.below(1000) * 1e-9
+            drop_values = list(prog.stars) + list(stars) + fixed
+            key = tuple(sorted(drop_values))
+            if key not in drops:
+                drops[key] = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
+                                        drop_values, STAR_SHORTLIST)[0]
+            w = drops[key] + rng.below(1000) * 1e-9
             if w > best_value:
                 best_value, best_stars = w, stars
         return pick(f"star {best_stars[0]}") if best_stars is not None else None
