@@ -24,17 +24,22 @@ def posts(channel: Any, words: str) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and words in (m.embeds[0].title or "")]
 
 
+def hall_of_four(env: Any) -> tuple[Any, Any, list[Any]]:
+    """A server with a #tournaments channel, an admin (Manage Server) and four members: (channel, admin, members)."""
+    guild = env.create_guild()
+    hall = guild.create_text_channel("tournaments")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("admin"), roles=[admins])
+    return hall, admin, [guild.add_member(env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+
+
 def answer(res: Any) -> str:
     message = res.response.message if hasattr(res.response, "message") else res.response
     return (message.content or "") if message is not None else ""
 
 
 async def test_a_swiss_tournament_of_four_through_discord(simcord_env: Any) -> None:
-    guild = simcord_env.create_guild()
-    hall = guild.create_text_channel("tournaments")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
-    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+    hall, admin, members = hall_of_four(simcord_env)
 
     res = await members[0].slash(hall, "tournament create", game="breaks", format="swiss", rounds=2)
     assert "Only members with Manage Server" in answer(res)
@@ -74,11 +79,7 @@ async def test_a_swiss_tournament_of_four_through_discord(simcord_env: Any) -> N
 async def test_a_restart_between_a_rounds_end_and_the_next_rounds_threads(simcord_env: Any, db_path: Any) -> None:
     """The round's last game ends while the process stops before the next round's threads are made: after the
     restart, the card's buttons still work and the owed games open once (the clock's tick delivers them)."""
-    guild = simcord_env.create_guild()
-    hall = guild.create_text_channel("tournaments")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
-    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+    hall, admin, members = hall_of_four(simcord_env)
     await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
     for m in members[:3]:
         await m.click(card(hall), label="Join")
@@ -108,11 +109,7 @@ async def test_a_restart_between_a_rounds_end_and_the_next_rounds_threads(simcor
 async def test_two_deliveries_at_once_open_each_game_once(simcord_env: Any) -> None:
     """The clock's tick and a game's end may deliver a tournament at the same moment: one waits for the other, so no
     game gets two threads and no post comes twice."""
-    guild = simcord_env.create_guild()
-    hall = guild.create_text_channel("tournaments")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
-    members = [guild.add_member(simcord_env.create_user(n)) for n in ("ann", "ben", "cy", "dee")]
+    hall, admin, members = hall_of_four(simcord_env)
     await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
     for m in members:
         await m.click(card(hall), label="Join")

@@ -30,6 +30,7 @@ from tests.cogs.discord_helpers import (
     pick_through_menu,
     to_act,
 )
+from tests.cogs.test_tournament_flow import card, posts
 from tests.support import make_bot
 
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
@@ -57,16 +58,6 @@ def simcord_bot(db_path: Path, clock: Clock) -> Blockhouse:
 
 
 # --- reading what Discord shows ---------------------------------------------------------------------------------
-def card(channel: Any) -> discord.Message:
-    cards = [m for m in channel.history() if m.embeds and "tournament #" in (m.embeds[0].title or "")]
-    assert cards, "no tournament card"
-    return cards[-1]
-
-
-def posts(channel: Any, words: str) -> list[discord.Message]:
-    return [m for m in channel.history() if m.embeds and words in (m.embeds[0].title or "")]
-
-
 def private(res: Any) -> str:
     """Everything the member was answered, checked to be private (the "thinking" answer and its followups)."""
     shown = [res.response] if res.response is not None else []
