@@ -10,7 +10,7 @@ import pytest
 
 from tables.bots import Thinker
 from tests.cogs.discord_helpers import last_board, lobby_of_one
-from tests.support import make_bot
+from tests.support import make_bot, scaled
 
 
 def lobby(channel: Any) -> Any:
@@ -19,6 +19,9 @@ def lobby(channel: Any) -> Any:
 
 async def test_a_game_of_bots_alone_plays_to_the_end(simcord_env: Any) -> None:
     simcord_env.bot.service.thinker.iterations = 20  # a fixed, small search: the test is about the plumbing
+    # the resignation below hands the game to two bots, which play it to its end inside that one interaction: its
+    # hang guard is four times the usual one (it tripped at 5 s on a host running 1.7 times slow)
+    simcord_env.settle_timeout = scaled(20.0)
     channel, alice = await lobby_of_one(simcord_env, game="breaks")
     await alice.click(lobby(channel), label="Add bot: medium")
     await alice.click(lobby(channel), label="Add bot: hard")
