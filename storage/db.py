@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import aiosqlite
 
 from storage.records import RecordStore, settle
+from storage.sql import run, run_many
 from storage.tournaments import TournamentStore, record_game
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
@@ -159,9 +160,9 @@ class Database:
         try:
             conn.row_factory = sqlite3.Row
             await _set_wal(conn)
-            await _run(conn, "PRAGMA synchronous=NORMAL")
-            await _run(conn, "PRAGMA foreign_keys=ON")
-            await _run(conn, "PRAGMA busy_timeout=5000")
+            await run(conn, "PRAGMA synchronous=NORMAL")
+            await run(conn, "PRAGMA foreign_keys=ON")
+            await run(conn, "PRAGMA busy_timeout=5000")
             db = cls(conn, path)
             await db.migrate()
         except BaseException:
@@ -183,7 +184,7 @@ class Database:
 
     async def migrate(self) -> int:
         """Apply pending migrations; returns the schema version."""
-        await _run(self._conn, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+        await run(self._conn, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
                                  "name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
         current = 0
         for number, name, sql in _migrations():
@@ -196,8 +197,8 @@ class Database:
                 if number <= current:
                     continue
                 for statement in _split_sql(sql):
-                    await _run(conn, statement)
-                await _run(conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (number, name))
+                    await run(conn, statement)
+                await run(conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (number, name))
             current = number
         return current
 
@@ -209,14 +210,14 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            await _run(self._conn, "BEGIN IMMEDIATE")
+            await run(self._conn, "BEGIN IMMEDIATE")
             try:
                 yield self._conn
             except BaseException:
-                await _run(self._conn, "ROLLBACK")
+                await run(self._conn, "ROLLBACK")
                 raise
             else:
-                await _run(self._conn, "COMMIT")
+                await run(self._conn, "COMMIT")
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -327,16 +328,16 @@ class Database:
                 table_id = cur.lastrowid
                 await cur.close()
                 assert table_id is not None
-                await _run_many(conn, "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                await run_many(conn, "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
                                 [(table_id, i, uid, name, bot) for i, (uid, name, bot) in
                                  enumerate(seats or [(host_id, host_name, None)])])
                 if tournament is not None:
-                    claimed = await _run(conn, "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND "
+                    claimed = await run(conn, "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND "
                                          "round = ? AND number = ? AND game = ? AND table_id IS NULL",
                                          (table_id, *tournament))
                     if claimed != 1:
                         raise StaleVersion(f"tournament game {tournament} is open already")
-                    await _run(conn, "UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))
+                    await run(conn, "UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))
                 else:
                     await _owe(conn, table_id, 0, now, board=False, lobby=True)
         except sqlite3.IntegrityError as err:
@@ -348,7 +349,7 @@ class Database:
                     sets: str = "", args: Iterable[Any] = ()) -> None:
         sql = f"UPDATE tables SET version = version + 1, updated_at = ?{', ' + sets if sets else ''} " \
               "WHERE id = ? AND version = ?"
-        if await _run(conn, sql, (now, *args, table_id, version)) != 1:
+        if await run(conn, sql, (now, *args, table_id, version)) != 1:
             raise StaleVersion(f"table {table_id} is no longer at version {version}")
 
     async def set_seats(self, table_id: int, version: int, seats: list[tuple[int | None, str, str | None]],
@@ -361,8 +362,8 @@ class Database:
                 await self._bump(conn, table_id, version, now)
             else:
                 await self._bump(conn, table_id, version, now, "host_id = ?", (host_id,))
-            await _run(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
-            await _run_many(conn,
+            await run(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await run_many(conn,
                 "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
                 [(table_id, i, uid, name, bot) for i, (uid, name, bot) in enumerate(seats)],
             )
@@ -384,9 +385,9 @@ class Database:
             await self._bump(conn, table_id, version, now, sets, args)
             # a person given a seat plays it (even one whose player had left: it is theirs now)
             if bot is not None:  # a person's seat handed to a bot: the rating rules want to know
-                await _run(conn, "UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
+                await run(conn, "UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
                            (table_id, seat))
-            await _run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
+            await run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
                        "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
                        "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
                        (user_id, name, bot, user_id, user_id, table_id, seat))
@@ -402,7 +403,7 @@ class Database:
                              "remind_at = ?, started_at = ?", (seed, json.dumps(state), deadline,
                                                                _first_reminder(deadline, now), now))
             # everyone is asked something new: controls made before the start are stale
-            await _run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
+            await run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
             return await self._row_of(conn, table_id)
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
@@ -433,11 +434,11 @@ class Database:
                 # before (a person's move, stored before a bot thought), so the range starts after the last one told
                 await _owe(conn, table_id, version + 1, now, note=note, plies=(min(m[0] for m in moves), last))
             await self._bump(conn, table_id, version, now, sets, args)
-            await _run_many(conn,
+            await run_many(conn,
                 "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],
             )
-            await _run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
+            await run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
             if result is not None:  # the game's results and ratings, in the transaction that ends it
                 await _ended(conn, table_id, now)
@@ -449,12 +450,12 @@ class Database:
         async with self.transaction() as conn:
             await self._bump(conn, table_id, version, now, "state = ?, announced_ply = MIN(announced_ply, ?)",
                              (json.dumps(state), ply - 1))
-            await _run(conn, "DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply))
+            await run(conn, "DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply))
             return await self._row_of(conn, table_id)
 
     async def set_notify(self, user_id: int, notify: str, now: float) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "INSERT INTO players (user_id, notify, updated_at) VALUES (?, ?, ?) "
+            await run(conn, "INSERT INTO players (user_id, notify, updated_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
                        (user_id, notify, now))
 
@@ -470,7 +471,7 @@ class Database:
 
     async def set_away(self, user_id: int, until: float | None, now: float) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
+            await run(conn, "INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until, "
                        "updated_at = excluded.updated_at", (user_id, until, now))
 
@@ -487,19 +488,19 @@ class Database:
     async def postpone(self, table_id: int, deadline: float, now: float) -> None:
         """Move a turn deadline (a player to act is away), with its reminders."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET deadline = ?, remind_at = ? WHERE id = ?",
+            await run(conn, "UPDATE tables SET deadline = ?, remind_at = ? WHERE id = ?",
                        (deadline, _first_reminder(deadline, now), table_id))
 
     async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
         """A lobby's turn clock (not versioned: it changes no game state)."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
+            await run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
                        (turn_seconds, on_timeout, table_id))
 
     async def set_answer_clock(self, table_id: int, seconds: int | None) -> None:
         """How long a lobby's answers owed outside one's turn wait (not versioned: it changes no game state)."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))
+            await run(conn, "UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))
 
     async def reminders_due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose next turn-clock reminder is due (an indexed query)."""
@@ -510,23 +511,23 @@ class Database:
 
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))
+            await run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))
 
     async def pause_clock(self, table_id: int, now: float) -> TableRow:
         """Stop the turn clock, keeping the time left; returns the new row."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET paused_left = MAX(0, deadline - ?), deadline = NULL, remind_at = NULL "
+            await run(conn, "UPDATE tables SET paused_left = MAX(0, deadline - ?), deadline = NULL, remind_at = NULL "
                        "WHERE id = ? AND deadline IS NOT NULL", (now, table_id))
             return await self._row_of(conn, table_id)
 
     async def resume_clock(self, table_id: int, now: float) -> TableRow:
         """Start a paused turn clock again with the time it had left; returns the new row."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
+            await run(conn, "UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
                        "AND paused_left IS NOT NULL", (now, table_id))
             row = await self._row_of(conn, table_id)
             if row.deadline is not None:
-                await _run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?",
+                await run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?",
                            (_first_reminder(row.deadline, now), table_id))
             return await self._row_of(conn, table_id)
 
@@ -544,7 +545,7 @@ class Database:
 
     async def set_away_days(self, guild_id: int, days: int, now: float) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "INSERT INTO guild_settings (guild_id, away_days, updated_at) VALUES (?, ?, ?) "
+            await run(conn, "INSERT INTO guild_settings (guild_id, away_days, updated_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (guild_id) DO UPDATE SET away_days = excluded.away_days, "
                        "updated_at = excluded.updated_at", (guild_id, days, now))
 
@@ -560,7 +561,7 @@ class Database:
             sent = row["reminders_sent"] if row and row["reminder_day"] == day else 0
             if sent >= cap:
                 return False
-            await _run(conn, "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) "
+            await run(conn, "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) "
                        "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET reminder_day = excluded.reminder_day, "
                        "reminders_sent = excluded.reminders_sent", (user_id, day, sent + 1, now))
             return True
@@ -577,7 +578,7 @@ class Database:
     async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
                                  archive_hours: int, now: float, reminders_per_day: int = 3) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, on_timeout, archive_hours, "
+            await run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, on_timeout, archive_hours, "
                        "reminders_per_day, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
                        "SET clock_seconds = excluded.clock_seconds, on_timeout = excluded.on_timeout, "
                        "archive_hours = excluded.archive_hours, reminders_per_day = excluded.reminders_per_day, "
@@ -595,7 +596,7 @@ class Database:
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None, now: float) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "INSERT INTO guild_settings (guild_id, organiser_role, updated_at) VALUES (?, ?, ?) "
+            await run(conn, "INSERT INTO guild_settings (guild_id, organiser_role, updated_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role, "
                        "updated_at = excluded.updated_at", (guild_id, role_id, now))
 
@@ -608,11 +609,11 @@ class Database:
 
     async def set_rematch_of(self, table_id: int, old_id: int) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))
+            await run(conn, "UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))
 
     async def schedule_archive(self, table_id: int, at: float | None) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))
+            await run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))
 
     async def archives_due(self, now: float, limit: int = 100) -> list[tuple[int, int]]:
         """(table, channel) of finished games whose thread is due to be archived, and clears them."""
@@ -620,7 +621,7 @@ class Database:
         async with self.transaction() as conn:
             async with conn.execute(sql, (now, limit)) as cur:
                 rows = [(r["id"], r["channel_id"]) for r in await cur.fetchall()]
-            await _run_many(conn, "UPDATE tables SET archive_at = NULL WHERE id = ?", [(t,) for t, _ in rows])
+            await run_many(conn, "UPDATE tables SET archive_at = NULL WHERE id = ?", [(t,) for t, _ in rows])
         return rows
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
@@ -639,10 +640,10 @@ class Database:
         owed = "table_id = ? AND version <= ? AND delivered_at IS NULL"
         async with self.transaction() as conn:
             if board:
-                await _run(conn, f"UPDATE outbox SET board = 0 WHERE {owed}", (table_id, version))
+                await run(conn, f"UPDATE outbox SET board = 0 WHERE {owed}", (table_id, version))
             if lobby:
-                await _run(conn, f"UPDATE outbox SET lobby = 0 WHERE {owed}", (table_id, version))
-            await _run(conn, f"UPDATE outbox SET delivered_at = ? WHERE {owed} AND board = 0 AND lobby = 0",
+                await run(conn, f"UPDATE outbox SET lobby = 0 WHERE {owed}", (table_id, version))
+            await run(conn, f"UPDATE outbox SET delivered_at = ? WHERE {owed} AND board = 0 AND lobby = 0",
                        (now, table_id, version))
             if board_message_id is None:
                 return None
@@ -683,7 +684,7 @@ class Database:
                 await self._bump(conn, table_id, version, now, "status = 'finished', result = ?",
                                  (json.dumps(result),))
             for one in seats:
-                await _run(conn, "UPDATE seats SET left_how = ?, resigned = 1 + "
+                await run(conn, "UPDATE seats SET left_how = ?, resigned = 1 + "
                            "(SELECT MAX(resigned) FROM seats WHERE table_id = ?) WHERE table_id = ? AND seat = ?",
                            (how, table_id, table_id, one))
             if result is not None:
@@ -725,7 +726,7 @@ class Database:
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
+            await run(conn, "UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
                                (channel_id, message_id, table_id))
 
     async def swap_board_message(self, table_id: int, message_id: int) -> int | None:
@@ -737,7 +738,7 @@ class Database:
     async def _swap_board(conn: aiosqlite.Connection, table_id: int, message_id: int) -> int | None:
         async with conn.execute("SELECT board_message_id FROM tables WHERE id = ?", (table_id,)) as cur:
             row = await cur.fetchone()
-        await _run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
+        await run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
         return row["board_message_id"] if row else None
 
     async def status_message(self, table_id: int, turn: int) -> int | None:
@@ -752,13 +753,13 @@ class Database:
     async def set_status_message(self, table_id: int, turn: int, message_id: int) -> None:
         """Record the status message of ``turn`` (not versioned: it changes no game state)."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE tables SET status_message_id = ?, status_turn = ? WHERE id = ?",
+            await run(conn, "UPDATE tables SET status_message_id = ?, status_turn = ? WHERE id = ?",
                        (message_id, turn, table_id))
 
     async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> None:
         """Remember whether DMs reach a player (not versioned: it changes no game state)."""
         async with self.transaction() as conn:
-            await _run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
+            await run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
                                (int(is_open), table_id, user_id))
 
 
@@ -775,7 +776,7 @@ async def _owe(conn: aiosqlite.Connection, table_id: int, version: int, now: flo
     moves ``plies`` (first, last) and every earlier one not told yet, opening with ``note`` (``board``), and/or its
     lobby card (``lobby``), until :meth:`Database.delivered` says they are posted."""
     first, last = plies or (None, None)
-    await _run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
+    await run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
                "SELECT id, ?, MIN(announced_ply + 1, COALESCE(?, announced_ply + 1)), COALESCE(?, announced_ply), "
                "?, ?, ?, ? * (tournament_id IS NULL) FROM tables WHERE id = ?",  # (a tournament's game: no lobby card)
                (version, first, last, now, note, int(board), int(lobby), table_id))
@@ -798,26 +799,12 @@ async def _set_wal(conn: aiosqlite.Connection, attempts: int = 100) -> None:
     connection is switching the same fresh file, so retry for a few seconds."""
     for attempt in range(attempts):
         try:
-            await _run(conn, "PRAGMA journal_mode=WAL")
+            await run(conn, "PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as err:
             if "locked" not in str(err) or attempt == attempts - 1:
                 raise
             await asyncio.sleep(0.05)
-
-
-async def _run(conn: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> int:
-    """Execute one statement and close its cursor at once (an open cursor blocks COMMIT)."""
-    cur = await conn.execute(sql, tuple(args))
-    try:
-        return cur.rowcount
-    finally:
-        await cur.close()
-
-
-async def _run_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> None:
-    cur = await conn.executemany(sql, [tuple(r) for r in rows])
-    await cur.close()
 
 
 def _split_sql(script: str) -> list[str]:

@@ -17,6 +17,7 @@ import aiosqlite
 
 from community.ratings import Skill, rate
 from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
+from storage.sql import run, run_many
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -68,15 +69,6 @@ class RatingRow:
     player: str
     skill: Skill
     games: int
-
-
-async def _do(conn: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> None:
-    """One statement, its cursor closed at once (an open cursor blocks COMMIT)."""
-    await (await conn.execute(sql, tuple(args))).close()
-
-
-async def _do_many(conn: aiosqlite.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    await (await conn.executemany(sql, [tuple(r) for r in rows])).close()
 
 
 def _result(r: Any) -> ResultRow:
@@ -144,11 +136,11 @@ async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
                      roles[seat] if seat < len(roles) else "", setup, result.get("rung", ""), int(cooperative),
                      int(is_rated), rated.why, turns, seconds, b.mu if b else None, b.sigma if b else None,
                      a.mu if a else None, a.sigma if a else None, now))
-    await _do_many(conn,
+    await run_many(conn,
         "INSERT INTO results (table_id, seat, seq, guild_id, game, player, user_id, name, place, seats, score, "
         "outcome, left_how, role, setup, rung, cooperative, rated, unrated_why, turns, turn_seconds, mu_before, "
         "sigma_before, mu_after, sigma_after, finished_at) VALUES (" + ", ".join("?" * 26) + ")", rows)
-    await _do(conn, "UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id))
+    await run(conn, "UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id))
 
 
 def _setup_words(options: dict[str, Any]) -> str:
@@ -165,7 +157,7 @@ async def _skills(conn: aiosqlite.Connection, guild_id: int, game: str, players:
 
 async def _store_skills(conn: aiosqlite.Connection, guild_id: int, game: str, skills: dict[str, Skill],
                         now: float) -> None:
-    await _do_many(conn,
+    await run_many(conn,
         "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
         "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
         "games = games + 1, updated_at = excluded.updated_at",
@@ -188,7 +180,7 @@ class RecordStore:
 
     async def set_rules(self, guild_id: int, rules: RatingRules, now: float) -> None:
         async with self.db.transaction() as conn:
-            await _do(conn,
+            await run(conn,
                 "INSERT INTO guild_settings (guild_id, rate_bots, rate_handed, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET rate_bots = excluded.rate_bots, "
                 "rate_handed = excluded.rate_handed, updated_at = excluded.updated_at",
@@ -260,7 +252,7 @@ class RecordStore:
             async with conn.execute("SELECT * FROM results WHERE guild_id = ? AND rated = 1 ORDER BY seq, seat",
                                     (guild_id,)) as cur:
                 rows = [_result(r) for r in await cur.fetchall()]
-            await _do(conn, "DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+            await run(conn, "DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             skills: dict[tuple[str, str], Skill] = {}
             games: dict[tuple[str, str], int] = {}
             updates = []
@@ -280,9 +272,9 @@ class RecordStore:
                     b = before.get(s.player, Skill())
                     a = after[s.player]
                     updates.append((b.mu, b.sigma, a.mu, a.sigma, s.table_id, s.seat))
-            await _do_many(conn, "UPDATE results SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ? "
+            await run_many(conn, "UPDATE results SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ? "
                                    "WHERE table_id = ? AND seat = ?", updates)
-            await _do_many(conn,
+            await run_many(conn,
                 "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(guild_id, g, p, s.mu, s.sigma, games[(g, p)], now) for (g, p), s in sorted(skills.items())])

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from community.tournament import Final, Format, Round, Tournament, TournamentError
+from storage.sql import run
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -84,23 +85,15 @@ def _row(r: Any) -> TournamentRow:
                          bool(r["paused"]), r["paused_left"])
 
 
-async def _do(conn: aiosqlite.Connection, sql: str, args: Sequence[Any] = ()) -> int:
-    cur = await conn.execute(sql, tuple(args))
-    try:
-        return cur.rowcount
-    finally:
-        await cur.close()
-
-
 async def _owe_post(conn: aiosqlite.Connection, tournament_id: int, kind: str, round_number: int, now: float) -> None:
-    await _do(conn, "INSERT INTO tournament_posts (tournament_id, seq, kind, round, created_at) SELECT ?, "
+    await run(conn, "INSERT INTO tournament_posts (tournament_id, seq, kind, round, created_at) SELECT ?, "
               "COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM tournament_posts WHERE tournament_id = ?",
               (tournament_id, kind, round_number, now, tournament_id))
 
 
 async def _owe_games(conn: aiosqlite.Connection, tournament_id: int, rnd: Round) -> None:
     for table in rnd.tables:
-        await _do(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, 1)",
+        await run(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, 1)",
                   (tournament_id, rnd.number, table.number))
 
 
@@ -112,7 +105,7 @@ async def paired(conn: aiosqlite.Connection, tournament_id: int, outcome: Round 
         return DONE
     await _owe_games(conn, tournament_id, outcome)
     await _owe_post(conn, tournament_id, "round", outcome.number, now)
-    await _do(conn, "UPDATE tournaments SET round_deadline = CASE WHEN round_seconds IS NULL THEN NULL ELSE ? + "
+    await run(conn, "UPDATE tournaments SET round_deadline = CASE WHEN round_seconds IS NULL THEN NULL ELSE ? + "
               "round_seconds END WHERE id = ?", (now, tournament_id))
     return RUNNING
 
@@ -126,7 +119,7 @@ async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament
     status after it."""
     rnd = t.rounds[round_number - 1]
     if not rnd.table(number).done:  # an elimination game drawn with no winner: another game at the same table
-        await _do(conn, "INSERT OR IGNORE INTO tournament_tables (tournament_id, round, number, game) "
+        await run(conn, "INSERT OR IGNORE INTO tournament_tables (tournament_id, round, number, game) "
                   "VALUES (?, ?, ?, ?)", (row.id, round_number, number, game + 1))
         await _owe_post(conn, row.id, "replay", round_number, now)
         return row.status
@@ -165,7 +158,7 @@ async def record_game(conn: aiosqlite.Connection, table_id: int, now: float) -> 
         log.info("tournament %s: table %s's result not taken: %s", row.id, table_id, err)
         return
     status = await reported(conn, row, t, link["round"], link["number"], link["game"], now, card=True)
-    await _do(conn, "UPDATE tournaments SET state = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?",
+    await run(conn, "UPDATE tournaments SET state = ?, status = ?, version = version + 1, updated_at = ? WHERE id = ?",
               (json.dumps(t.dump()), status, now, row.id))
 
 
@@ -221,16 +214,16 @@ class TournamentStore:
             for kind, number in posts:
                 await _owe_post(conn, row.id, kind, number, now)
             if pause is True:
-                await _do(conn, "UPDATE tournaments SET paused = 1, paused_left = round_deadline - ?, "
+                await run(conn, "UPDATE tournaments SET paused = 1, paused_left = round_deadline - ?, "
                           "round_deadline = NULL WHERE id = ?", (now, row.id))
             elif pause is False:
-                await _do(conn, "UPDATE tournaments SET paused = 0, round_deadline = ? + paused_left, "
+                await run(conn, "UPDATE tournaments SET paused = 0, round_deadline = ? + paused_left, "
                           "paused_left = NULL WHERE id = ?", (now, row.id))
             if pairing is not None:
                 status = await paired(conn, row.id, pairing, now)
             if reported_at is not None:
                 status = await reported(conn, row, t, *reported_at, now)
-            changed = await _do(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, version = version + 1, "
+            changed = await run(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, version = version + 1, "
                                 "updated_at = ? WHERE id = ? AND version = ?",
                                 (json.dumps(t.dump()), json.dumps({str(k): v for k, v in (names or row.names).items()}),
                                  status or row.status, now, row.id, row.version))
@@ -248,7 +241,7 @@ class TournamentStore:
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         async with self.db.transaction() as conn:
-            await _do(conn, "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
+            await run(conn, "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
     async def owed_games(self, tournament_id: int) -> list[OwedGame]:
         """The games of the tournament not started yet, in round and table order: not opened (``table_id`` None), or
@@ -287,5 +280,5 @@ class TournamentStore:
 
     async def delivered(self, tournament_id: int, seq: int, now: float) -> None:
         async with self.db.transaction() as conn:
-            await _do(conn, "UPDATE tournament_posts SET delivered_at = ? WHERE tournament_id = ? AND seq = ?",
+            await run(conn, "UPDATE tournament_posts SET delivered_at = ? WHERE tournament_id = ? AND seq = ?",
                       (now, tournament_id, seq))
