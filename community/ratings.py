@@ -12,6 +12,7 @@ Everything here is pure: the same games in the same order give the same numbers,
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -72,11 +73,29 @@ def rate(places: Sequence[tuple[str, int]], current: Mapping[str, Skill]) -> dic
     if len(places) < 2:
         raise ValueError("a rated game needs at least two seats")
     teams = [[_MODEL.create_rating([s.mu, s.sigma])] for s in (current.get(p, NEW) for p, _ in places)]
-    rated = _MODEL.rate(teams, ranks=[float(rank) for _, rank in places])
+    given = [rank for _, rank in places]  # (a table's places among the seats rated: compressed, ties kept)
+    rated = _MODEL.rate(teams, ranks=[float(1 + sum(1 for q in given if q < r)) for r in given])
     seats: dict[str, list[Skill]] = {}
     for (player, _), team in zip(places, rated, strict=True):
         seats.setdefault(player, []).append(Skill(team[0].mu, team[0].sigma))
     return {p: Skill(sum(s.mu for s in ss) / len(ss), sum(s.sigma for s in ss) / len(ss)) for p, ss in seats.items()}
+
+
+class Replay:
+    """Ratings worked out again from rated games replayed in the order they ended (``/ratings rebuild``, a period's
+    leaderboard): each game moves its players' skills through :func:`rate`, as its end did."""
+
+    def __init__(self) -> None:
+        self.skills: dict[str, Skill] = {}
+        self.games: Counter[str] = Counter()  # rated games per player (one a game, whatever seats it held)
+
+    def play(self, places: Sequence[tuple[str, int]]) -> tuple[dict[str, Skill], dict[str, Skill]]:
+        """One game (each seat's ``(player, place)``); returns its players' skills before and after it."""
+        before = {p: self.skills[p] for p, _ in places if p in self.skills}
+        after = rate(places, before)
+        self.skills.update(after)
+        self.games.update(after.keys())
+        return before, after
 
 
 def in_words(skill: Skill, games: int) -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from community.ratings import Skill, rate
+from community.ratings import Replay, Skill, rate
 from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
 from storage.sql import run, run_many
 
@@ -69,6 +69,14 @@ class RatingRow:
     player: str
     skill: Skill
     games: int
+
+
+def by_table(rows: Sequence[ResultRow]) -> list[list[ResultRow]]:
+    """Result rows grouped by game, in the order of their first row (rows read in ``seq`` order: as games ended)."""
+    tables: dict[int, list[ResultRow]] = {}
+    for r in rows:
+        tables.setdefault(r.table_id, []).append(r)
+    return list(tables.values())
 
 
 def _result(r: Any) -> ResultRow:
@@ -253,21 +261,11 @@ class RecordStore:
                                     (guild_id,)) as cur:
                 rows = [_result(r) for r in await cur.fetchall()]
             await run(conn, "DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
-            skills: dict[tuple[str, str], Skill] = {}
-            games: dict[tuple[str, str], int] = {}
+            replays: dict[str, Replay] = {}  # by game
             updates = []
-            by_table: dict[int, list[ResultRow]] = {}
-            for r in rows:
-                by_table.setdefault(r.table_id, []).append(r)
-            for seats in by_table.values():  # (in the order games ended: dicts keep insertion order)
-                game = seats[0].game
-                before = {s.player: skills[(game, s.player)] for s in seats if (game, s.player) in skills}
-                after = rate([(s.player, p) for s, p in zip(seats, places_among([s.place for s in seats],
-                                                                             [True] * len(seats)), strict=True)],
-                             before)
-                for p, skill in after.items():
-                    skills[(game, p)] = skill
-                    games[(game, p)] = games.get((game, p), 0) + 1
+            tables = by_table(rows)
+            for seats in tables:
+                before, after = replays.setdefault(seats[0].game, Replay()).play([(s.player, s.place) for s in seats])
                 for s in seats:
                     b = before.get(s.player, Skill())
                     a = after[s.player]
@@ -277,5 +275,6 @@ class RecordStore:
             await run_many(conn,
                 "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(guild_id, g, p, s.mu, s.sigma, games[(g, p)], now) for (g, p), s in sorted(skills.items())])
-            return len(by_table), len({p for _, p in skills})
+                [(guild_id, g, p, s.mu, s.sigma, r.games[p], now) for g, r in sorted(replays.items())
+                 for p, s in sorted(r.skills.items())])
+            return len(tables), len({p for r in replays.values() for p in r.skills})

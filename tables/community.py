@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from community.ratings import Skill, rate
+from community.ratings import Replay
 from community.records import RATE_HANDED, GameResult, RatingRules, Record, record_of
 from community.views import BoardRow, GameLine, LeaderboardView, ProfileView
-from storage.records import RatingRow, ResultRow
+from storage.records import RatingRow, ResultRow, by_table
 from tables.core import Core
 from tables.outcome import Actor, Board, Outcome, Post, Refusal
 
@@ -85,22 +85,12 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def period_ratings(results: Sequence[ResultRow]) -> tuple[dict[str, Skill], dict[str, int], dict[str, int]]:
-    """Ratings computed afresh from these rated results alone (a period's leaderboard), with each player's games and
-    wins in them."""
-    skills: dict[str, Skill] = {}
-    games: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    by_table: dict[int, list[ResultRow]] = {}
-    for r in results:
-        by_table.setdefault(r.table_id, []).append(r)
-    for seats in by_table.values():
-        before = {s.player: skills[s.player] for s in seats if s.player in skills}
-        skills.update(rate([(s.player, s.place) for s in seats], before))
-        for s in seats:
-            games[s.player] += 1
-            wins[s.player] += s.outcome != "loss"
-    return skills, games, wins
+def period_ratings(results: Sequence[ResultRow]) -> Replay:
+    """Ratings computed afresh from these rated results alone (a period's leaderboard)."""
+    replay = Replay()
+    for seats in by_table(results):
+        replay.play([(s.player, s.place) for s in seats])
+    return replay
 
 
 class Community:
@@ -282,14 +272,14 @@ class Community:
         since = None if days is None else self.core.clock() - days * DAY
         results = await records.rated_results(guild_id, key, since)
         names = {r.player: r.name for r in results}  # (in the order games ended: the latest name wins)
+        wins: dict[str, int] = defaultdict(int)
+        for r in results:
+            wins[r.player] += r.outcome != "loss"
         if days is None:
             ratings = await records.ratings(guild_id, key)
-            wins: dict[str, int] = defaultdict(int)
-            for r in results:
-                wins[r.player] += r.outcome != "loss"
         else:
-            skills, games, wins = period_ratings(results)
-            ratings = [RatingRow(p, s, games[p]) for p, s in skills.items()]
+            replay = period_ratings(results)
+            ratings = [RatingRow(p, s, replay.games[p]) for p, s in replay.skills.items()]
         ranked = self._ranked(ratings, least)
         me = str(asker.user_id)
 

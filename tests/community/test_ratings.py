@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from community.ratings import BASE, NEW, Skill, in_words, rate
+from community.ratings import BASE, NEW, Replay, Skill, in_words, rate
 from community.records import GameResult, RatingRules, SeatFacts, places_among, record_of, turn_times, who_is_rated
 
 PERSON = SeatFacts  # a person's seat: SeatFacts(user_id)
@@ -143,3 +143,13 @@ def test_a_record_counts_wins_places_streaks_and_opponents() -> None:
 def test_an_empty_record() -> None:
     rec = record_of([])
     assert (rec.games, rec.wins, rec.places, rec.best_streak, rec.seconds_per_turn) == (0, 0, (), 0, None)
+
+
+def test_a_replay_counts_a_game_once_per_player_and_moves_as_rate_does() -> None:
+    replay = Replay()
+    before, after = replay.play([("x", 1), ("bot:hard", 2), ("bot:hard", 3)])
+    assert before == {} and after == rate([("x", 1), ("bot:hard", 2), ("bot:hard", 3)], {})
+    assert replay.games == {"x": 1, "bot:hard": 1}
+    before, _ = replay.play([("x", 2), ("y", 2)])  # a table's places: ranks are compressed, ties kept
+    assert before == {"x": after["x"]} and replay.games["x"] == 2
+    assert rate([("a", 1), ("b", 3), ("c", 3)], {}) == rate([("a", 1), ("b", 2), ("c", 2)], {})

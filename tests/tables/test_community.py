@@ -154,6 +154,14 @@ async def test_a_rebuild_gives_the_same_numbers(svc: TableService) -> None:
     out = await svc.rebuild_ratings(GUILD, True)
     assert out.reply == "Ratings rebuilt from 6 rated games: 4 players rated."
     assert await skills(svc.db) == before
+    await svc.rating_settings(GUILD, True, rate_bots=True)  # a bot level holding two seats: one identity, one game
+    tid = await lobby(svc, ALICE, bots=2, channel=CH + 20)
+    await svc.start(tid, ALICE)
+    await svc.resign(CH + 20, ALICE)
+    before = await skills(svc.db)
+    assert before["bot:easy"][1] == 1
+    await svc.rebuild_ratings(GUILD, True)
+    assert await skills(svc.db) == before
     assert [await svc.db.records.results_of_table(t) for t in range(1, 7)] == results_before
 
 
