@@ -17,7 +17,7 @@ from community.tournament import Final, Format, Settings, Tournament, Tournament
 from community.views import BracketMatch, StandingRow, StandingsView
 from engine.base import GameError
 from storage import ChannelBusy, StaleVersion
-from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow
+from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow, TournamentStore
 from tables.core import Core
 from tables.lobby import CLOCKS, Lobby, clock_text, parse_options, split_clock, split_rated
 from tables.outcome import Actor, Board, Outcome, Post, Refusal, StaleButton
@@ -68,7 +68,7 @@ class Tournaments:
         self.play = play
 
     @property
-    def store(self) -> Any:
+    def store(self) -> TournamentStore:
         return self.core.db.tournaments
 
     async def _row(self, tournament_id: int) -> TournamentRow:
@@ -416,7 +416,8 @@ class Tournaments:
         where = {g.number: g.table_id for g in await self.store.games(row.id, number)}
         lines = []
         for table in rnd.tables:
-            game_table = await self.core.db.get_table(where[table.number]) if where.get(table.number) else None
+            table_id = where.get(table.number)
+            game_table = await self.core.db.get_table(table_id) if table_id else None
             at = f" · <#{game_table.channel_id}>" if game_table else ""
             lines.append(f"**Table {table.number}**: " + " v ".join(f"<@{p}>" for p in table.seats) + at)
         lines += [f"Bye (counts as a win): <@{p}>" for p in rnd.byes]
