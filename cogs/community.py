@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.controls import HistoryButton
+from cogs.controls import DynamicView, HistoryButton
 from tables import Actor, TableService
 from tables.community import PERIODS, RATING_HELP, HistoryPage
 
@@ -27,7 +27,7 @@ def history_kwargs(page: HistoryPage) -> dict[str, Any]:
     post = page.post
     embed = discord.Embed(title=post.title, description=post.description, colour=post.colour)
     embed.set_footer(text=post.footer)
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     if page.pages > 1:
         first, last = page.page == 1, page.page == page.pages
         for target, tag, off in ((1, "first", first), (page.page - 1, "prev", first),

@@ -41,6 +41,26 @@ SNOWFLAKE = r"[1-9][0-9]{0,19}"  # a Discord id (a member's, a server's)
 log = logging.getLogger(__name__)
 
 
+class DynamicView(discord.ui.View):
+    """The layout of a message's controls, every one a :class:`discord.ui.DynamicItem` dispatched by its custom id.
+
+    Nothing needs the view object once the message is sent, so it never times out. discord.py gives a private
+    (ephemeral) message's view a 15-minute timer otherwise: a task per answer that holds the view in memory and
+    does nothing when it fires (a busy evening's thousands of answers keep thousands of such timers).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @property
+    def timeout(self) -> float | None:
+        return None
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        """Ignored: see the class."""
+
+
 async def _guard(interaction: discord.Interaction, work: Awaitable[None]) -> None:
     """Run a control's handler. Discord refusing one of its calls (a 429 or 500 after discord.py's retries, a
     token that expired, a message that is gone) is logged as a warning: the handlers leave nothing half-done

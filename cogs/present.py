@@ -10,6 +10,7 @@ import discord
 
 from cogs.controls import (
     LOBBY_ACTIONS,
+    DynamicView,
     LobbyButton,
     LogButton,
     MoveButton,
@@ -45,7 +46,7 @@ def controls_view(controls: Controls | None, panel_table: int | None,
     (stamped with the board's ``version``)."""
     if controls is None and panel_table is None and rematch_table is None:
         return None
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     if controls is not None and controls.choices:
         root = build_menu(controls.choices)
         if len(root.children) <= MAX_BUTTON_CHOICES and all(child.leaf for child in root.children):
@@ -65,7 +66,7 @@ def controls_view(controls: Controls | None, panel_table: int | None,
 
 def menu_view(step: MenuStep) -> discord.ui.View:
     """One level of the move menu: its select and, below the top level, a Back button."""
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     placeholder = (" › ".join(shorten(t, 40) for t in step.trail[-3:]) + " › choose…" if step.trail
                    else f"Choose your move ({step.node.moves} legal)…")
     view.add_item(StepSelect(step.table_id, step.version, encode_path(step.path), step.node, placeholder=placeholder))
@@ -89,7 +90,7 @@ def edit_kwargs(post: Post) -> dict[str, Any]:
 def preview_kwargs(post: Post, table_id: int, version: int, back: str) -> dict[str, Any]:
     """A previewed pick, privately: its picture, a Submit button and Back (to the menu level ``back``)."""
     kwargs = message_kwargs(post, ephemeral=True)
-    kwargs.setdefault("view", discord.ui.View(timeout=None)).add_item(StepBack(table_id, version, back))
+    kwargs.setdefault("view", DynamicView()).add_item(StepBack(table_id, version, back))
     return kwargs
 
 
@@ -116,7 +117,7 @@ def message_kwargs(post: Post, *, ephemeral: bool = False) -> dict[str, Any]:
 
 
 def lobby_kwargs(card: LobbyCard) -> dict[str, Any]:
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     if card.open:
         for action in LOBBY_ACTIONS:  # players and the game on the first row, bots of three strengths on the second
             view.add_item(LobbyButton(card.table_id, action))
@@ -130,7 +131,7 @@ def log_kwargs(page: LogPage) -> dict[str, Any]:
     embed = discord.Embed(title=page.title, colour=0x2B7A78)
     if page.footer:
         embed.set_footer(text=page.footer)
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     if page.pages > 1:
         first, last = page.page == 1, page.page == page.pages
         view.add_item(LogButton(page.table_id, 1, "first", disabled=first))
@@ -157,7 +158,7 @@ def quick_rules_kwargs(key: str, name: str, markdown: str) -> dict[str, Any]:
     embed = discord.Embed(title=f"{name} — how to play", description=discord_markdown(quick_rules(markdown))[:4000],
                           colour=0x2B7A78)
     embed.set_footer(text="The full rules: the button below.")
-    view = discord.ui.View(timeout=None)
+    view = DynamicView()
     view.add_item(RulesButton(key))
     return {"embed": embed, "view": view}
 

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import TournamentButton
+from cogs.controls import DynamicView, TournamentButton
 from cogs.present import message_kwargs
 from tables import Actor, Outcome, Refusal, TableService
 from tables.tournaments import FORMATS, OpenedAlready
@@ -217,7 +217,7 @@ class TournamentCog(commands.Cog):
     async def _card(self, tournament_id: int, post: Any) -> bool:
         """The sign-up card edited in place (posted the first time), with Join and Leave while sign-ups are open."""
         row = await self.service.tournaments._row(tournament_id)
-        view = discord.ui.View(timeout=None)
+        view = DynamicView()
         if row.status in ("signup", "running"):  # (running: a late join where the format takes one; leave: a drop)
             if row.status == "signup" or row.tournament.settings.late_joining:
                 view.add_item(TournamentButton("join", row.id))

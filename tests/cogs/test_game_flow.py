@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -124,6 +125,10 @@ async def test_full_game_from_lobby_to_result(simcord_env: Any) -> None:
     assert log.ephemeral and log.response.content.count("\n") == 4
     late = await alice.slash(thread, "move", move="draw")
     assert late.ephemeral and "over" in late.response.content.lower()
+    # The private menus and answers of a whole game left no view timer behind: their controls are dispatched by
+    # custom id, and discord.py would otherwise keep a 15-minute timer per private message.
+    timers = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
+    assert not timers, f"{len(timers)} private views still timed"
 
 
 async def test_one_person_against_a_bot_seat_then_a_rematch(simcord_env: Any) -> None:
