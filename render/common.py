@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -120,20 +123,79 @@ def _stroke(index: int, size: int, bold: bool) -> float:
 
 
 _JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners stay inside a run
+_MIRROR = str.maketrans("()[]{}<>", ")(][}{><")
+
+
+def _direction(text: str) -> list[bool]:
+    """Per character, whether it is set right to left. The picture's text is English, so everything runs left to
+    right except right-to-left letters (Hebrew, Arabic) and whatever lies between two of them (the spaces and
+    numbers inside a name). A space between a right-to-left name and the English around it belongs to the
+    English: "محمد wins" keeps its space and its order (each name is, in effect, isolated)."""
+    strong: list[str] = []
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("NSM", "BN") and strong:  # a mark or joiner goes with the letter it follows
+            strong.append(strong[-1])
+        else:
+            strong.append("R" if kind in ("R", "AL") else "L" if kind == "L" else "N")
+    rtl = [k == "R" for k in strong]
+    last_r = None
+    for i, kind in enumerate(strong):
+        if kind == "L":
+            last_r = None
+        elif kind == "R":
+            if last_r is not None:
+                for k in range(last_r + 1, i):
+                    rtl[k] = True
+            last_r = i
+    return rtl
 
 
 @cache
 def runs(text: str) -> tuple[tuple[int, str], ...]:
-    """``text`` split into (face, substring) runs, each drawn in one face. Spaces, combining marks and joiners
-    stay in the run they follow; a character no face has must have been removed by :func:`clean_text`."""
-    out: list[tuple[int, str]] = []
-    for ch in text:
+    """``text`` split into (face, substring) runs, each drawn in one face and one direction, in reading (logical)
+    order. Spaces, combining marks and joiners stay in the run they follow when they run the same way; a
+    character no face has must have been removed by :func:`clean_text`."""
+    return tuple((face, part) for face, part, _ in _runs(text))
+
+
+@cache
+def _runs(text: str) -> tuple[tuple[int, str, bool], ...]:
+    out: list[tuple[int, str, bool]] = []
+    rtl = _direction(text)
+    for ch, back in zip(text, rtl, strict=True):
         index = face_of(ch)
-        joins = out and (ch.isspace() or ch in _JOINERS or unicodedata.category(ch).startswith("M"))
-        if joins or (out and index == out[-1][0]):
-            out[-1] = (out[-1][0], out[-1][1] + ch)
+        same_way = bool(out) and out[-1][2] == back
+        joins = same_way and (ch.isspace() or ch in _JOINERS or unicodedata.category(ch).startswith("M"))
+        if joins or (same_way and index == out[-1][0]):
+            out[-1] = (out[-1][0], out[-1][1] + ch, back)
         else:
-            out.append((PRIMARY if index is None else index, ch))
+            out.append((PRIMARY if index is None else index, ch, back))
+    return tuple(out)
+
+
+@cache
+def visual_runs(text: str) -> tuple[tuple[int, str, bool], ...]:
+    """The runs of ``text`` (face, substring, right to left) in the order they are set from the left: each
+    stretch of right-to-left runs is reversed. A right-to-left run in a shaped face is laid out by Raqm; in
+    another face (digits, spaces, brackets between Hebrew words) its characters are reversed here, numbers kept
+    whole and brackets mirrored."""
+    parts = list(_runs(text))
+    i = 0
+    while i < len(parts):
+        if not parts[i][2]:
+            i += 1
+            continue
+        j = i
+        while j < len(parts) and parts[j][2]:
+            j += 1
+        parts[i:j] = parts[i:j][::-1]
+        i = j
+    out = []
+    for face, part, back in parts:
+        if back and not (FACES[face].shaped and _raqm()):
+            part = "".join(reversed(re.findall(r"\d+(?:[.,:]\d+)*|\D", part))).translate(_MIRROR)
+        out.append((face, part, back))
     return tuple(out)
 
 
@@ -149,6 +211,39 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
     return sum(_length(i, size, bold, part) for i, part in runs(text))
 
 
+@dataclass(frozen=True)
+class Drawn:
+    """One text as a renderer set it: its words, its pixel size in the picture, and whether a player can do
+    without it (a decoration, a repeat of what is said bigger elsewhere)."""
+
+    text: str
+    size: int
+    decorative: bool = False
+
+
+_drawn: ContextVar[list[Drawn] | None] = ContextVar("render_drawn", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """While open, every text the renderers put in a picture (drawn, or pasted as a label or glyph by glyph) is
+    added to the yielded list: a test reads the sizes to check what a phone shows."""
+    seen: list[Drawn] = []
+    token = _drawn.set(seen)
+    try:
+        yield seen
+    finally:
+        _drawn.reset(token)
+
+
+def note_text(text: str, size: int, decorative: bool = False) -> None:
+    """Tell :func:`recording` about a text set some other way (a renderer that draws big and shrinks says the
+    size the text ends at)."""
+    seen = _drawn.get()
+    if seen is not None and text.strip():
+        seen.append(Drawn(text, size, decorative))
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: Point,
@@ -157,18 +252,27 @@ def draw_text(
     fill: Colour,
     anchor: str = "la",
     bold: bool = False,
+    decorative: bool = False,
 ) -> None:
     """Text at ``xy`` with a Pillow anchor, each run in the face that has its characters; ``bold`` uses the bold
-    face (or a stroke where a face has none)."""
-    parts = runs(text)
+    face (or a stroke where a face has none). ``decorative`` marks text a player can do without (see
+    :class:`Drawn`)."""
+    note_text(text, size, decorative)
+    _set(draw, xy, text, size, fill, anchor, bold)
+
+
+def _set(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour, anchor: str, bold: bool) -> None:
+    parts = visual_runs(text)
     x, y = xy
     if anchor[0] != "l":
-        width = sum(_length(i, size, bold, part) for i, part in parts)
+        width = sum(_length(i, size, bold, part) for i, part, _ in parts)
         x -= width / 2 if anchor[0] == "m" else width
-    for i, part in parts:
+    for i, part, back in parts:
         f = _font(i, size, bold)
         stroke = _stroke(i, size, bold)
-        draw.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1], stroke_width=stroke, stroke_fill=fill)
+        shaped_rtl = back and FACES[i].shaped and _raqm()
+        draw.text((x, y), part, font=f, fill=fill, anchor="l" + anchor[1], stroke_width=stroke, stroke_fill=fill,
+                  direction="rtl" if shaped_rtl else None)
         x += _length(i, size, bold, part)
 
 
@@ -249,6 +353,9 @@ class Label:
 
     image: Image.Image
     pad: int = 0  # transparent margin left and right of the visible width
+    text: str = ""  # the words it shows, for recording(); empty for a badge without words
+    size: int = 0
+    decorative: bool = False
 
     @property
     def width(self) -> int:
@@ -267,18 +374,21 @@ class Label:
             x -= self.width
         left, top = round(x), round(y - self.image.height / 2)
         img.paste(self.image, (left - self.pad, top), self.image)
+        if self.text:
+            note_text(self.text, self.size, self.decorative)
         return (left, top, left + self.width, top + self.image.height)
 
 
-def text_label(text: str, size: int, fill: Colour, bold: bool = False, pad: int = 2) -> Label:
+def text_label(text: str, size: int, fill: Colour, bold: bool = False, pad: int = 2,
+               decorative: bool = False) -> Label:
     """``text`` as a transparent sprite (anti-aliased against any background)."""
     stroke = bold_stroke(size) if bold else 0
     pad += math.ceil(stroke)
     width = math.ceil(text_width(text, size, bold))
     height = int(size * 1.5) + 2 * math.ceil(stroke)
     image = Image.new("RGBA", (width + 2 * pad, height), fill + (0,))
-    draw_text(ImageDraw.Draw(image), (pad, height / 2), text, size, fill, anchor="lm", bold=bold)
-    return Label(image, pad)
+    _set(ImageDraw.Draw(image), (pad, height / 2), text, size, fill, "lm", bold)
+    return Label(image, pad, text, size, decorative)
 
 
 @lru_cache(maxsize=512)
@@ -287,7 +397,7 @@ def _string_label(text: str, size: int, fill: Colour, bold: bool) -> Label:
 
 
 def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = None, pad: int = 8,
-               bold: bool = True) -> Label:
+               bold: bool = True, decorative: bool = False) -> Label:
     """A rounded badge with ``text`` and optionally a shape (see :data:`SHAPES`) before it."""
     height = size + pad + 2
     icon_size = int(size * 0.85) if icon else 0
@@ -296,9 +406,9 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
     image = Image.new("RGBA", (width, height), bg + (255,))
     if icon:
         image.alpha_composite(shape_sprite(icon, icon_size, fg), (pad, (height - icon_size) // 2))
-    draw_text(ImageDraw.Draw(image), (width - pad - text_w, height / 2), text, size, fg, anchor="lm", bold=bold)
+    _set(ImageDraw.Draw(image), (width - pad - text_w, height / 2), text, size, fg, "lm", bold)
     image.putalpha(rounded_mask((width, height), height // 2))
-    return Label(image)
+    return Label(image, 0, text, size, decorative)
 
 
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
@@ -353,8 +463,10 @@ class Glyphs:
                 hi = mid - 1
         return text[:lo].rstrip() + ELLIPSIS
 
-    def paste(self, img: Image.Image, xy: Point, text: str, anchor: str = "l") -> Box:
-        """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes."""
+    def paste(self, img: Image.Image, xy: Point, text: str, anchor: str = "l", decorative: bool = False) -> Box:
+        """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes. ``decorative``
+        as for :func:`draw_text`."""
+        note_text(text, self.size, decorative)
         x, y = xy
         total = self.width(text)
         if anchor == "m":
@@ -364,13 +476,15 @@ class Glyphs:
         left = x
         half = self._height // 2
         if not self._by_glyph(text):
-            _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y))
+            label = _string_label(text, self.size, self.fill, self.bold)
+            img.paste(label.image, (round(x) - label.pad, round(y - label.image.height / 2)), label.image)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
         for c in text:
             sprite = sprites.get(c)
-            if sprite is not None:
-                sprite.paste(img, (x, y))
+            if sprite is not None:  # as Label.paste, without noting each character
+                image = sprite.image
+                img.paste(image, (round(x) - sprite.pad, round(y - image.height / 2)), image)
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 

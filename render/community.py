@@ -18,9 +18,6 @@ never in one string with numbers, so that the text around them keeps its order.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -75,29 +72,12 @@ ROW_ALT = mix(PANEL, PANEL_EDGE, 0.35)  # every other leaderboard row
 YOU_BAND = mix(PANEL, YELLOW, 0.2)  # the asker's row, which also has a marker, an outline and bold text
 SEP = " \u00b7 "
 
-_seen: ContextVar[list[tuple[str, int]] | None] = ContextVar("render_community_seen", default=None)
-
-
-@contextmanager
-def recording() -> Iterator[list[tuple[str, int]]]:
-    """While open, every text the renderers draw is added to the yielded list as (text, pixel size)."""
-    seen: list[tuple[str, int]] = []
-    token = _seen.set(seen)
-    try:
-        yield seen
-    finally:
-        _seen.reset(token)
-
-
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour,
           anchor: str = "lm", bold: bool = False) -> float:
     """Draw ``text`` (any script) and return where it ends on the right. Every text of this module goes through
     here, so that :func:`recording` sees it."""
     if not text:
         return xy[0]
-    seen = _seen.get()
-    if seen is not None:
-        seen.append((text, size))
     draw_text(draw, xy, text, size, fill, anchor=anchor, bold=bold)
     width = text_width(text, size, bold)
     if anchor[0] == "l":
@@ -744,4 +724,4 @@ def render_standings(view: StandingsView) -> bytes:
     return encode_png(img, _standings_palette())
 
 
-__all__ = ["recording", "render_leaderboard", "render_profile", "render_standings"]
+__all__ = ["render_leaderboard", "render_profile", "render_standings"]

@@ -20,6 +20,7 @@ from community.views import (
     StandingRow,
     StandingsView,
 )
+from render.common import recording
 from render.community import (
     LEGEND,
     MAX_ROWS,
@@ -28,7 +29,6 @@ from render.community import (
     decided_note,
     ordinal,
     places_text,
-    recording,
     render_leaderboard,
     render_profile,
     render_standings,
@@ -191,7 +191,7 @@ def rendered() -> dict[str, tuple[bytes, list[tuple[str, int]]]]:
     out = {}
     for key, fn, view in CASES:
         with recording() as seen:
-            out[key] = (fn(view), list(seen))
+            out[key] = (fn(view), [(d.text, d.size) for d in seen])
     return out
 
 
@@ -415,7 +415,7 @@ def test_standings_words() -> None:
 def test_no_players_and_odd_brackets() -> None:
     with recording() as seen:
         png = render_standings(standings([], rnd=0))
-    assert "No players yet" in [t for t, _ in seen]
+    assert "No players yet" in [d.text for d in seen]
     decode(png)
     two = standings([srow(1, "Ana", 1, games=1), srow(2, "Bob", 0, games=1)], rnd=1, rounds=None, final=True,
                     bracket=[[{"players": ["Ana", "Bob"], "winner": 0}]], fmt="single elimination")
@@ -424,4 +424,4 @@ def test_no_players_and_odd_brackets() -> None:
     for view in (two, three):
         with recording() as seen:
             img = decode(render_standings(view))
-        assert img.width == W and min(s for _, s in seen) >= MIN_SIZE
+        assert img.width == W and min(d.size for d in seen) >= MIN_SIZE

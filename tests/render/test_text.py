@@ -16,6 +16,7 @@ from render.common import (
     seat_names,
     text_label,
     text_width,
+    visual_runs,
 )
 
 NAMES = {
@@ -93,3 +94,50 @@ def test_glyphs_set_other_scripts_as_a_whole_string() -> None:
         box = face.paste(img, (10, 30), name)
         assert box[2] - box[0] == pytest.approx(face.width(name), abs=1)
     assert face.fit("محمد محمد محمد محمد", 60).endswith("…")
+
+
+RTL_CASES = {
+    # text: the runs as set from the left (text, right to left)
+    "محمد wins 3-2-2": [("محمد", True), (" wins 3-2-2", False)],
+    "محمد -2": [("محمد", True), (" -2", False)],
+    "محمد to play": [("محمد", True), (" to play", False)],
+    "Winner: נועה כהן (12)": [("Winner: ", False), ("נועה כהן", True), (" (12)", False)],
+    "أحمد 2 علي": [("أحمد 2 علي", True)],  # a number inside a name stays inside it
+    "Zoë, محمد and נועה": [("Zoë, ", False), ("محمد", True), (" and ", False), ("נועה", True)],
+}
+
+
+@pytest.mark.parametrize("text", RTL_CASES, ids=range(len(RTL_CASES)))
+def test_a_right_to_left_name_keeps_its_spaces_and_the_order_around_it(text: str) -> None:
+    merged: list[tuple[str, bool]] = []
+    for _, part, back in visual_runs(text):  # faces may split a stretch (digits in a name): compare stretches
+        if merged and merged[-1][1] == back:
+            merged[-1] = (merged[-1][0] + part, back)
+        else:
+            merged.append((part, back))
+    assert _same_text(merged, RTL_CASES[text])
+    assert text_width(text, 20) == pytest.approx(sum(_font(i, 20, False).getlength(t) for i, t, _ in visual_runs(text)))
+
+
+def _same_text(got: list[tuple[str, bool]], want: list[tuple[str, bool]]) -> bool:
+    """Stretches equal as multisets of characters (a right-to-left stretch outside a shaped face is reversed)."""
+    return [(sorted(p), b) for p, b in got] == [(sorted(p), b) for p, b in want]
+
+
+def _ink_columns(image: Image.Image) -> list[int]:
+    alpha = image.getchannel("A")
+    return [x for x in range(alpha.width) if alpha.crop((x, 0, x + 1, alpha.height)).getbbox()]
+
+
+def test_the_space_after_a_right_to_left_name_is_seen_in_the_picture() -> None:
+    size = 40
+    label = text_label("محمد wins", size, (0, 0, 0))
+    name_only = text_label("محمد", size, (0, 0, 0))
+    cols = _ink_columns(label.image)
+    name_end = max(_ink_columns(name_only.image))
+    after = [x for x in cols if x > name_end]
+    assert after, "nothing drawn after the name"
+    gap = min(after) - name_end
+    assert gap >= text_width(" ", size) * 0.8, f"the name runs into the next word (gap {gap} px)"
+    # and the name is on the left, where it is read first
+    assert cols[0] <= name_end
