@@ -1,0 +1,137 @@
+"""How big each picture's text is on a phone: every game's public board and private views, shown 400 px wide.
+
+Discord shows a board in a phone's chat about 400 px wide, so a text drawn ``size`` pixels high in a picture
+``width`` pixels wide is seen ``size * 400 / width`` pixels high (pictures narrower than 400 px are shown at their
+own size). Every text a renderer sets goes through :func:`render.common.recording`; a text marked decorative
+(an ornament, or words said bigger elsewhere in the same picture) is left out.
+
+Positions: each game at each seat count, from random legal play with a fixed seed, at the start, in the middle
+and near the end; at the largest seat count every seat's private view too, elsewhere the public board and seat
+0's view. Names include a long one and right-to-left ones.
+
+    python -m bench.phone_text             # the table: smallest needed text at 400 px per game and seat count
+    python -m bench.phone_text --worst 5   # and the five smallest texts of each picture kind
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from engine.base import Game
+from engine.rng import Rng
+from render.common import recording
+from tables.catalog import default_catalog
+
+PHONE = 400  # px: a picture's width in a phone's chat
+NEEDED = 9.0  # px: the smallest a needed text may be there (issue 24)
+NAMES = ["Alexandra-Marguerite", "محمد", "נועה", "Bo", "李小龙", "Zoë"]
+STAGES = (0.0, 0.5, 0.9)  # how far into a random game each position is
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One picture's smallest needed text."""
+
+    game: str
+    seats: int
+    stage: float
+    who: str  # "public" or "seat N"
+    width: int
+    text: str
+    size: int  # px in the picture
+
+    @property
+    def on_phone(self) -> float:
+        return self.size * min(1.0, PHONE / self.width)
+
+
+def _plies(game: Game[Any, Any, Any], seats: int, options: dict[str, Any], seed: int) -> list[tuple[int, Any]]:
+    """A random legal game's moves, to its end (or a cap)."""
+    rng = Rng(seed)
+    state = game.new_game(seats, options, seed)
+    out: list[tuple[int, Any]] = []
+    for _ in range(3000):
+        acting = sorted(game.to_act(state))
+        if not acting:
+            break
+        seat = acting[0]
+        move = game.sample_move(state, seat, rng)
+        state = game.apply(state, seat, move)[0]
+        out.append((seat, move))
+    return out
+
+
+def positions(game: Game[Any, Any, Any], seats: int, seed: int = 7) -> Iterator[tuple[float, Any]]:
+    """The states of one random game at each of :data:`STAGES`."""
+    options = game.resolve_options({}, seats)
+    plies = _plies(game, seats, options, seed)
+    marks = {min(len(plies), int(stage * len(plies))): stage for stage in STAGES}
+    state = game.new_game(seats, options, seed)
+    for i in range(len(plies) + 1):
+        if i in marks:
+            yield marks[i], state
+        if i < len(plies):
+            seat, move = plies[i]
+            state = game.apply(state, seat, move)[0]
+
+
+def smallest(png: bytes, texts: Sequence[Any]) -> tuple[int, str, int]:
+    """The picture's width and its smallest needed text (text, size); ("", 0) when it has none."""
+    width = Image.open(io.BytesIO(png)).width
+    needed = [t for t in texts if not t.decorative]
+    if not needed:
+        return width, "", 0
+    low = min(needed, key=lambda t: t.size)
+    return width, low.text, low.size
+
+
+def survey(keys: Sequence[str] | None = None, every_seat_at: str = "max") -> list[Seen]:
+    """The smallest needed text of each picture of :func:`positions` (see the module's doc)."""
+    out = []
+    for entry in default_catalog().entries():
+        game = entry.rules
+        if keys and game.key not in keys:
+            continue
+        for seats in range(game.min_players, game.max_players + 1):
+            names = NAMES[:seats]
+            all_seats = seats == game.max_players if every_seat_at == "max" else True
+            for stage, state in positions(game, seats):
+                for who in [None, *(range(seats) if all_seats else [0])]:
+                    with recording() as texts:
+                        png = entry.render(game.view(state, who), names)
+                    width, text, size = smallest(png, texts)
+                    out.append(Seen(game.key, seats, stage, "public" if who is None else f"seat {who}", width,
+                                    text, size))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--worst", type=int, default=0, help="list this many smallest texts per game")
+    args = parser.parse_args(argv)
+    seen = survey(args.game)
+    print(f"{'game':<14} {'seats':>5} {'picture':<8} {'width':>6} {'smallest at 400 px':>19}  text")
+    groups: dict[tuple[str, int, str], list[Seen]] = {}
+    for s in seen:
+        groups.setdefault((s.game, s.seats, "public" if s.who == "public" else "private"), []).append(s)
+    for (game, seats, kind), items in groups.items():
+        low = min(items, key=lambda s: s.on_phone if s.size else 1e9)
+        mark = "" if low.on_phone >= NEEDED or not low.size else "  < 9"
+        print(f"{game:<14} {seats:>5} {kind:<8} {low.width:>6} {low.on_phone:>16.1f} px  {low.text[:40]!r}{mark}")
+    if args.worst:
+        for game in dict.fromkeys(s.game for s in seen):
+            items = sorted((s for s in seen if s.game == game and s.size), key=lambda s: s.on_phone)
+            print(f"\n{game}: the {args.worst} smallest")
+            for s in items[:args.worst]:
+                print(f"  {s.on_phone:5.1f} px  {s.seats} seats {s.who:<7} {s.text[:60]!r}")
+
+
+if __name__ == "__main__":
+    main()
