@@ -68,7 +68,7 @@ def menu_view(step: MenuStep) -> discord.ui.View:
     """One level of the move menu: its select and, below the top level, a Back button."""
     view = DynamicView()
     placeholder = (" › ".join(shorten(t, 40) for t in step.trail[-3:]) + " › choose…" if step.trail
-                   else f"Choose your move ({step.node.moves} legal)…")
+                   else "Choose your move…")
     view.add_item(StepSelect(step.table_id, step.version, encode_path(step.path), step.node, placeholder=placeholder))
     if step.path:
         view.add_item(StepBack(step.table_id, step.version, encode_path(step.path[:-1])))

@@ -21,6 +21,11 @@ M = TypeVar("M")  # move
 V = TypeVar("V", bound=Mapping[str, Any])  # the game's view
 
 
+def plural(n: int, word: str, many: str = "") -> str:
+    """``n`` and ``word`` agreeing: "1 cop", "2 cops", "0 cops" (``many``: an irregular plural)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
 class GameText(Generic[S, M, V]):
     """A game's words for players. The defaults say nothing (a move's label is its notation); a game overrides what it
     has words for."""

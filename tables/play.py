@@ -102,7 +102,7 @@ class Play:
             # a button names its move, which is checked again below: it stays good while only others move
             if version is not None and not self.core.current(table, seat, version):
                 if await self.just_played(table, seat, version, text):
-                    raise AlreadyPlayed(f"Already played: `{text}` (you played it just before).")
+                    raise AlreadyPlayed("Already played: you played that move just before.")
                 raise await self.core.stale(table, sit, seat, version, "button")
             return await self._play(table, sit, seat, text, public)
 
@@ -119,6 +119,7 @@ class Play:
         except GameError as err:
             raise Refusal(str(err)) from None
         notation = game.format_move(move)
+        said = game.text.describe_move(sit.state, seat, move)  # in words, as the menu offered it
         run = await Run.of(self.core, table, sit)
         run.record.append((seat, notation, events))
         run.sit = Situation.of(game, state)
@@ -127,7 +128,7 @@ class Play:
         told = [name_seats(e.text, [s.name for s in table.seats]) for e in cancels]
         out.played = not any(e.data.get("move") == notation for e in cancels)
         # a move that waited on this answer (a Lookouts reroll) and was then cancelled is told after it
-        out.reply = f"Not played: {told[0]}" if not out.played else " ".join([f"Played `{notation}`.", *told])
+        out.reply = f"Not played: {told[0]}" if not out.played else " ".join([f"Played: {said.rstrip('.')}.", *told])
         return out
 
     async def just_played(self, table: TableRow, seat: int, version: int, text: str) -> bool:
@@ -152,7 +153,7 @@ class Play:
             table = await self.core.table(table_id)
             seat = self.core.seat_for(table, actor)
             if notation is not None and await self.just_played(table, seat, version, notation):
-                raise AlreadyPlayed(f"Already played: `{notation}` (your first pick played it).") from None
+                raise AlreadyPlayed("Already played: your first pick played it.") from None
             raise
         if seat not in sit.may_act:
             raise Refusal(self.presenter.not_your_turn(table, sit))
@@ -195,7 +196,7 @@ class Play:
             if found is None:  # not at this level any more (the menu changed shape): anywhere, if still offered
                 choice = next((c for c in sit.offered(seat) if c.notation == notation), None)
                 if choice is None:
-                    raise StaleButton(f"`{notation}` is no longer possible.")
+                    raise StaleButton("That move is no longer possible.")
                 found = (0, MenuNode(choice.label, choice=choice))
             path, node, trail = (*path, found[0]), found[1], (*trail, found[1].label)
         elif node.choice is not None and version != table.version:

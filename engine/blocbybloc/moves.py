@@ -256,3 +256,92 @@ def format_move(move: Move) -> str:
 def blocs(n: int) -> str:
     return f"{n} bloc{'s' if n != 1 else ''}"
 
+
+def describe(move: Move, where: str = "", faction_names: tuple[str, ...] = ()) -> str:
+    """A label in words; ``where`` names ``move.cell`` ("The Park (C4)")."""
+    k = move.kind
+    die = "free" if move.die == 0 else f"die {move.die}"
+    at = cell_name(move.cell) if move.cell >= 0 else ""
+    cards = "".join(f" + {LOOT_NAMES[c]}" for c in move.extra if c in LOOT_NAMES)
+    labels = {
+        "end": "End my actions (police ops follow)", "allow": "Allow it", "stop": "Stop it",
+        "pass": "Pass (play no card)", "reroll": "Lookouts: roll the reaction die again",
+        "accept": "Keep this reaction roll", "jammer": "Radio Jammer: one police ops card fewer this turn",
+        "scanner": "Police Scanner: look at the top 3 police ops cards", "workshop": "Propaganda Workshop: draw a "
+        "free loot card", "communique": "Communiqué: resolve this card one level higher",
+    }
+    if k in labels and not move.n:
+        return labels[k]
+    if k == "start":
+        return f"Start in {where}"
+    if k == "split":
+        names = faction_names or ("Workers", "Students", "Neighbors", "Prisoners")
+        return "Lose " + ", ".join(f"{n} {names[f]}" for f, n in enumerate(move.losses) if n)
+    if k == "move":
+        return f"Move {at} → {cell_name(move.to)}: {blocs(move.n)}, {die}"
+    if k == "bicycles":
+        return f"Bicycles: {at} → {cell_name(move.to)}, {blocs(move.n)}"
+    if k == "clothes":
+        return f"Change of Clothes: {at} → {cell_name(move.to)}, {blocs(move.n)}"
+    if k == "barricade":
+        return f"Barricade {move.conn}, {die}"
+    if k == "dumpster":
+        return f"Dumpster Barricade: {' and '.join(move.extra)}"
+    if k == "garden":
+        return f"Guerrilla Garden: {', '.join(move.extra)}, {die}"
+    if k == "fireworks":
+        return f"Fireworks: {move.n} cop{'s' if move.n > 1 else ''} out of {at} by {move.conn}"
+    if k == "loot":
+        return f"Loot {at} ({'burn' if move.burn else 'graffiti'}), {die}{cards}"
+    if k in ("build", "swap"):
+        return f"{k.title()} {OCCUPATION_NAMES[move.occ]} in {at}, {die}{cards}"
+    if k == "defeat":
+        return f"Defeat a cop in {at}, {die}{cards}"
+    if k == "kick":
+        return f"Kick 2 cops out of {at} by {move.conn}, {die}"
+    if k == "van":
+        return f"Attack the van in {at}, {die}{cards}"
+    if k == "hall":
+        return f"Assembly Hall: form a bloc, {die}"
+    if k == "hacker":
+        return f"Hacker Space: draw 2 loot cards, keep 1, {die}"
+    if k == "energy":
+        return f"Energy Drinks: your {move.die} becomes a {min(6, move.die + 2)}"
+    if k == "megaphone":
+        return f"Megaphone: form a bloc in {where}"
+    if k == "discard":
+        return f"Discard {LOOT_NAMES[move.extra[0]]}"
+    if k == "order":
+        return "Back on top in the order " + ", ".join(move.extra)
+    if k == "medic":
+        return f"Medic Kit: save up to 2 blocs defeated in {at}"
+    if k == "shield":
+        return f"Shield Wall: 2 cops in {at} do not attack"
+    if k == "paint":
+        return f"Paint Bombs: the van in {at} does not attack"
+    if k == "banner":
+        return f"Banner Drop: {at} counts 2 more blocs for liberation"
+    if k == "place":
+        return f"Place a saved bloc in {where}"
+    if k == "wall":
+        return f"Barricade Fever: a barricade on {move.conn}"
+    if k == "squat":
+        return f"Squatting Wave: {OCCUPATION_NAMES[move.occ]} in {at}"
+    if k == "rout":
+        return f"Police Rout: a cop from {where}"
+    if k == "burn":
+        return f"Riot Van Burns: the van in {where}"
+    if k == "drop":
+        return f"Discard revealed card {move.n}"
+    names = faction_names or ("Workers", "Students", "Neighbors", "Prisoners")
+    given = " and ".join(LOOT_NAMES[c] for c in move.extra)
+    by = f"{names[move.frm]}: " if move.frm >= 0 else ""
+    if k == "give":
+        return f"{by}Give {given} to the {names[move.to]}"
+    if k == "offer":
+        return f"{by}Offer {given} for {move.n} of the {names[move.to]}' cards (their pick)"
+    if k == "accept":
+        return f"Accept offer #{move.n}: give {given}"
+    if k == "decline":
+        return f"Decline offer #{move.n}"
+    return format_move(move)

@@ -107,10 +107,10 @@ def pending_decision(state: BlocState, p: Pending, alongside: bool = False) -> D
 
 def turn_decision(state: BlocState) -> Decision:
     f = state.faction_now()
-    dice = " ".join(str(d) for d in sorted(state.dice)) or "none"
+    dice = f"dice {' '.join(str(d) for d in sorted(state.dice))}" if state.dice else "no dice left"
     seat = state.controller[f]
     holds = any(state.hands[g] for g in state.order if state.controller[g] == seat)  # its menu names cards
-    return Decision(seat, "turn", f"{named(f)}: your actions (dice {dice}).", private=holds, clock="turn",
+    return Decision(seat, "turn", f"{named(f)}: your actions ({dice}).", private=holds, clock="turn",
                     default="end")
 
 

@@ -65,7 +65,7 @@ def police_deck(difficulty: str, rng: Rng) -> list[str]:
 
 
 def card_text(card: PoliceCard) -> str:
-    prio = "highest ID" if card.highest else "lowest ID"
+    prio = "highest police number first" if card.highest else "lowest police number first"
     morale = ", +1 police morale" if card.morale else ""
     return f"{card.name} ({prio}{morale})"
 

@@ -11,7 +11,7 @@ from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import district_name, draw_keep, draw_loot, left, named, occ, play_card, say, spend
 from engine.blocbybloc.exchanges import lapse
 from engine.blocbybloc.model import BARRICADES, LOOT_NAMES, MAX_BARRICADES, OCCUPATION_NAMES, BlocState, Pending
-from engine.blocbybloc.moves import ADVANCED, ATTACKS, STRENGTH, Move, blocs, format_move, parse
+from engine.blocbybloc.moves import ADVANCED, ATTACKS, STRENGTH, Move, blocs, describe, format_move, parse
 from engine.blocbybloc.night import begin_turn
 from engine.blocbybloc.sunrise import begin_sunrise
 from engine.rng import Rng
@@ -43,7 +43,7 @@ def carry_on(state: BlocState, f: int, move: Move | None, gained: bool, events: 
         return
     if move not in faction_actions(state, f):
         text = format_move(move)
-        events.append(Event(CANCEL, state.controller[f], f"`{text}` is no longer possible after the police "
+        events.append(Event(CANCEL, state.controller[f], f"{describe(move)} is no longer possible after the police "
                             "reaction: nothing spent.", {"move": text}))
         return
     do_action(state, f, move, events, rng)

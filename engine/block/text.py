@@ -9,7 +9,7 @@ from engine.block.game import GO, OVER, SETUP, TURNS, Block, BlockState, Move, _
 from engine.block.shapes import oriented
 from engine.block.sheet import BONUS, COLUMNS, LETTERS, cell_name
 from engine.block.view import BlockView
-from engine.text import GameText
+from engine.text import GameText, plural
 
 
 class BlockText(GameText[BlockState, Move, BlockView]):
@@ -50,6 +50,8 @@ class BlockText(GameText[BlockState, Move, BlockView]):
                    f"{'GO!' if state.notches[slot] + 1 >= GO else state.notches[slot] + 1})"
         if move.kind == "star":
             return f"★ = {move.value}"
+        if move.kind == "write":
+            return f"Write your number in {cell_name(move.cells[0])}"
         return format_move(move)
 
     def menu_groups(self, state: BlockState, seat: int, move: Move) -> tuple[str, ...]:
@@ -81,7 +83,7 @@ class BlockText(GameText[BlockState, Move, BlockView]):
             name = names[p] if p < len(names) else f"Player {p + 1}"
             filled = sum(1 for row in pl["grid"] for c in row if c is not None)
             combos = ", ".join(f"{c['type']} {c['size']}" for c in pl["combos"]) or "no combos"
-            parts.append(f"{name}: {pl['score']} points, {filled} cells filled, {combos}"
+            parts.append(f"{name}: {plural(pl['score'], 'point')}, {plural(filled, 'cell')} filled, {combos}"
                          + (", waiting" if pl["waiting"] else "") + ".")
         return " ".join(parts)
 

@@ -79,7 +79,7 @@ async def test_a_trade_is_answered_from_its_dm_while_the_offering_player_plays_o
     thread, players, bot = await three_at_a_table(simcord_env)
     workers, students = players[W], players[S]
     res = await workers.slash(thread, "move", move="offer S molotov1 for 1")
-    assert res.ephemeral and "Played `offer S molotov1 for 1`" in (res.response.content or "")
+    assert res.ephemeral and "Played: Offer Molotovs +1 for 1 of the Students" in (res.response.content or "")
     public = " ".join((m.embeds[0].description or "") for m in board_messages(thread) if m.embeds)
     assert "Workers offer the Students a trade (#1): 1 card for 1." in public
     assert "Molotov" not in public, "the channel hears how many cards, not which"
@@ -95,7 +95,8 @@ async def test_a_trade_is_answered_from_its_dm_while_the_offering_player_plays_o
     res = await workers.slash(thread, "move", move="move 1 B5 A5 1")
     assert "Played" in (res.response.content or "")
     res = await students.user.click(dm, label="Accept offer #1: give Medic Kit")
-    assert res.response is not None and "Played `accept 1 medic`" in (res.response.content or ""), res.response
+    said = res.response.content if res.response else ""
+    assert "Played: Accept offer #1: give Medic Kit." in (said or ""), res.response
     assert not move_buttons(students.user.dm_channel.history()[-2]), "the spent buttons go"
     state = G.load((await bot.db.latest_table_in(thread.id)).state)
     assert sorted(state.hands[W]) == ["energy", "medic"] and sorted(state.hands[S]) == ["banner", "molotov1"]
@@ -138,7 +139,8 @@ async def test_a_big_answer_menu_in_a_dm_stays_good_while_the_offering_player_mo
     await workers.slash(thread, "move", move="move 1 B5 A5 1")
     option = next(o for o in select.options if o.label == "Accept offer #1: give Banner Drop and Crowbar")
     res = await students.user.select(dm, [option.value], custom_id=select.custom_id)
-    assert res.response is not None and "Played `accept 1 banner crowbar`" in (res.response.content or "")
+    said = res.response.content if res.response else ""
+    assert "Played: Accept offer #1: give Banner Drop and Crowbar." in (said or "")
     state = G.load((await bot.db.latest_table_in(thread.id)).state)
     assert sorted(state.hands[S]) == ["bicycles", "medic", "molotov1"]
 
@@ -188,7 +190,8 @@ async def test_the_acting_players_menu_stays_good_while_a_partner_gives(simcord_
     assert select is not None
     end = next(o for o in select.options if o.value == "m:end")
     res = await workers.select(panel.message, [end.value], custom_id=select.custom_id)
-    assert "Played `end`" in (panel.message.content or ""), [f.message.content for f in res.followups]
+    said = panel.message.content or ""
+    assert "Played: End my actions (police ops follow)." in said, [f.message.content for f in res.followups]
     state = G.load((await bot.db.latest_table_in(thread.id)).state)
     assert state.faction_now() != W, "the Workers' turn ended"
 
@@ -234,4 +237,5 @@ async def test_a_stop_asks_for_a_choice_and_the_offer_comes_again_with_live_butt
     fresh = students.user.dm_channel.history()[dms:]
     offer = next(m for m in fresh if any("Accept offer #1" in (b.label or "") for b in move_buttons(m)))
     res = await students.user.click(offer, label="Accept offer #1: give Medic Kit")
-    assert res.response is not None and "Played `accept 1 medic`" in (res.response.content or ""), res.response
+    said = res.response.content if res.response else ""
+    assert "Played: Accept offer #1: give Medic Kit." in (said or ""), res.response

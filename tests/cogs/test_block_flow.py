@@ -103,7 +103,7 @@ async def test_back_from_a_preview_shows_the_players_own_view_and_menu_again(sim
     assert again.attachments[0].filename == "board.png" and move_select(again) is not None
     assert not move_buttons(again)
     await pick_through_menu(ann, again, pick=6)  # g1, then Submit
-    assert "Played `write g1`" in (panel.message.content or "")
+    assert "Played: Write your number in g1." in (panel.message.content or "")
 
 
 async def test_solo_game_to_the_end(simcord_env: Any) -> None:

@@ -21,7 +21,7 @@ async def test_a_submitted_preview_no_longer_asks_to_submit(simcord_env: Any) ->
     await pick_through_menu(ann, panel.message, pick=2)
     spent = panel.message
     text = card_text(spent)
-    assert "Played `write c1`" in text
+    assert "Played: Write your number in c1." in text
     assert "until you submit" not in text and "It's your turn" not in text and "Preview" not in text
     assert not components(spent) and spent.attachments, "no live controls; the picture stays"
 
@@ -101,14 +101,15 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
         await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
         player = [alice, bob][state.controller[W]]
         res = await player.slash(thread, "move", move="defeat 6 C4")
-        assert "Played `defeat 6 C4`" in (res.response.content or "")
+        assert "Played: Defeat a cop in C4, die 6." in (res.response.content or "")
         table = await db.latest_table_in(thread.id)
         state = game.load(table.state)
         rig(state, 1)
         await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
         return player
 
-    cancelled = "Not played: `move 6 C4 C3 1` is no longer possible after the police reaction: nothing spent."
+    cancelled = ("Not played: Move C4 → C3: 1 bloc, die 6 is no longer possible after the police reaction: "
+                 "nothing spent.")
     player = await workers_attack_then_roll_a_one()
     res = await player.slash(thread, "move", move="move 6 C4 C3 1")
     assert res.ephemeral and res.response.content == cancelled
@@ -121,9 +122,9 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
     state.hands[W].append("lookouts")
     await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
     res = await player.slash(thread, "move", move="move 6 C4 C3 1")
-    assert res.response.content == "Played `move 6 C4 C3 1`."  # the reaction roll comes first: Lookouts?
+    assert res.response.content == "Played: Move C4 → C3: 1 bloc, die 6."  # the reaction roll comes first: Lookouts?
     res = await player.slash(thread, "move", move="accept")
-    assert res.response.content == "Played `accept`. " + cancelled.removeprefix("Not played: ")
+    assert res.response.content == "Played: Keep this reaction roll. " + cancelled.removeprefix("Not played: ")
 
     player = await workers_attack_then_roll_a_one()  # again, from the private menu
     await player.slash(thread, "board")

@@ -357,7 +357,8 @@ async def test_a_move_the_game_cancels_is_answered_not_played(db: Database) -> N
             text = game.format_move(doomed)
             out = await svc.submit(actor_of(table, seat), text, table_id=tid)
             assert not out.played
-            assert out.reply == f"Not played: `{text}` is no longer possible after the police reaction: nothing spent."
+            said = game.text.describe_move(state, seat, doomed)
+            assert out.reply == f"Not played: {said} is no longer possible after the police reaction: nothing spent."
             return
         await svc.submit(actor_of(table, seat), game.format_move(moves[rng.below(len(moves))]), table_id=tid)
     raise AssertionError("no cancelled move came up in 200 moves")

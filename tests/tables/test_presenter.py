@@ -218,10 +218,11 @@ async def test_a_picture_that_fails_after_the_move_is_stored_is_reported_truthfu
 
     svc.registry = Catalog([GameEntry(Breaks(), broken)])
     out = await svc.submit(actor, move, table_id=tid)  # the draw: the turn goes on privately
-    assert out.reply == f"Played `{move}`." and out.reply_post is not None and out.reply_post.board is None
+    assert out.reply == "Played: Draw a card (46 in the pile)."
+    assert out.reply_post is not None and out.reply_post.board is None
     _, _, placement = await whose_turn(svc, tid)
     out = await svc.submit(actor, placement, table_id=tid)  # the turn ends: its board
-    assert out.reply == f"Played `{placement}`."
+    assert out.reply.startswith("Played: ") and placement not in out.reply  # in words, not notation
     (board,) = out.public
     assert board.board is None and "could not be drawn" in board.description
     after = await read(svc, tid)
