@@ -83,11 +83,9 @@ class Blockhouse(commands.Bot):
         self.db: Database | None = None
 
     async def setup_hook(self) -> None:
-        path = self.settings.database
-        if path != ":memory:" and not Path(path).is_absolute():
-            path = str(ROOT / path)
+        path = database_path(self.settings)
         self.db = await Database.open(path)
-        log.info("database: %s (journal mode %s)", path, await self.db.journal_mode())
+        log.info("database opened: %s (journal mode %s)", path, await self.db.journal_mode())
         self.service = TableService(self.db, self.registry)
         if self.seeds is not None:
             self.service.seeds = self.seeds
@@ -124,6 +122,12 @@ class Blockhouse(commands.Bot):
             self.db = None
 
 
+def database_path(settings: Settings) -> str:
+    """Where the database file is: ``BLOCKHOUSE_DB``, relative to the repository unless absolute."""
+    path = settings.database
+    return path if path == ":memory:" or Path(path).is_absolute() else str(ROOT / path)
+
+
 def main() -> int:
     try:
         from dotenv import load_dotenv
@@ -137,6 +141,7 @@ def main() -> int:
         print(f"blockhouse: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.info("database: %s", database_path(settings))  # before connecting: said even when Discord can't be reached
     bot = Blockhouse(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -30,6 +30,7 @@ from cogs.present import (
     rules_embeds,
 )
 from engine.base import GameError
+from engine.text import players
 from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
 from tables.lobby import CLOCKS, ON_TIMEOUT
 from tables.menu import decode_path, encode_path
@@ -541,7 +542,7 @@ class GameCog(commands.Cog):
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str
                                  ) -> list[app_commands.Choice[str]]:
         cur = current.lower()
-        return [app_commands.Choice(name=f"{g.name} ({g.min_players}–{g.max_players} players)", value=g.key)
+        return [app_commands.Choice(name=f"{g.name} ({players(g.min_players, g.max_players)})", value=g.key)
                 for g in self.service.registry.all() if cur in g.key or cur in g.name.lower()][:25]
 
     async def _options_autocomplete(self, interaction: discord.Interaction, current: str
@@ -833,7 +834,7 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: discord.Interaction) -> None:
-        games = ", ".join(f"{g.name} ({g.min_players}–{g.max_players})" for g in self.service.registry.all())
+        games = ", ".join(f"{g.name} ({players(g.min_players, g.max_players)})" for g in self.service.registry.all())
         text = (
             f"**Blockhouse** runs turn-based tabletop games in this server. Games: {games}.\n"
             "`/game new` open a lobby (in a new thread) · `/game options` change its options · "

@@ -21,6 +21,11 @@ M = TypeVar("M")  # move
 V = TypeVar("V", bound=Mapping[str, Any])  # the game's view
 
 
+def players(low: int, high: int) -> str:
+    """How many players a game seats, in words: "2 players", "2–4 players", "1 player"."""
+    return plural(low, "player") if low == high else f"{low}–{high} players"
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """``n`` and ``word`` agreeing: "1 cop", "2 cops", "0 cops" (``many``: an irregular plural)."""
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"

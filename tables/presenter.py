@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.base import Game, GameError, name_seats
+from engine.text import players
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
 from tables.core import Core, left_tag
@@ -63,7 +64,7 @@ class Presenter:
             desc += f"\n{note}"
         if table.status == LOBBY:
             advice = game.text.advice(len(table.seats), table.options)
-            desc += f"\nNeeds {game.min_players}–{game.max_players} players. The host starts the game."
+            desc += f"\nNeeds {players(game.min_players, game.max_players)}. The host starts the game."
             if advice:
                 desc += f"\n💡 {advice}"
         post = Post(title=f"{game.name} · table #{table.id}", description=desc,

@@ -16,6 +16,7 @@ from typing import Any
 from community.tournament import Final, Format, Settings, Tournament, TournamentError
 from community.views import BracketMatch, StandingRow, StandingsView
 from engine.base import GameError
+from engine.text import players
 from storage import ChannelBusy, StaleVersion
 from storage.tournaments import CANCELLED, RUNNING, SIGNUP, OwedGame, OwedPost, TournamentRow, TournamentStore
 from tables.core import Core
@@ -125,7 +126,7 @@ class Tournaments:
         except GameError as err:  # a game option that does not exist or suit this many players
             raise Refusal(f"Can't use these options: {err}") from None
         if not game.min_players <= settings.seats <= game.max_players:
-            raise Refusal(f"{game.name} seats {game.min_players}–{game.max_players} players; a table of "
+            raise Refusal(f"{game.name} seats {players(game.min_players, game.max_players)}; a table of "
                           f"{settings.seats} can't play it.")
         seconds, policy = clock or (None, "bot")
         tid = await self.store.create(

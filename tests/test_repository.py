@@ -62,7 +62,7 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 
 @pytest.mark.skipif(shutil.which("ruff") is None and not (Path(sys.executable).parent / "ruff").exists(),
-                    reason="ruff is installed by requirements.txt")
+                    reason="ruff is installed by requirements-dev.txt")
 def test_ruff_is_clean() -> None:
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     assert ruff
@@ -73,7 +73,7 @@ def test_ruff_is_clean() -> None:
 def test_types_are_clean() -> None:
     """mypy over the whole tree (settings in pyproject.toml), like CI's other checks: part of the test command."""
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
-    assert mypy, "mypy is installed by requirements.txt"
+    assert mypy, "mypy is installed by requirements-dev.txt"
     proc = subprocess.run([mypy, "."], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
