@@ -1,16 +1,24 @@
-"""Breaker Blocks as a PNG: the 9×9 board with the Circuit Core on the left, circuits, hands and supplies on the right.
+"""Breaker Blocks as a PNG for a phone: a portrait picture 800 px wide, every needed text at least 18 px (9 px when
+a phone shows it 400 px wide).
+
+Top to bottom: whose turn and what they are doing; the 9×9 board with the Circuit Core; the last turn in words;
+the three circuits (each player's power, who controls it); each player's hand and supply; the neutral supply of
+command modules; a key.
 
 Input is exactly ``BreakerBlocks.view()`` (:mod:`engine.breakerblocks.view`); output is PNG bytes.
 
 Reading it without relying on colour: Player 1's blocks are blue and solid with a "1" in their corner, Player
-2's orange and striped with a "2"; a block's plug is a tab on the side facing what it is plugged into, and each of
-its inputs a notch on the side it opens to; an open input is a ring with the player's number in the empty cell it
-faces; command modules are grey with their name; the last turn's cells have black-and-yellow dashes.
+2's orange and striped with a "2"; a command module is grey with its full name on two lines under a band in its
+owner's colour with their number; a block's plug is a white tab on the side facing what it is plugged into, and
+each of its inputs a black notch on the side it opens to; an open input is a ring with the player's number in the
+empty cell it faces; the cells the last turn touched have black-and-yellow dashes and are named in the words under
+the board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
@@ -20,6 +28,8 @@ from engine.breakerblocks.board import CIRCUITS, COLUMNS, CORE, SIZE, col_of, pa
 from engine.breakerblocks.view import BlockView, BreakerView
 from render.common import (
     BLUE,
+    FELT_CENTRE,
+    FELT_EDGE,
     INK,
     MUTED,
     ORANGE,
@@ -34,49 +44,98 @@ from render.common import (
     dashed_rect,
     draw_text,
     encode_png,
-    felt,
     fit_text,
     mix,
+    note_text,
     seat_names,
     text_label,
     text_width,
 )
 
-W, H = 1200, 800
-HEADER, FOOTER = 56, 44
-CELL = 72
-GRID_X, GRID_Y = 44, HEADER + 24
-SIDE_X = GRID_X + SIZE * CELL + 40
+W = 800  # px; shown 400 px wide on a phone, so every needed text is at least SMALL = 18 px
+SMALL, BODY, NAME, STATUS = 18, 20, 24, 24
+MARGIN = 16
+HEADER = 112
+CELL = 84
+GRID_X, GRID_Y = 30, HEADER + 24
+GRID_BOTTOM = GRID_Y + SIZE * CELL
 SEAT = (BLUE, ORANGE)
+SEAT_TEXT = (WHITE, INK)  # legible text on each seat's colour
 SEAT_DARK = (mix(BLUE, INK, 0.45), mix(ORANGE, INK, 0.45))
 MODULE_FILL = (200, 200, 196)
 CORE_FILL = (40, 44, 52)
 BOARD = (26, 70, 52)
 GRID = (14, 48, 34)
+BACKGROUND = mix(FELT_CENTRE, FELT_EDGE, 0.4)
 HAZARD = YELLOW
-# A module's name on its tile (the hand lists them in full).
-SHORT = {"annihilate": "ANNIH", "automate": "AUTO", "accelerate": "ACCEL", "attenuate": "ATTEN",
-         "agitate": "AGIT", "aggravate": "AGGR", "authenticate": "AUTH", "module": "?"}
+
+# Colour tells the players apart; each colour's second cue is the player's number, drawn with it everywhere
+# (blocks, modules, open inputs, the circuits' controllers, the players' panels).
+PLAYER_COLOURS: dict[str, Colour] = {"Player 1": BLUE, "Player 2": ORANGE}
+SECOND_CUE: dict[str, str] = {"Player 1": "1", "Player 2": "2"}
+
+# A module's full name on its tile, on two lines (a tile is too narrow for it on one line at a readable size).
+TILE_NAME = {"annihilate": ("Anni-", "hilate"), "automate": ("Auto-", "mate"), "accelerate": ("Accel-", "erate"),
+             "attenuate": ("Atten-", "uate"), "agitate": ("Agi-", "tate"), "aggravate": ("Aggra-", "vate"),
+             "authenticate": ("Authen-", "ticate"), "module": ("Face", "down")}
+
+CORE_NAMES = frozenset(f"{COLUMNS[col_of(c)]}{row_of(c) + 1}" for c in CORE)
+
+# What the player to act is deciding, said about them (the public picture addresses nobody).
+DOING = {
+    "annihilate": "ANNIHILATE: {me} chooses a block to destroy",
+    "automate": "AUTOMATE: {me} plays a block from a supply",
+    "accelerate": "ACCELERATE: {me} takes blocks into their hand, or stops",
+    "attenuate_mine": "ATTENUATE: {me} chooses one of their blocks to return",
+    "attenuate_theirs": "ATTENUATE: {me} chooses one of {them}'s blocks to return",
+    "agitate": "AGITATE: {me} rearranges {them}'s blocks, or stops",
+    "aggravate_mine": "AGGRAVATE: {me} chooses the tile of their hand to keep",
+    "aggravate_theirs": "AGGRAVATE: {me} chooses the tile {them} keeps",
+}
 
 
 @lru_cache(maxsize=2048)
-def _label(text: str, size: int, fill: Colour, bold: bool) -> Label:
-    return text_label(text, size, fill, bold)
+def _label(text: str, size: int, fill: Colour, bold: bool, decorative: bool = False) -> Label:
+    return text_label(text, size, fill, bold, decorative=decorative)
 
 
-def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "lm",
-         bold: bool = False) -> None:
-    """Text by its vertical middle (``anchor`` lm / mm / rm), from a cache of drawn labels."""
-    _label(text, size, fill, bold).paste(img, xy, anchor=anchor[0])
+def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
+         bold: bool = False, decorative: bool = False) -> Box:
+    """Text by its vertical middle (``anchor`` l / m / r), from a cache of drawn labels; returns its box."""
+    return _label(text, size, fill, bold, decorative).paste(img, xy, anchor=anchor[0])
 
 
+def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """``text`` in lines that fit ``width`` (at a space; a single word too long is cut with an ellipsis)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if text_width(trial, size, bold) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return [fit_text(x, size, width, bold) for x in lines]
+
+
+def _kind_name(kind: str) -> str:
+    """A block as the picture names it: a power block by its id (2L), a module in capitals."""
+    if kind == "module":
+        return "face-down module"
+    return kind if kind[0].isdigit() else kind.upper()
+
+
+# --- the board ------------------------------------------------------------------------------------------------
 @cache
 def _ring(seat: int) -> Image.Image:
     """An open input's marker: a ring in the player's colour with their number."""
-    img = Image.new("RGBA", (34, 34), (0, 0, 0, 0))
+    img = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.ellipse((2, 2, 32, 32), outline=SEAT[seat], width=4)
-    draw_text(draw, (17, 18), str(seat + 1), 15, WHITE, anchor="mm", bold=True)
+    draw.ellipse((1, 1, 38, 38), fill=(12, 40, 30), outline=SEAT[seat], width=4)
+    draw_text(draw, (20, 20), str(seat + 1), SMALL, WHITE, anchor="mm", bold=True)
     return img
 
 
@@ -94,87 +153,68 @@ def _side(cell: int, other: int) -> str:
 
 @cache
 def _table() -> Image.Image:
-    img = felt((W, H))
+    """The canvas with what never changes: the header strip, the grid, its coordinates and the core."""
+    img = Image.new("RGB", (W, GRID_BOTTOM + 4), BACKGROUND)  # flat: a felt gradient costs more to encode
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, W, HEADER), fill=STRIP)
-    draw.rectangle((0, H - FOOTER, W, H), fill=STRIP)
-    draw_text(draw, (16, HEADER // 2), "BREAKER BLOCKS", 28, WHITE, anchor="lm", bold=True)
-    x1, y1 = GRID_X + SIZE * CELL, GRID_Y + SIZE * CELL
+    draw.rectangle((0, 0, W, HEADER - 8), fill=STRIP)
+    draw_text(draw, (MARGIN, 24), "BREAKER BLOCKS", SMALL, MUTED, anchor="lm", bold=True, decorative=True)
+    x1, y1 = GRID_X + SIZE * CELL, GRID_BOTTOM
     draw.rectangle((GRID_X - 2, GRID_Y - 2, x1 + 2, y1 + 2), fill=GRID)
     for cell in range(SIZE * SIZE):
         a, b, c, d = _box(cell)
         draw.rectangle((a + 1, b + 1, c - 1, d - 1), fill=BOARD)
     for i in range(SIZE):
         cx = GRID_X + i * CELL + CELL // 2
-        draw_text(draw, (cx, GRID_Y - 12), COLUMNS[i], 17, MUTED, anchor="mm", bold=True)
-        draw_text(draw, (cx, y1 + 12), COLUMNS[i], 17, MUTED, anchor="mm", bold=True)
+        draw_text(draw, (cx, GRID_Y - 13), COLUMNS[i], SMALL, MUTED, anchor="mm", bold=True)
         cy = GRID_Y + (SIZE - 1 - i) * CELL + CELL // 2
-        draw_text(draw, (GRID_X - 18, cy), str(i + 1), 17, MUTED, anchor="mm", bold=True)
+        draw_text(draw, (GRID_X - 15, cy), str(i + 1), SMALL, MUTED, anchor="mm", bold=True)
     for cell, circuit in CORE.items():
         a, b, c, d = _box(cell)
         draw.rectangle((a + 3, b + 3, c - 3, d - 3), fill=CORE_FILL, outline=WHITE, width=2)
-        draw_text(draw, ((a + c) / 2, (b + d) / 2 - 8), CIRCUITS[circuit], 24, WHITE, anchor="mm", bold=True)
-        draw_text(draw, ((a + c) / 2, (b + d) / 2 + 16), "core", 13, MUTED, anchor="mm")
-    _legend(draw)
+        draw_text(draw, ((a + c) / 2, (b + d) / 2 - 10), CIRCUITS[circuit], 28, WHITE, anchor="mm", bold=True)
+        draw_text(draw, ((a + c) / 2, (b + d) / 2 + 20), "core", SMALL, MUTED, anchor="mm")
     return img
-
-
-def _legend(draw: ImageDraw.ImageDraw) -> None:
-    y = H - FOOTER // 2
-    x = 16
-    for colour, text in ((SEAT[0], "P1: solid, 1"), (SEAT[1], "P2: striped, 2")):
-        draw.rectangle((x, y - 9, x + 18, y + 9), fill=colour, outline=WHITE)
-        draw_text(draw, (x + 26, y), text, 15, MUTED, anchor="lm")
-        x += 150
-    draw.ellipse((x, y - 9, x + 18, y + 9), outline=WHITE, width=2)
-    draw_text(draw, (x + 26, y), "open input", 15, MUTED, anchor="lm")
-    x += 130
-    draw.rectangle((x, y - 9, x + 18, y + 9), fill=MODULE_FILL)
-    draw_text(draw, (x + 26, y), "command module", 15, MUTED, anchor="lm")
-    x += 165
-    dashed_rect(draw, (x, y - 10, x + 20, y + 10), HAZARD, width=3, dash=6, gap=4)
-    draw_text(draw, (x + 28, y), "last turn", 15, MUTED, anchor="lm")
-    x += 110
-    draw.rectangle((x, y - 4, x + 14, y + 4), fill=WHITE)
-    draw_text(draw, (x + 22, y), "plug; notches: inputs", 15, MUTED, anchor="lm")
 
 
 @cache
 def _block(kind: str, owner: int, power: int, plug: str, inputs: tuple[str, ...]) -> Image.Image:
-    """A block's tile (CELL square, RGBA): owner's colour and pattern (or grey for a module), its number or
-    name, a tab on the plug side, notches on its input sides and the owner's number in a corner."""
+    """A block's tile (CELL square, RGBA). A power block: its owner's colour and pattern, its number big and the
+    owner's number in a corner. A module: grey, its full name on two lines under a band in the owner's colour
+    with their number. Both: a tab on the plug side, notches on the input sides."""
     size = CELL
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     module = not kind[0].isdigit()
     fill = MODULE_FILL if module else SEAT[owner]
-    inset = 6
-    draw.rounded_rectangle((inset, inset, size - inset, size - inset), radius=8, fill=fill,
-                           outline=SEAT_DARK[owner], width=4 if module else 2)
-    if owner == 1 and not module:  # stripes: the second cue for Player 2
+    inset = 4
+    box = (inset, inset, size - inset, size - inset)
+    draw.rounded_rectangle(box, radius=8, fill=fill, outline=SEAT_DARK[owner], width=2)
+    if owner == 1 and not module:  # stripes: the pattern cue for Player 2
         for k in range(-size, size * 2, 12):
             draw.line((k, size - inset, k + size, inset - size), fill=mix(fill, INK, 0.18), width=3)
-        draw.rounded_rectangle((inset, inset, size - inset, size - inset), radius=8, outline=SEAT_DARK[owner],
-                               width=2)
+        draw.rounded_rectangle(box, radius=8, outline=SEAT_DARK[owner], width=2)
     mid = size / 2
-    tab = {"n": (mid - 10, 0, mid + 10, inset + 2), "s": (mid - 10, size - inset - 2, mid + 10, size),
-           "w": (0, mid - 10, inset + 2, mid + 10), "e": (size - inset - 2, mid - 10, size, mid + 10)}
+    if module:
+        draw.rounded_rectangle((inset, inset, size - inset, inset + 24), radius=8, fill=SEAT[owner])
+        draw.rectangle((inset, inset + 14, size - inset, inset + 24), fill=SEAT[owner])
+        if owner == 1:
+            for k in range(-size, size * 2, 12):
+                draw.line((k, inset + 24, k + 20, inset), fill=mix(ORANGE, INK, 0.18), width=3)
+        draw.rounded_rectangle(box, radius=8, outline=SEAT_DARK[owner], width=3)
+        draw_text(draw, (inset + 14, inset + 13), str(owner + 1), SMALL, SEAT_TEXT[owner], anchor="mm", bold=True)
+        top, bottom = TILE_NAME[kind]
+        draw_text(draw, (mid, inset + 40), top, SMALL, INK, anchor="mm", bold=True)
+        draw_text(draw, (mid, inset + 61), bottom, SMALL, INK, anchor="mm", bold=True)
+    else:
+        draw_text(draw, (mid + 4, mid + 4), str(power), 42, SEAT_TEXT[owner], anchor="mm", bold=True)
+        draw_text(draw, (inset + 13, inset + 14), str(owner + 1), SMALL, SEAT_TEXT[owner], anchor="mm", bold=True)
+    tab = {"n": (mid - 10, 0, mid + 10, inset + 3), "s": (mid - 10, size - inset - 3, mid + 10, size),
+           "w": (0, mid - 10, inset + 3, mid + 10), "e": (size - inset - 3, mid - 10, size, mid + 10)}
     draw.rectangle(tab[plug], fill=WHITE, outline=INK)
-    notch = {"n": (mid - 7, inset, mid + 7, inset + 6), "s": (mid - 7, size - inset - 6, mid + 7, size - inset),
-             "w": (inset, mid - 7, inset + 6, mid + 7), "e": (size - inset - 6, mid - 7, size - inset, mid + 7)}
+    notch = {"n": (mid - 7, inset, mid + 7, inset + 5), "s": (mid - 7, size - inset - 5, mid + 7, size - inset),
+             "w": (inset, mid - 7, inset + 5, mid + 7), "e": (size - inset - 5, mid - 7, size - inset, mid + 7)}
     for side in inputs:
         draw.rectangle(notch[side], fill=INK)
-    if module:
-        draw_text(draw, (mid, mid + 3), SHORT[kind], 15, INK, anchor="mm", bold=True)
-    else:
-        draw_text(draw, (mid, mid + 1), str(power), 34, WHITE if owner == 0 else INK, anchor="mm", bold=True)
-    if module:  # the owner's number on a disc of their colour
-        draw.ellipse((inset + 1, inset + 1, inset + 15, inset + 15), fill=SEAT[owner])
-        draw_text(draw, (inset + 8, inset + 9), str(owner + 1), 12, WHITE if owner == 0 else INK, anchor="mm",
-                  bold=True)
-    else:
-        draw_text(draw, (inset + 8, inset + 9), str(owner + 1), 13, WHITE if owner == 0 else INK, anchor="mm",
-                  bold=True)
     return img
 
 
@@ -192,19 +232,19 @@ def _open_inputs(img: Image.Image, open_inputs: list[list[str]]) -> None:
     for seat, cells in enumerate(open_inputs):
         for name in cells:
             a, b, c, d = _box(parse_cell(name))
-            if name in both:  # two rings side by side
-                a, c = (a, (a + c) // 2 + 4) if seat == 0 else ((a + c) // 2 - 4, c)
+            cx = (a + c) / 2 + ((-20 if seat == 0 else 20) if name in both else 0)
             ring = _ring(seat)
-            img.paste(ring, (round((a + c) / 2 - 17), round((b + d) / 2 - 17)), ring)
+            img.paste(ring, (round(cx - 20), round((b + d) / 2 - 20)), ring)
 
 
-def _last(draw: ImageDraw.ImageDraw, cells: list[str]) -> None:
+def _last_cells(draw: ImageDraw.ImageDraw, cells: list[str]) -> None:
     for name in dict.fromkeys(cells):
         a, b, c, d = _box(parse_cell(name))
-        draw.rectangle((a, b, c, d), outline=INK, width=5)
-        dashed_rect(draw, (a + 1, b + 1, c - 1, d - 1), HAZARD, width=3, dash=8, gap=5)
+        draw.rectangle((a, b, c, d), outline=INK, width=6)
+        dashed_rect(draw, (a + 1, b + 1, c - 1, d - 1), HAZARD, width=4, dash=9, gap=6)
 
 
+# --- words ------------------------------------------------------------------------------------------------------
 def _result_line(result: ResultView, names: list[str]) -> str:
     winners = result["winners"]
     if len(winners) == 1:
@@ -212,101 +252,307 @@ def _result_line(result: ResultView, names: list[str]) -> str:
     return f"Draw: {result['reason']}"
 
 
-def _header(img: Image.Image, view: BreakerView, names: list[str]) -> None:
+def status_text(view: BreakerView, names: list[str]) -> str:
+    """Whose turn and what they are doing, about them (never "you")."""
     if view["result"]:
-        text = _result_line(view["result"], names)
-    else:
-        turn = names[view["turn"]]
-        if view["pending"]:
-            text = f"{turn}: {view['prompt']}"
-        else:
-            left = view["actions_left"]
-            text = f"{turn} to play · {left} action{'s' * (left != 1)} left"
-    right = W - 16
-    _put(img, (right, HEADER // 2), fit_text(text, 22, right - 330, bold=True), 22, YELLOW, anchor="rm",
-              bold=True)
+        return _result_line(view["result"], names)
+    me, them = names[view["turn"]], names[1 - view["turn"]]
+    if view["pending"]:
+        return DOING.get(view["pending"], "{me}: " + view["prompt"]).format(me=me, them=them)
+    left = view["actions_left"]
+    final = " (the last turn)" if view["final"] == view["turn"] else ""
+    return f"{me} to play: {left} action{'s' * (left != 1)} left{final}"
 
 
-def _side_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str]) -> None:
-    x0, x1 = SIDE_X, W - 16
-    y = GRID_Y - 6
-    # circuits
-    draw.rounded_rectangle((x0, y, x1, y + 150), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    _put(img, (x0 + 14, y + 18), "CIRCUITS", 16, MUTED, anchor="lm", bold=True)
-    _put(img, (x1 - 14, y + 18), f"round {view['round']} of {view['max_rounds']}", 15, MUTED, anchor="rm")
-    for i, circuit in enumerate(view["circuits"]):
-        cy = y + 52 + i * 32
-        p1, p2 = circuit["power"]
-        _put(img, (x0 + 16, cy), CIRCUITS[i], 20, WHITE, anchor="lm", bold=True)
-        _put(img, (x0 + 70, cy), f"P1 {p1}  vs  {p2} P2", 20, WHITE, anchor="lm")
-        who = circuit["controller"]
-        label = "tied" if who is None else f"P{who + 1} controls"
-        colour = MUTED if who is None else SEAT[who]
-        if who is not None:
-            draw.rounded_rectangle((x1 - 150, cy - 12, x1 - 14, cy + 12), radius=12, fill=colour)
-        _put(img, (x1 - 82, cy), label, 16, WHITE if who != 1 else INK, anchor="mm", bold=True)
-    y += 162
-    # players: name, hand, supply
-    for seat in (0, 1):
-        h = 196
-        acting = view["result"] is None and view["turn"] == seat
-        draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=PANEL, outline=YELLOW if acting else PANEL_EDGE,
-                               width=5 if acting else 2)
-        draw.rectangle((x0 + 14, y + 12, x0 + 34, y + 32), fill=SEAT[seat], outline=WHITE)
-        _put(img, (x0 + 24, y + 22), str(seat + 1), 14, WHITE if seat == 0 else INK, anchor="mm", bold=True)
-        tag = "  (to play)" if acting else ""
-        _put(img, (x0 + 44, y + 22), fit_text(names[seat] + tag, 20, x1 - x0 - 60, bold=True), 20, WHITE,
-                  anchor="lm", bold=True)
-        _put(img, (x0 + 14, y + 52), "hand", 15, MUTED, anchor="lm", bold=True)
-        fresh = list(view["fresh"][seat])
-        x = x0 + 60
-        row_y = y + 52
-        for kind in view["hands"][seat]:
-            new = kind in fresh
-            if new:
-                fresh.remove(kind)
-            label = "face down" if kind == "module" else kind.upper() if not kind[0].isdigit() else kind
-            w = 18 + int(text_width(label, 14, bold=True))
-            if x + w > x1 - 10:
-                x, row_y = x0 + 60, row_y + 30
-            module = not kind[0].isdigit()
-            fill = MODULE_FILL if module else SEAT[seat]
-            draw.rounded_rectangle((x, row_y - 12, x + w, row_y + 12), radius=6, fill=fill,
-                                   outline=YELLOW if new else SEAT_DARK[seat], width=3 if new else 1)
-            _put(img, (x + w / 2, row_y + 1), label, 14, INK if module or seat == 1 else WHITE, anchor="mm",
-                      bold=True)
-            x += w + 6
-        if not view["hands"][seat]:
-            _put(img, (x, row_y), "empty", 15, MUTED, anchor="lm")
-        supply = " ".join(view["supplies"][seat]) or "empty"
-        _put(img, (x0 + 14, y + h - 48), "supply", 15, MUTED, anchor="lm", bold=True)
-        _put(img, (x0 + 72, y + h - 48), fit_text(supply, 15, x1 - x0 - 90), 15, WHITE, anchor="lm")
-        if any(k in view["fresh"][seat] for k in view["hands"][seat]):
-            _put(img, (x0 + 14, y + h - 20), "yellow border: drawn this turn, can't be added yet", 14, MUTED,
-                      anchor="lm")
-        y += h + 10
-    # the neutral supply
+def _phrase(move: str, seat: int, names: list[str], where: dict[str, BlockView]) -> str:
+    """One move of the last turn in words: "played 2L at e3 (circuit II)"."""
+    words = move.split()
+    verb, args = words[0], words[1:]
+    them = names[1 - seat]
+
+    into = ""
+    if "from" in args:  # two inputs faced the cell: the move named the one it plugs into
+        i = args.index("from")
+        parent = args[i + 1] if i + 1 < len(args) else ""
+        into = "into the core" if parent in CORE_NAMES else f"into {parent}" if parent else ""
+        args = args[:i]
+
+    def at(cell: str) -> str:
+        b = where.get(cell)
+        notes = [x for x in (into, f"circuit {CIRCUITS[b['circuit']]}" if b else "") if x]
+        return f"{cell} ({', '.join(notes)})" if notes else cell
+
+    def moved(cell: str) -> str:  # (a later move of the same turn may have taken it on)
+        b = where.get(cell)
+        return _kind_name(b["kind"]) if b else "block"
+
+    def block(token: str) -> str:
+        return "a face-down module" if token.startswith("module") else _kind_name(token)
+
+    if verb == "draw" and args:
+        return f"drew {block(args[0])}"
+    if verb == "play" and len(args) >= 2:
+        return f"played {block(args[0])} at {at(args[1])}"
+    if verb == "automate" and len(args) >= 2:
+        return f"played {block(args[0])} from a supply at {at(args[1])}"
+    if verb == "move" and len(args) >= 2:
+        return f"moved the {moved(args[1])} from {args[0]} to {at(args[1])}"
+    if verb == "rearrange" and len(args) >= 2:
+        return f"moved {them}'s {moved(args[1])} from {args[0]} to {at(args[1])}"
+    if verb == "destroy" and args:
+        return f"destroyed the block at {args[0]}"
+    if verb == "return" and args:
+        return f"returned the block at {args[0]} to its supply"
+    if verb == "take" and args:
+        return f"took {block(args[0])}"
+    if verb == "keep" and args:
+        return f"kept {block(args[0])}"
+    if verb == "stop":
+        return "stopped"
+    if verb == "end":
+        return "ended the turn"
+    return move
+
+
+def last_text(view: BreakerView, names: list[str]) -> str:
+    """The last turn (or this turn so far) in words, or "" before the first move."""
+    last = view["last"]
+    if not last or not last["moves"]:
+        return ""
+    where = {b["cell"]: b for b in view["blocks"]}
+    phrases = [_phrase(m, last["seat"], names, where) for m in last["moves"]]
+    return f"Last: {names[last['seat']]} " + ", ".join(phrases)
+
+
+# --- the panels under the board -------------------------------------------------------------------------------
+def _seat_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> float:
+    """A square in the seat's colour with its number, centred on ``y``; returns the x after it."""
+    draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=SEAT[seat], outline=WHITE, width=2)
+    _put(img, (x + 14, y), str(seat + 1), SMALL, SEAT_TEXT[seat], anchor="m", bold=True)
+    return x + 36
+
+
+@dataclass
+class Chip:
+    """One tile of a hand as the picture shows it."""
+
+    kind: str
+    label: str
+    new: bool  # drawn this turn: it can be played next turn
+    x: float
+    row: int
+    width: float
+
+
+@dataclass
+class Layout:
+    """What the flow under the board holds, measured before drawing (the picture is made at its height)."""
+
+    last: list[str]
+    hands: list[list[Chip]]
+    supplies: list[list[str]]
+    neutral: list[str]
+
+    def player_height(self, seat: int) -> int:
+        rows = max((c.row for c in self.hands[seat]), default=0) + 1
+        return 66 + 40 * rows + 30 * len(self.supplies[seat])
+
+    @property
+    def height(self) -> int:
+        h = GRID_BOTTOM + 12
+        h += 26 + 28 * len(self.last) if self.last else 0
+        h += 62 + 40 * len(CIRCUITS) + 10
+        h += sum(self.player_height(seat) + 10 for seat in (0, 1))
+        h += 28 * len(self.neutral) + 6
+        return h + _key_strip().height + 8
+
+
+HAND_X = MARGIN + 100
+RIGHT = W - MARGIN - 14
+
+
+def _hand(view: BreakerView, seat: int) -> list[Chip]:
+    fresh = list(view["fresh"][seat])
+    out: list[Chip] = []
+    x, row = float(HAND_X), 0
+    for kind in view["hands"][seat]:
+        new = kind in fresh
+        if new:
+            fresh.remove(kind)
+        label = _kind_name(kind) + (" · new" if new else "")
+        w = 20 + text_width(label, BODY, bold=True)
+        if x + w > RIGHT and x > HAND_X:
+            x, row = HAND_X, row + 1
+        out.append(Chip(kind, label, new, x, row, w))
+        x += w + 12
+    return out
+
+
+def _neutral_lines(view: BreakerView) -> list[str]:
     if view["blind"]:
-        text = f"Modules face down: {view['modules_left']} left"
+        text = f"Command modules, face down: {view['modules_left']} left"
     else:
-        text = "Modules: " + (", ".join(f"{k} {n}" for k, n in view["modules"].items()) or "none left")
-    _put(img, (x0 + 4, y + 10), fit_text(text, 15, x1 - x0 - 8), 15, MUTED, anchor="lm")
+        listed = ", ".join(f"{k.upper()} {n}" for k, n in view["modules"].items())
+        text = "Command modules left: " + (listed or "none")
+    lines = [text]
     if view["authenticated"]:
-        _put(img, (x0 + 4, y + 34), f"AUTHENTICATE on the board: {view['authenticated']} of 2", 15, YELLOW,
-                  anchor="lm", bold=True)
+        lines.append(f"AUTHENTICATE on the board: {view['authenticated']} of 2 (the second ends the game)")
+    if view["power_overwhelming"]:
+        lines.append("Power Overwhelming: a player who starts their turn controlling 2 circuits wins")
+    return [part for line in lines for part in _wrap(line, BODY, W - 2 * MARGIN - 8)]
+
+
+def layout(view: BreakerView, names: list[str]) -> Layout:
+    last = last_text(view, names)
+    return Layout(
+        last=_wrap(last, BODY, W - 2 * MARGIN - 66) if last else [],
+        hands=[_hand(view, seat) for seat in (0, 1)],
+        supplies=[_wrap(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
+        neutral=_neutral_lines(view),
+    )
+
+
+def _last_panel(img: Image.Image, draw: ImageDraw.ImageDraw, lines: list[str], y: int) -> int:
+    if not lines:
+        return y
+    h = 16 + 28 * len(lines)
+    x0, x1 = MARGIN, W - MARGIN
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
+    dashed_rect(draw, (x0 + 12, y + 9, x0 + 44, y + 35), HAZARD, width=4, dash=7, gap=4)
+    for i, line in enumerate(lines):
+        _put(img, (x0 + 56, y + 22 + 28 * i), line, BODY, WHITE, bold=i == 0 and len(lines) == 1)
+    return y + h + 10
+
+
+def _circuits(img: Image.Image, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], y: int) -> int:
+    x0, x1 = MARGIN, W - MARGIN
+    h = 52 + 40 * len(view["circuits"])
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    _put(img, (x0 + 14, y + 22), "CIRCUITS: more power controls one", SMALL, MUTED, bold=True)
+    _put(img, (x1 - 14, y + 22), f"Round {view['round']} of {view['max_rounds']}", SMALL, MUTED, anchor="r")
+    for i, circuit in enumerate(view["circuits"]):
+        cy = y + 60 + i * 40
+        _put(img, (x0 + 16, cy), CIRCUITS[i], NAME, WHITE, bold=True)
+        x = x0 + 66.0
+        for seat in (0, 1):
+            x = _seat_badge(img, draw, x, cy, seat)
+            box = _put(img, (x, cy), str(circuit["power"][seat]), NAME, WHITE, bold=True)
+            x = box[2] + 24
+        who = circuit["controller"]
+        x = max(x, x0 + 250)
+        if who is None:
+            _put(img, (x, cy), "tied: nobody controls it", BODY, MUTED)
+        else:
+            x = _seat_badge(img, draw, x, cy, who)
+            _put(img, (x, cy), fit_text(f"{names[who]} controls it", BODY, x1 - 14 - x, bold=True), BODY, WHITE,
+                 bold=True)
+    return y + h + 10
+
+
+def _player(img: Image.Image, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], seat: int,
+            lay: Layout, y: int) -> int:
+    x0, x1 = MARGIN, W - MARGIN
+    h = lay.player_height(seat)
+    acting = view["result"] is None and view["turn"] == seat
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=PANEL, outline=YELLOW if acting else PANEL_EDGE,
+                           width=5 if acting else 2)
+    x = _seat_badge(img, draw, x0 + 14, y + 26, seat)
+    tag = " (to play)" if acting else ""
+    _put(img, (x, y + 26), fit_text(names[seat] + tag, NAME, x1 - 14 - x, bold=True), NAME, WHITE, bold=True)
+    top = y + 70
+    _put(img, (x0 + 14, top), "Hand", BODY, MUTED, bold=True)
+    chips = lay.hands[seat]
+    for c in chips:
+        cy = top + 40 * c.row
+        module = not c.kind[0].isdigit()
+        fill = MODULE_FILL if module else SEAT[seat]
+        draw.rounded_rectangle((c.x, cy - 17, c.x + c.width, cy + 17), radius=7, fill=fill, outline=SEAT_DARK[seat],
+                               width=2)
+        if c.new:  # (and "new" in its words)
+            draw.rounded_rectangle((c.x - 4, cy - 21, c.x + c.width + 4, cy + 21), radius=9, outline=YELLOW, width=3)
+        _put(img, (c.x + c.width / 2, cy + 1), c.label, BODY, INK if module else SEAT_TEXT[seat], anchor="m",
+             bold=True)
+    if not chips:
+        _put(img, (HAND_X, top), "empty", BODY, MUTED)
+    sy = top + 40 * (max((c.row for c in chips), default=0) + 1)
+    _put(img, (x0 + 14, sy), "Supply", BODY, MUTED, bold=True)
+    for i, line in enumerate(lay.supplies[seat]):
+        _put(img, (HAND_X, sy + 30 * i), line, BODY, WHITE)
+    return y + h + 10
+
+
+KEY = (("p1", "Player 1: blue, solid, 1"), ("p2", "Player 2: orange, striped, 2"),
+       ("ring", "open input (whose: the number)"), ("module", "command module"),
+       ("plug", "white tab: plug; black notch: input"), ("last", "last turn's cells"),
+       ("new", "new: drawn this turn, can be played next turn"))
+
+
+@cache
+def _key_strip() -> Image.Image:
+    """The key to the board's marks (drawn once): each mark with what it means."""
+    img = Image.new("RGB", (W, 150), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    x, y = MARGIN, 18
+    for mark, text in KEY:
+        w = 34 + round(text_width(text, SMALL))
+        if x + w > W - MARGIN:
+            x, y = MARGIN, y + 36
+        swatch = Image.new("RGB", (25, 25), BACKGROUND)
+        sd = ImageDraw.Draw(swatch)
+        if mark in ("p1", "p2"):
+            seat = 0 if mark == "p1" else 1
+            sd.rectangle((0, 0, 24, 24), fill=SEAT[seat])
+            if seat == 1:
+                for k in range(-24, 48, 8):
+                    sd.line((k, 24, k + 24, 0), fill=mix(ORANGE, INK, 0.25), width=2)
+            sd.rectangle((0, 0, 24, 24), outline=WHITE)
+        elif mark == "ring":
+            sd.ellipse((0, 0, 24, 24), outline=WHITE, width=3)
+        elif mark == "module":
+            sd.rectangle((0, 0, 24, 24), fill=MODULE_FILL)
+        elif mark == "new":
+            sd.rounded_rectangle((0, 2, 24, 22), radius=5, fill=SEAT[0], outline=YELLOW, width=3)
+        elif mark == "plug":
+            sd.rectangle((0, 7, 24, 17), fill=WHITE, outline=INK)
+        else:
+            dashed_rect(sd, (0, 0, 24, 24), HAZARD, width=3, dash=6, gap=4)
+        img.paste(swatch, (x, y - 12))
+        draw_text(draw, (x + 32, y), text, SMALL, MUTED, anchor="lm")
+        x += w + 22
+    return img.crop((0, 0, W, y + 22))
+
+
+def _key(img: Image.Image, y: int) -> int:
+    strip = _key_strip()
+    img.paste(strip, (0, y))
+    for _, text in KEY:  # drawn once into the cached strip: each picture's copy is told to the recorder
+        note_text(text, SMALL)
+    return y + strip.height
 
 
 def render(view: BreakerView, names: Sequence[str]) -> bytes:
     """The board for one ``BreakerBlocks.view()`` as PNG bytes; ``names`` are display names by seat."""
     shown = seat_names(names, 2)
-    img = _table().copy()
+    lay = layout(view, shown)
+    img = Image.new("RGB", (W, lay.height), BACKGROUND)
+    img.paste(_table(), (0, 0))
     draw = ImageDraw.Draw(img)
     _open_inputs(img, view["open_inputs"])
     _blocks(img, view["blocks"])
     if view["last"]:
-        _last(draw, view["last"]["cells"])
-    _header(img, view, shown)
-    _side_panel(img, draw, view, shown)
+        _last_cells(draw, view["last"]["cells"])
+    lines = _wrap(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
+    for i, line in enumerate(lines):
+        _put(img, (MARGIN, 58 + 30 * i + (15 if len(lines) == 1 else 0)), line, STATUS, YELLOW, bold=True)
+    y = GRID_BOTTOM + 12
+    y = _last_panel(img, draw, lay.last, y)
+    y = _circuits(img, draw, view, shown, y)
+    for seat in (0, 1):
+        y = _player(img, draw, view, shown, seat, lay, y)
+    for line in lay.neutral:
+        _put(img, (MARGIN + 4, y + 14), line, BODY, WHITE)
+        y += 28
+    _key(img, y + 6)
     return encode_png(img, _palette())
 
 
@@ -314,16 +560,23 @@ def render(view: BreakerView, names: Sequence[str]) -> bytes:
 def _palette() -> Image.Image:
     """A 255-colour palette taken once from a drawn board (every colour the boards use, and their blends), so
     that each board is encoded as a palette PNG: a third of the bytes to compress."""
-    sample = _table().copy()
+    sample = Image.new("RGB", (W, GRID_BOTTOM + 400), BACKGROUND)
+    sample.paste(_table(), (0, 0))
     kinds = ("0", "1LS", "2S", "3", "annihilate", "authenticate")
     for seat in (0, 1):
         for i, kind in enumerate(kinds):
             tile = _block(kind, seat, int(kind[0]) if kind[0].isdigit() else 0, "s", ("n",))
-            sample.paste(tile, (20 + seat * 80, 60 + 80 * i), tile)
-        sample.paste(_ring(seat), (200 + seat * 40, 60), _ring(seat))
+            sample.paste(tile, (20 + seat * 90, GRID_Y + 90 * i), tile)
+        sample.paste(_ring(seat), (220 + seat * 44, GRID_Y), _ring(seat))
+    draw = ImageDraw.Draw(sample)
+    y = GRID_BOTTOM + 20
+    for colour in (PANEL, PANEL_EDGE, MODULE_FILL, *SEAT, *SEAT_DARK):
+        draw.rectangle((0, y, W, y + 30), fill=colour)
+        y += 30
     for i, colour in enumerate((WHITE, INK, MUTED, YELLOW, *SEAT, *SEAT_DARK, MODULE_FILL, PANEL, PANEL_EDGE)):
-        _label("Ag 0123", 20, colour, True).paste(sample, (300, 60 + 28 * i))
+        _label("Ag 0123", BODY, colour, True).paste(sample, (300, GRID_Y + 28 * i))
+        _label("Ag 0123", BODY, colour, True).paste(sample, (450, GRID_BOTTOM + 35 + 30 * (i % 7)))
     return sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-__all__ = ["render"]
+__all__ = ["PLAYER_COLOURS", "SECOND_CUE", "last_text", "render", "status_text"]
