@@ -19,10 +19,10 @@ letters a stroke; every state (thinking, submitted, winner, crossed, active, dro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any
+from functools import cache, lru_cache, wraps
+from typing import Any, ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -49,6 +49,7 @@ from render.common import (
     YELLOW,
     Box,
     Colour,
+    Drawn,
     bold_stroke,
     clean_text,
     draw_text,
@@ -56,8 +57,10 @@ from render.common import (
     felt,
     fit_text,
     join_names,
+    note_text,
     number_text,
     ramp,
+    recording,
     rounded_mask,
     seat_names,
     star_points,
@@ -93,6 +96,14 @@ SLOT: Colour = (20, 70, 50)  # a BLOCK board slot (on the strip)
 SLOT_EDGE: Colour = (60, 120, 92)
 TILE: Colour = (238, 232, 214)  # a solo tile
 TILE_EDGE: Colour = (150, 140, 112)
+
+# Colours that tell things apart, with the words drawn with them (tests/render/test_colour_cues.py). BLOCK tells
+# the players apart by their seat number and name, never by colour (every sheet is drawn alike); the one pair of
+# colours that tells two kinds apart is the fill of a combo's cells, identical or consecutive, which stays apart
+# to every viewer (CIEDE2000 > 30 to a deuteranope and a protanope), and whose kind the numbers in it show too
+# (all equal, or a run) and each sheet's score track names in words.
+PLAYER_COLOURS: dict[str, Colour] = {"identical combo": IDENT_FILL, "consecutive combo": CONSEC_FILL}
+SECOND_CUE: dict[str, str] = {"identical combo": "ident.", "consecutive combo": "consec."}
 
 # --- the palette ---------------------------------------------------------------------------------------------
 _GROUNDS = (PAPER, BEYOND, STRIP, SLOT, PANEL, TILE)
@@ -153,12 +164,40 @@ def ix(colour: Colour) -> int:
 
 
 # --- sprites: text, pills, badges ------------------------------------------------------------------------------
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def replayed(maxsize: int | None = None) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """A cache for a function that draws text (a sprite, the empty table) that tells :func:`recording` about
+    that text at every call, not only the first: each call is a paste of what it made."""
+
+    def wrap(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        def build(*args: Any, **kwargs: Any) -> tuple[_R, tuple[Drawn, ...]]:
+            with recording() as seen:
+                out = fn(*args, **kwargs)
+            return out, tuple(seen)
+
+        cached = lru_cache(maxsize=maxsize)(build)
+
+        @wraps(fn)
+        def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            out, seen = cached(*args, **kwargs)  # type: ignore[arg-type]
+            for d in seen:
+                note_text(d.text, d.size, d.decorative)
+            return out
+
+        return call
+
+    return wrap
+
+
 def _sym(text: str) -> str:
     """Text for the font: the star the font lacks becomes ``*``."""
     return clean_text(str(text).replace("\u2605", "*"))
 
 
-@lru_cache(maxsize=2048)
+@replayed(2048)
 def text_sprite(text: str, size: int, fg: Colour, bg: Colour, bold: bool = False) -> Image.Image:
     stroke = bold_stroke(size) if bold else 0
     pad = 1 + math.ceil(stroke)
@@ -218,7 +257,7 @@ def _icon(draw: ImageDraw.ImageDraw, icon: str, box: tuple[float, float, float, 
             draw.rectangle((a, y0 + 0.38 * h, a + w / 5, y0 + 0.62 * h), fill=colour)
 
 
-@lru_cache(maxsize=512)
+@replayed(512)
 def pill(text: str, size: int, fg: Colour, bg: Colour, ground: Colour, icon: str = "", pad: int = 8,
          bold: bool = True, outline: Colour | None = None) -> Image.Image:
     """A rounded badge (text, optionally an icon before it) on ``ground``, as an opaque sprite."""
@@ -241,7 +280,7 @@ def pill(text: str, size: int, fg: Colour, bg: Colour, ground: Colour, icon: str
     return _quant(img)
 
 
-@lru_cache(maxsize=256)
+@replayed(512)
 def seat_badge(seat: int, size: int, ground: Colour) -> Image.Image:
     """The seat's number in a disc: how the board's "circled by" names a player."""
     s = 4
@@ -256,20 +295,25 @@ def seat_badge(seat: int, size: int, ground: Colour) -> Image.Image:
 
 
 # --- geometry ------------------------------------------------------------------------------------------------
-G = 14  # between cards, and around the edge
-P = 10  # inside a card
-TOP_H = 150  # the strip with the dice and the board
-FOOT_H = 36  # the legend strip
-HEAD_TALL = 64  # a tall card's name block (two lines)
+# Every picture is W pixels wide, portrait: a phone shows it 400 px wide, so a text of TEXT_MIN pixels is seen
+# TEXT_MIN * 400 / W = 9.3 px high there (issue 24 needs 9); on a desktop it is shown at its own size.
+W = 600
+TEXT_MIN = 14
+G = 8  # between cards, and around the edge
+P = 6  # inside a card
+FOOT_H = 122  # the legend strip
+HEAD_TALL = 104  # a tall card's name block: name and score, the badges, two lines of what the last turn did
 TRACK_TALL = 156  # a tall card's score track and breakdown, under the grid
 INFO_MIN = 226  # a wide card's info column
 HEAD_WIDE = 124
+LAST_WIDE = 62  # a wide card's lines of what the last turn did, under its breakdown
+MARK_GAP = 4  # between the grid and its column of row marks
 
 
 def _cols(c: int) -> tuple[int, int, int]:
     """Row-label width, marks column width (a row's +2 / -5, drawn only where earned) and column-label band for
     cell size ``c``."""
-    return max(20, round(0.6 * c)), max(22, round(0.62 * c)), max(16, round(0.4 * c))
+    return max(20, round(0.6 * c)), max(32, round(0.62 * c)), max(16, round(0.4 * c))
 
 
 @dataclass(frozen=True)
@@ -292,6 +336,7 @@ class SheetGeom:
     bonus: Box
     track_head: int  # the y of the track's header row
     breakdown: Box
+    last: Box  # what the last turn did, in words
 
     def cell(self, row: int, col: int) -> tuple[int, int]:
         """The top-left grid-line pixel of a cell (row 0 = row 1, at the bottom)."""
@@ -303,51 +348,52 @@ class SheetGeom:
 
     def marks_x(self) -> int:
         """The centre of the marks column (a row's +2, -5, or both as -3)."""
-        return self.gx + WIDTH * self.c + 4 + self.pw // 2
+        return self.gx + WIDTH * self.c + MARK_GAP + self.pw // 2
 
 
 def _tall(w: int, h: int) -> SheetGeom | None:
     c = next((c for c in range(72, 15, -1)
-              if sum(_cols(c)[:2]) + WIDTH * c + 10 + 2 * P <= w
+              if sum(_cols(c)[:2]) + WIDTH * c + MARK_GAP + 2 * P <= w
               and 2 * P + HEAD_TALL + 2 * _cols(c)[2] + HEIGHT * c + TRACK_TALL <= h), None)
     if c is None:
         return None
     rl, pw, lb = _cols(c)
-    block = rl + WIDTH * c + 10 + pw
+    block = rl + WIDTH * c + MARK_GAP + pw
     gx = (w - block) // 2 + rl
     gy = P + HEAD_TALL + lb
     ty = gy + HEIGHT * c + lb + 6
     left, right = P + 4, w - P - 4
-    label_w, bonus_w = 74, 92
+    label_w = math.ceil(text_width("consec.", 15, bold=True)) + 10
+    bonus_w = math.ceil(text_width("bonus", 15, bold=True)) + 12
     col = min(50, (right - left - label_w - bonus_w) // 5)
-    bs = min(col - 8, 32)
+    bs = min(col - 4, 32)
     x = left + label_w
     rows = (ty + 40, ty + 76, ty + 112)  # centres: identical, consecutive, letters
     ident = tuple((x + i * col + (col - bs) // 2, rows[0] - bs // 2, x + i * col + (col + bs) // 2, rows[0] + bs // 2)
                   for i in range(5))
     consec = tuple((a, rows[1] - bs // 2, b, rows[1] + bs // 2) for a, _, b, _ in ident)
     letters = tuple((a, rows[2] - bs // 2, b, rows[2] + bs // 2) for a, _, b, _ in ident)
-    bx = x + 5 * col + 12
+    bx = x + 5 * col + 6
     mid = (rows[0] + rows[1]) // 2
-    bonus = (bx + (bonus_w - 12 - bs) // 2, mid - bs // 2, bx + (bonus_w - 12 + bs) // 2, mid + bs // 2)
-    return SheetGeom("tall", w, h, c, gx, gy, rl, pw, lb, (P, P, w - P, P + HEAD_TALL), ident, consec, letters,
-                     bonus, ty + 12, (left, ty + 134, right, ty + TRACK_TALL - 4))
+    bonus = (bx + (bonus_w - 6 - bs) // 2, mid - bs // 2, bx + (bonus_w - 6 + bs) // 2, mid + bs // 2)
+    return SheetGeom("tall", w, h, c, gx, gy, rl, pw, lb, (P, P, w - P, P + 64), ident, consec, letters,
+                     bonus, ty + 12, (left, ty + 134, right, ty + TRACK_TALL - 4), (P, P + 64, w - P, P + HEAD_TALL))
 
 
 def _wide(w: int, h: int) -> SheetGeom | None:
     c = next((c for c in range(72, 15, -1)
-              if _cols(c)[0] + _cols(c)[1] + WIDTH * c + 10 + 2 * P + 16 + INFO_MIN <= w
+              if _cols(c)[0] + _cols(c)[1] + WIDTH * c + MARK_GAP + 6 + 2 * P + 16 + INFO_MIN <= w
               and 2 * P + 2 * _cols(c)[2] + HEIGHT * c + 1 <= h), None)
-    if c is None or h < 2 * P + HEAD_WIDE + 22 + 6 * 28 + 90:
+    if c is None or h < 2 * P + HEAD_WIDE + 22 + 6 * 28 + 90 + LAST_WIDE:
         return None
     rl, pw, lb = _cols(c)
     gx = P + rl
     gy = (h - HEIGHT * c - 2 * lb) // 2 + lb
-    x0 = gx + WIDTH * c + 10 + pw + 16
+    x0 = gx + WIDTH * c + MARK_GAP + 6 + pw + 16
     x1 = w - P
     head = (x0, P, x1, P + HEAD_WIDE)
     ty = P + HEAD_WIDE + 8
-    room = h - P - ty - 22 - 92
+    room = h - P - ty - 22 - 92 - LAST_WIDE
     rh = max(28, min(46, room // 6))
     bs = min(rh - 6, 38)
     k = min(1.0, (x1 - x0) / 250)
@@ -360,7 +406,7 @@ def _wide(w: int, h: int) -> SheetGeom | None:
     bonus = (mid - bs // 2, row[5] - bs // 2, mid + bs // 2, row[5] + bs // 2)
     bottom = ty + 22 + 6 * rh + 10
     return SheetGeom("wide", w, h, c, gx, gy, rl, pw, lb, head, ident, consec, letters, bonus, ty + 10,
-                     (x0, bottom, x1, min(h - P, bottom + 88)))
+                     (x0, bottom, x1, min(h - P - LAST_WIDE, bottom + 88)), (x0, h - P - LAST_WIDE, x1, h - P))
 
 
 def sheet_geom(w: int, h: int, prefer: str = "") -> SheetGeom:
@@ -374,88 +420,89 @@ def sheet_geom(w: int, h: int, prefer: str = "") -> SheetGeom:
 
 @dataclass(frozen=True)
 class Layout:
+    """Where everything goes, top to bottom: the strip (title, what is going on, the dice, the BLOCK board or the
+    solo ladder), the sheets, (solo) the tile tracks, (a seat's own view) the standings, the legend."""
+
     w: int
     h: int
     solo: bool
-    sheet: SheetGeom
-    cards: tuple[tuple[int, int], ...]  # each card's top-left corner, by seat
+    sheet: SheetGeom  # the geometry of every drawn card (there is one size per picture)
+    cards: tuple[tuple[int, int], ...]  # each card's top-left corner, by seat (seats not drawn: see ``drawn``)
     slots: tuple[Box, ...]  # multiplayer: the BLOCK board's five slots (in the top strip)
     tracks: Box | None  # solo: the panel with the five tracks
     ladder: Box | None  # solo: the ladder (in the top strip)
-    spare: Box | None  # room for a larger legend
+    standings: Box | None  # a seat's own view with others: everyone's name, score and state
     dice_x: int
-    geoms: tuple[SheetGeom, ...] = ()  # by seat, where the cards differ in size (a seat's own view, 4+ players)
-    focus: int | None = None  # the seat drawn large
+    dice_y: int  # the dice row's middle
+    top_h: int  # the strip's height
+    text_box: Box  # the strip's lines of words
+    drawn: tuple[int, ...]  # the seats whose sheets are drawn
+    focus: int | None = None  # the seat whose own view this is (its sheet alone, large)
 
     def geom(self, seat: int) -> SheetGeom:
-        return self.geoms[seat] if self.geoms else self.sheet
+        return self.sheet
 
 
-HEIGHTS = {1: 1310, 2: 1310, 3: 1520, 4: 1270, 5: 1610, 6: 1610}  # tall enough that width limits the cells
+FOCUS_FROM = 2  # from this many players, a seat's own view draws its sheet alone, large, and everyone's scores
+TEXT_TOP = 52  # the strip: the title row, then up to five lines of words, the dice, the board
+TEXT_LINES = 5
+LINE_H = 25
+DIE = 62
+SLOTS_H = 176
+LADDER_H = 112
 
 
-FOCUS_FROM = 5  # from this many players, a seat's own view draws its sheet large and the others small
+def _strip_geom(solo: bool, own: bool) -> tuple[int, int, Box, int]:
+    """(dice row middle, the board's or ladder's top, the lines' box, the strip's height); ``own``: a seat's own
+    view, with up to three lines of what it does now."""
+    lines = TEXT_LINES if own or solo else 3
+    text_box = (G + 4, TEXT_TOP, W - G - 4, TEXT_TOP + lines * LINE_H)
+    dice_top = text_box[3] + 6
+    board_top = dice_top + DIE + 12
+    return dice_top + DIE // 2, board_top, text_box, board_top + (LADDER_H if solo else SLOTS_H) + 10
 
 
 @cache
 def layout(seats: int, focus: int | None = None) -> Layout:
-    """The layout for ``seats`` players (1 is the solo board); ``focus``: the seat whose own view this is, drawn
-    large beside the others' small sheets (from :data:`FOCUS_FROM` players, where side by side all are small)."""
+    """The layout for ``seats`` players (1 is the solo board); ``focus``: the seat whose own view this is (from
+    :data:`FOCUS_FROM` players its sheet is drawn alone, large, with everyone's standing under it)."""
     seats = max(1, min(MAX_SEATS, seats))
-    h = HEIGHTS[seats]
-    top, bottom = TOP_H + G, h - FOOT_H - G
-    if focus is not None and seats >= FOCUS_FROM:
-        return _focus_layout(seats, focus, h, top, bottom)
-    if seats == 1:
-        w = 1640
-        sheet = sheet_geom(880, bottom - top, prefer="wide")
-        tracks = (G + sheet.w + G, top, w - G, bottom)
-        ladder = (1000, 14, w - G, TOP_H - 14)
-        return Layout(w, h, True, sheet, ((G, top),), (), tracks, ladder, None, 590)
-    w = 2000
-    rows = 1 if seats <= 4 else 2
-    per_row = seats if rows == 1 else 3
-    cw = (w - 2 * G - (per_row - 1) * G) // per_row
-    ch = (bottom - top - (rows - 1) * G) // rows
-    sheet = sheet_geom(cw, ch)
+    solo = seats == 1
+    own = focus is not None and seats >= FOCUS_FROM
+    dice_y, board_top, text_box, top_h = _strip_geom(solo, own)
+    top = top_h + G
+    slots: tuple[Box, ...] = ()
+    ladder = tracks = standings = None
+    if solo:
+        ladder = (G, board_top, W - G, board_top + LADDER_H)
+    else:
+        sw = (W - 2 * G - 4 * 6) // 5
+        slots = tuple((G + i * (sw + 6), board_top, G + i * (sw + 6) + sw, board_top + SLOTS_H) for i in range(5))
+    if solo or own:
+        sheet = sheet_geom(W - 2 * G, 600, prefer="wide")
+        drawn_seat = 0 if solo else focus
+        assert drawn_seat is not None
+        cards = [(G, top)] * seats
+        y = top + sheet.h + G
+        if solo:
+            tracks = (G, y, W - G, y + 560)
+            y = tracks[3] + G
+        else:
+            standings = (G, y, W - G, y + 44 + seats * 38)
+            y = standings[3] + G
+        return Layout(W, y + FOOT_H, solo, sheet, tuple(cards), slots, tracks, ladder, standings, G + 4, dice_y,
+                      top_h, text_box, (drawn_seat,), focus if not solo else None)
+    cw = (W - 3 * G) // 2
+    sheet = sheet_geom(cw, 740, prefer="tall")
+    rows = -(-seats // 2)
     cards = []
-    for r in range(rows):
-        in_row = min(per_row, seats - r * per_row)
-        x0 = (w - in_row * sheet.w - (in_row - 1) * G) // 2 if rows == 1 else G
-        for i in range(in_row):
-            cards.append((x0 + i * (sheet.w + G), top + r * (ch + G)))
-    spare = None
-    if seats == 5:
-        x = cards[-1][0] + sheet.w + G
-        spare = (x, cards[-1][1], w - G, cards[-1][1] + sheet.h)
-    return Layout(w, h, False, sheet, tuple(cards), _slots(w), None, None, spare, 590)
-
-
-def _slots(w: int) -> tuple[Box, ...]:
-    slot_x0, slot_x1 = 980, w - G
-    sw = (slot_x1 - slot_x0 - 4 * 8) // 5
-    return tuple((slot_x0 + i * (sw + 8), 10, slot_x0 + i * (sw + 8) + sw, TOP_H - 10) for i in range(5))
-
-
-def _focus_layout(seats: int, focus: int, h: int, top: int, bottom: int) -> Layout:
-    """A seat's own view with many players: its sheet large on the left (readable on a phone), the other
-    sheets small on the right, in seat order."""
-    w = 2000
-    big_w = 1010
-    big = sheet_geom(big_w, bottom - top, prefer="wide")
-    others = [p for p in range(seats) if p != focus]
-    per_row = 3
-    rows = -(-len(others) // per_row)
-    x0 = G + big.w + 2 * G
-    cw = (w - G - x0 - (per_row - 1) * G) // per_row
-    ch = (bottom - top - (rows - 1) * G) // rows
-    small = sheet_geom(cw, ch, prefer="tall")
-    cards: list[tuple[int, int]] = [(0, 0)] * seats
-    geoms: list[SheetGeom] = [small] * seats
-    cards[focus], geoms[focus] = (G, top), big
-    for i, p in enumerate(others):
-        cards[p] = (x0 + (i % per_row) * (small.w + G), top + (i // per_row) * (ch + G))
-    return Layout(w, h, False, small, tuple(cards), _slots(w), None, None, None, 590, tuple(geoms), focus)
+    for seat in range(seats):
+        r, k = divmod(seat, 2)
+        x = G + k * (cw + G) if not (seats % 2 and seat == seats - 1 and seats > 1) else (W - sheet.w) // 2
+        cards.append((x, top + r * (sheet.h + G)))
+    h = top + rows * (sheet.h + G) + FOOT_H
+    return Layout(W, h, False, sheet, tuple(cards), slots, None, None, None, G + 4, dice_y, top_h, text_box,
+                  tuple(range(seats)))
 
 
 # --- cells ----------------------------------------------------------------------------------------------------
@@ -471,7 +518,7 @@ def _norm_mask(mask: int) -> int:
     return mask
 
 
-@lru_cache(maxsize=4096)
+@replayed(4096)
 def cell_sprite(c: int, token: str, beyond: bool, kind: str = "", mask: int = 0) -> Image.Image:
     """A filled cell with its four grid lines ((c + 1) pixels square): a number, an X, and for a cell in a
     combo (``kind`` identical/consecutive) the pen outline joined to its neighbours in ``mask``."""
@@ -527,19 +574,19 @@ def cell_sprite(c: int, token: str, beyond: bool, kind: str = "", mask: int = 0)
     return _quant(img)
 
 
-@cache
+@replayed(512)
 def mark_sprite(text: str, size: int, fill: Colour, ground: Colour) -> Image.Image:
     """A made mark: a filled disc with white bold text (a made combo, a full row's +2, a -5)."""
     s = 4
     big = Image.new("RGB", (size * s, size * s), ground)
     ImageDraw.Draw(big).ellipse((0, 0, size * s - 1, size * s - 1), fill=fill)
     img = big.reduce(s)
-    fsize = int(size * (0.56 if len(text) == 1 else 0.46))
+    fsize = int(size * (0.56 if len(text) == 1 else 0.5))
     draw_text(ImageDraw.Draw(img), (size / 2, size / 2 + 1), text, fsize, WHITE, anchor="mm", bold=True)
     return _quant(img)
 
 
-@cache
+@replayed(512)
 def letter_sprite(letter: str, size: int, circled: bool, crossed: bool) -> Image.Image:
     """A BLOCK letter on the score track: a pen ring when circled, a stroke when crossed off."""
     s = 4
@@ -552,7 +599,7 @@ def letter_sprite(letter: str, size: int, circled: bool, crossed: bool) -> Image
     img = big.reduce(s)
     draw = ImageDraw.Draw(img)
     colour = INK if circled else (PRINT if crossed else LABEL)
-    draw_text(draw, (size / 2, size / 2 + 1), letter, int(size * 0.58), colour, anchor="mm", bold=True)
+    draw_text(draw, (size / 2, size / 2 + 1), letter, max(TEXT_MIN, int(size * 0.58)), colour, anchor="mm", bold=True)
     if crossed:
         w = max(2, size // 10)
         draw.line((size * 0.08, size * 0.92, size * 0.92, size * 0.08), fill=INK, width=w)
@@ -560,10 +607,9 @@ def letter_sprite(letter: str, size: int, circled: bool, crossed: bool) -> Image
 
 
 # --- dice and shapes --------------------------------------------------------------------------------------------
-DIE = 62
 
 
-@cache
+@replayed(512)
 def die_sprite(face: str, shape_die: bool, starred: bool = False) -> Image.Image:
     """A die showing ``face``; ``starred``: a ★ the player has given this value (a small star in the corner)."""
     s = 4
@@ -672,7 +718,7 @@ def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
             box = geom.ident[i]
             draw_text(draw, ((box[0] + box[2]) / 2, geom.track_head), str(n), hs, LABEL, anchor="mm", bold=True)
         bx = (geom.bonus[0] + geom.bonus[2]) / 2
-        draw_text(draw, (bx, geom.track_head), "bonus 8", hs, LABEL, anchor="mm", bold=True)
+        draw_text(draw, (bx, geom.track_head), "bonus", hs, LABEL, anchor="mm", bold=True)
         x0 = geom.ident[0][0] - 4
         x1 = geom.ident[-1][2] + 4
         draw.line((x0, geom.track_head + 11, x1, geom.track_head + 11), fill=GRID, width=1)
@@ -695,27 +741,27 @@ def _sheet_base(geom: SheetGeom, line: int) -> Image.Image:
         draw.line((geom.head[0], y + 11, geom.head[2], y + 11), fill=GRID, width=1)
     for i, letter in enumerate(LETTERS):
         box = geom.letters[i]
-        draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), letter, int((box[2] - box[0]) * 0.58),
-                  LABEL, anchor="mm", bold=True)
+        draw_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), letter,
+                  max(TEXT_MIN, int((box[2] - box[0]) * 0.58)), LABEL, anchor="mm", bold=True)
     return img
 
 
 def _empty_box(draw: ImageDraw.ImageDraw, box: Box, text: str) -> None:
     x0, y0, x1, y1 = box
     draw.rectangle(box, outline=GRID, width=2)
-    draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 1), text, int((x1 - x0) * 0.5), PRINT, anchor="mm", bold=True)
+    draw_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 1), text, max(TEXT_MIN, int((x1 - x0) * 0.5)), PRINT,
+              anchor="mm", bold=True)
 
 
 def _legend(img: Image.Image, lay: Layout) -> None:
-    """The legend strip at the bottom: how the highlights read."""
+    """The legend strip at the bottom: how the highlights read, in two columns."""
     draw = ImageDraw.Draw(img)
     y0 = lay.h - FOOT_H
     draw.rectangle((0, y0, lay.w, lay.h), fill=STRIP)
     draw.line((0, y0, lay.w, y0), fill=PANEL_EDGE, width=1)
-    cy = y0 + FOOT_H // 2
-    x = G + 4
-    size = 16
-    q = 22
+    size = 15
+    q = 20
+    x = cy = 0
 
     def swatch(kind: str) -> None:
         nonlocal x
@@ -738,17 +784,21 @@ def _legend(img: Image.Image, lay: Layout) -> None:
             draw.rectangle((box[0], box[3] - 3, box[2], box[3]), fill=INK)
             draw.rectangle((box[0] + 3, box[3] - 2, box[0] + 11, box[3] - 1), fill=VERMILLION)
         elif kind == "made":
-            sprite = mark_sprite("4", q + 2, PEN, STRIP).convert("RGB")
+            sprite = mark_sprite("4", q + 6, PEN, STRIP).convert("RGB")
             img.paste(sprite, (x, cy - sprite.height // 2))
         x += q + 8
 
-    items = [("last", "last turn"), ("mine", "your picks (your view only)"), ("x", "penalty cell"),
-             ("identical", "ident. combo: one number"), ("consecutive", "consec. combo: a run"),
-             ("beyond", "beyond the line: -5 a row"), ("made", "combo made")]
-    for kind, text in items:
+    items = [("last", "last turn"), ("x", "penalty cell"), ("identical", "ident. combo: same"),
+             ("consecutive", "consec. combo: a run"), ("beyond", "beyond the line: -5 a row"),
+             ("made", "combo made")]
+    if lay.focus is not None or lay.solo:
+        items.insert(1, ("mine", "picks not yet revealed"))
+    col_w = (lay.w - 2 * G) // 2
+    for i, (kind, text) in enumerate(items):
+        x = G + 4 + (i % 2) * col_w
+        cy = y0 + 22 + (i // 2) * 26
         swatch(kind)
-        draw_text(draw, (x, cy), text, size, MUTED, anchor="lm")
-        x += int(text_width(text, size)) + 26
+        draw_text(draw, (x, cy), text, size, WHITE, anchor="lm")
 
 
 def _hazard(draw: ImageDraw.ImageDraw, bands: Iterable[Box], index: bool = True) -> None:
@@ -791,21 +841,26 @@ def _solid(draw: ImageDraw.ImageDraw, bands: Iterable[Box], index: bool = True) 
 def _slot_base(draw: ImageDraw.ImageDraw, box: Box, letter: str, size: int) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=SLOT, outline=SLOT_EDGE, width=2)
-    draw_text(draw, (x0 + 30, y0 + 34), letter, 40, WHITE, anchor="mm", bold=True)
-    draw_text(draw, (x0 + 30, y0 + 66), f"for {size}s", 14, MUTED, anchor="mm", bold=True)
+    draw_text(draw, (x0 + 10, y0 + 24), letter, 34, WHITE, anchor="lm", bold=True)
+    draw_text(draw, (x1 - 8, y0 + 26), f"for {size}s", 15, MUTED, anchor="rm", bold=True)
 
 
-@cache
 def background(seats: int, focus: int | None = None) -> Image.Image:
-    """The empty table of a layout, mapped to the palette."""
-    lay = layout(seats, focus)
+    """The empty table of a layout, mapped to the palette (a seat's own view: the same for every seat)."""
+    return _background(seats, focus is not None)
+
+
+@replayed(16)
+def _background(seats: int, own: bool) -> Image.Image:
+    lay = layout(seats, 0 if own else None)
     img = felt((lay.w, lay.h))
     draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, lay.w, TOP_H), fill=STRIP)
-    draw.line((0, TOP_H, lay.w, TOP_H), fill=PANEL_EDGE, width=1)
-    draw_text(draw, (G + 4, 34), "BLOCK", 36, WHITE, anchor="lm", bold=True)
+    draw.rectangle((0, 0, lay.w, lay.top_h), fill=STRIP)
+    draw.line((0, lay.top_h, lay.w, lay.top_h), fill=PANEL_EDGE, width=1)
+    draw_text(draw, (G + 4, 28), "BLOCK", 32, WHITE, anchor="lm", bold=True)
     _legend(img, lay)
-    for seat, (x, y) in enumerate(lay.cards):
+    for seat in lay.drawn:
+        x, y = lay.cards[seat]
         geom = lay.geom(seat)
         img.paste(_sheet_base(geom, LINE), (x, y), rounded_mask((geom.w, geom.h), 12))
     if lay.slots:
@@ -815,33 +870,11 @@ def background(seats: int, focus: int | None = None) -> Image.Image:
         _tracks_base(img, draw, lay.tracks)
     if lay.ladder:
         _ladder_base(draw, lay.ladder)
-    if lay.spare:
-        _spare_legend(draw, lay.spare)
+    if lay.standings:
+        x0, y0, x1, y1 = lay.standings
+        draw.rounded_rectangle(lay.standings, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+        draw_text(draw, (x0 + 14, y0 + 22), "EVERYONE", 16, MUTED, anchor="lm", bold=True)
     return _quant(img)
-
-
-def _spare_legend(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    if x1 - x0 < 200:
-        return
-    draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    lines = [("HOW TO READ A SHEET", True), ("", False),
-             ("Numbers drop in from the top of the grid.", False),
-             ("Dark cells with a white X: penalty cells", False), ("from a BLOCK.", False), ("", False),
-             ("Pen outline: a circled combo.", False), ("Filled circle on the track: a combo made.", False),
-             ("Ring round a letter: that BLOCK is circled;", False), ("a stroke: it is crossed off.", False),
-             ("", False),
-             ("Black-and-yellow dashes: the last turn.", False), ("Thick dashed line: the Game Over line;", False),
-             ("the shaded rows above it cost -5 each", False), ("when they hold a number.", False), ("", False),
-             ("+2 circled at a row's end: a full row.", False)]
-    y = y0 + 30
-    for text, bold in lines:
-        if text:
-            draw_text(draw, (x0 + 18, y), text, 18 if not bold else 17, WHITE if not bold else MUTED, anchor="lm",
-                      bold=bold)
-        y += 26 if text else 12
-        if y > y1 - 16:
-            break
 
 
 # --- the solo board -----------------------------------------------------------------------------------------------
@@ -1060,29 +1093,34 @@ def _rung(score: int) -> str:
     return [name for floor, name, _ in LADDER if score >= floor or floor == 0][-1]
 
 
-def _status_pills(view: BlockView, seat: int, player: BlockPlayer) -> list[Image.Image]:
+def _status_pills(view: BlockView, seat: int, player: BlockPlayer, ground: Colour = PAPER,
+                  brief: bool = False) -> list[Image.Image]:
+    """A sheet's state in words: thinking / submitted / the result, whose view it is, the line crossed; ``brief``
+    (the standings): the first and "YOU" only."""
     result = view["result"]
     out = []
     if result and view["solo"]:  # no one to beat: the ladder's rung instead of "winner"
-        out.append(pill(_rung(player["score"]), 16, INK, YELLOW, PAPER, "star"))
+        out.append(pill(_rung(player["score"]), 16, INK, YELLOW, ground, "star"))
     elif result:
         rank = result["ranks"][seat]
         if seat in result["winners"]:
-            out.append(pill("WINNER", 16, INK, YELLOW, PAPER, "star"))
+            out.append(pill("WINNER", 16, INK, YELLOW, ground, "star"))
         elif rank > 1:
-            out.append(pill({2: "2nd", 3: "3rd"}.get(rank, f"{rank}th"), 16, WHITE, LABEL, PAPER))
+            out.append(pill({2: "2nd", 3: "3rd"}.get(rank, f"{rank}th"), 16, WHITE, LABEL, ground))
     elif player["waiting"]:
-        out.append(pill("thinking", 16, INK, WHITE, PAPER, "wait", outline=INK))
+        out.append(pill("thinking", 16, INK, WHITE, ground, "wait", outline=INK))
     else:
-        out.append(pill("submitted", 16, WHITE, INK, PAPER, "check"))
+        out.append(pill("submitted", 16, WHITE, INK, ground, "check"))
     if view.get("viewer") == seat:
-        out.append(pill("YOU", 15, INK, ORANGE, PAPER))
+        out.append(pill("YOU", 15, INK, ORANGE, ground))
+    if brief:
+        return out
     if player["crossed_line"]:
-        out.append(pill("crossed the line", 15, WHITE, VERMILLION, PAPER, "line"))
+        out.append(pill("crossed the line", 15, WHITE, VERMILLION, ground, "line"))
     elif player["recent"].get("stuck"):
-        out.append(pill("no room", 15, WHITE, VERMILLION, PAPER, "cross"))
+        out.append(pill("no room", 15, WHITE, VERMILLION, ground, "cross"))
     if not view["solo"] and view["first"] == seat and view["phase"] == "play":
-        out.append(pill("first", 15, INK, MUTED, PAPER))
+        out.append(pill("first", 15, INK, MUTED, ground))
     return out
 
 
@@ -1096,11 +1134,11 @@ def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockV
     score = number_text(player["score"])
     badge = seat_badge(seat, 30, PAPER)
     if geom.variant == "tall":
-        cy = y0 + 17
+        cy = y0 + 16
         put(img, badge, x0, cy)
-        right = put_text(img, x1, cy + 2, score, 34, INK, PAPER, bold=True, anchor="r")[0]
-        right = put_text(img, right - 6, cy + 6, "score", 15, LABEL, PAPER, anchor="r")[0]
-        put_text(img, x0 + 38, cy, name, 24, INK, PAPER, bold=True, max_width=right - 12 - x0 - 38)
+        right = put_text(img, x1, cy + 2, score, 32, INK, PAPER, bold=True, anchor="r")[0]
+        right = put_text(img, right - 4, cy + 6, "score", 14, LABEL, PAPER, anchor="r")[0]
+        put_text(img, x0 + 36, cy, name, 20, INK, PAPER, bold=True, max_width=right - 8 - x0 - 36)
         x, cy = x0, y0 + 48
     else:
         cy = y0 + 16
@@ -1114,13 +1152,18 @@ def _head(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockV
         if x + sprite.width > x1:
             break
         x = put(img, sprite, x, cy)[2] + 6
+    last = _last_words(view, seat)
+    if last:
+        lx0, ly0, lx1, ly1 = geom.last
+        for k, part in enumerate(_wrap(last, 15, lx1 - lx0 - 4, 2)):
+            put_text(img, ox + lx0 + 2, oy + ly0 + 10 + k * 19, part, 15, INK, PAPER)
 
 
 def _winner_border(draw: ImageDraw.ImageDraw, lay: Layout, seat: int) -> None:
     x, y = lay.cards[seat]
     geom = lay.geom(seat)
-    draw.rounded_rectangle((x - 6, y - 6, x + geom.w + 5, y + geom.h + 5), radius=16,
-                           outline=ix(YELLOW), width=5)
+    draw.rounded_rectangle((x - 3, y - 3, x + geom.w + 2, y + geom.h + 2), radius=14,
+                           outline=ix(YELLOW), width=4)
 
 
 # --- the strip ----------------------------------------------------------------------------------------------------
@@ -1141,20 +1184,19 @@ def _result_line(view: BlockView, result: ResultView, names: list[str]) -> str:
     return text
 
 
-def _status_line(view: BlockView, names: list[str], room: float) -> str:
+def _status_line(view: BlockView, names: list[str]) -> str:
     phase = view["phase"]
     if view["result"]:
         return _result_line(view, view["result"], names)
     waiting = view["to_act"]
-    head = "Setup: write your number in row 1. " if phase == "setup" else ""
+    head = "Setup: everyone writes their number in row 1. " if phase == "setup" else ""
     if view["solo"]:
         return head + ("Your move" if waiting else "")
     if not waiting:
         return head + "Every pick is in"
-    text = head + "Waiting for " + join_names(fit(names[p], 20, 150, True) for p in waiting)
-    if text_width(text, 20, bold=True) > room:
-        text = head + f"Waiting for {len(waiting)} of {len(names)} players"
-    return text
+    if len(waiting) == len(names):
+        return head + f"Waiting for all {len(names)} players (each marked \"thinking\" below)"
+    return head + "Waiting for " + join_names(names[p] for p in waiting)
 
 
 def _wrap(text: str, size: int, width: float, lines: int, bold: bool = False) -> list[str]:
@@ -1173,31 +1215,42 @@ def _wrap(text: str, size: int, width: float, lines: int, bold: bool = False) ->
         out.append(current)
     if len(out) > lines:
         out = out[: lines - 1] + [fit(" ".join(out[lines - 1:]), size, width, bold)]
-    return out
+    return [fit(line, size, width, bold) for line in out]
 
 
 def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView,
            names: list[str]) -> None:
     phase = view["phase"]
     label = {"setup": "SETUP", "over": "GAME OVER"}.get(phase, f"TURN {view['turn']}")
-    x = G + 4 + math.ceil(text_width("BLOCK", 36, bold=True)) + 18
-    x = put(img, pill(label, 18, INK, WHITE if phase != "over" else YELLOW, STRIP), x, 34)[2] + 10
+    x = G + 4 + math.ceil(text_width("BLOCK", 32, bold=True)) + 16
+    x = put(img, pill(label, 18, INK, WHITE if phase != "over" else YELLOW, STRIP), x, 28)[2] + 10
     if view["solo"]:
-        put(img, pill("SOLO", 18, INK, MUTED, STRIP), x, 34)
-    room = lay.dice_x - 24 - (G + 4)
-    put_text(img, G + 4, 78, _status_line(view, names, room), 20, WHITE, STRIP, bold=True, max_width=room)
-    if "mine" in view and phase != "over":
+        put(img, pill("SOLO", 18, INK, MUTED, STRIP), x, 28)
+    x0, y0, x1, y1 = lay.text_box
+    room = x1 - x0
+    max_lines = (y1 - y0) // LINE_H
+    lines = [(part, 19, WHITE) for part in _wrap(_status_line(view, names), 19, room, 2, bold=True)]
+    own = "mine" in view and phase != "over"
+    if own:
         mine = view["mine"]
         text = f"Now: {_sym(mine['todo'])}" if mine["todo"] else mine["note"] or "You are done for this turn"
         stars = [str(v) for v in mine["stars"]]
         if stars:
             text += f"  (* = {', '.join(stars)})"
-        x = put(img, pill("YOUR VIEW", 15, INK, ORANGE, STRIP), G + 4, 112)[2] + 8
-        for i, part in enumerate(_wrap(text, 17, room - (x - G - 4), 2, bold=True)):
-            put_text(img, x, 112 + 22 * i, part, 17, YELLOW, STRIP, bold=True)
+        lines += [(part, 18, YELLOW) for part in _wrap(text, 18, room - 110, max_lines - len(lines), bold=True)]
     elif phase == "play" and not view["solo"]:
-        put_text(img, G + 4, 114, "Each player picks in secret; the sheets update when everyone is in.", 15,
-                 MUTED, STRIP, max_width=room)
+        lines += [(part, 16, MUTED) for part in
+                  _wrap("Each player picks in secret; the sheets update when everyone is in.", 16, room,
+                                         max_lines - len(lines))]
+    cy = y0 + LINE_H // 2
+    for i, (part, size, colour) in enumerate(lines[:max_lines]):
+        x = x0
+        if own and colour == YELLOW and lines[i - 1][2] != YELLOW:
+            put(img, pill("YOUR VIEW", 15, INK, ORANGE, STRIP), x, cy)
+        if own and colour == YELLOW:
+            x += 110
+        put_text(img, x, cy, part, size, colour, STRIP, bold=colour != MUTED)
+        cy += LINE_H
     _dice(img, lay, view)
     if lay.slots:
         _board(img, draw, lay, view)
@@ -1208,7 +1261,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
 def _dice(img: Image.Image, lay: Layout, view: BlockView) -> None:
     dice = view["dice"]
     x = lay.dice_x
-    cy = 10 + DIE // 2
+    cy = lay.dice_y
     if not dice:
         put_text(img, x, cy, "Dice not rolled yet", 20, MUTED, STRIP, bold=True)
         return
@@ -1220,13 +1273,17 @@ def _dice(img: Image.Image, lay: Layout, view: BlockView) -> None:
             chosen = next(stars, None)
             if chosen is not None:
                 text, starred = str(chosen), True
-        put(img, die_sprite(text, shape, starred), x + i * (DIE + 10) + (8 if shape else 0), cy)
+        put(img, die_sprite(text, shape, starred), x + i * (DIE + 8) + (8 if shape else 0), cy)
+    nx = x + 5 * (DIE + 8) + 18
+    room = lay.w - G - 4 - nx
     penalty = view["penalty"]
     if penalty and not view["solo"]:
-        put(img, pill(f"BLOCK {penalty} drops!", 22, WHITE, VERMILLION, STRIP, "warn", pad=10), x, 116)
+        put(img, pill(f"BLOCK {penalty} drops!", 18, WHITE, VERMILLION, STRIP, "warn", pad=8), nx, cy)
     elif STAR in dice and view["phase"] != "over":
         text = "* on a number die: pick any value 0-9" if STAR in dice[:4] else "* on the shape die: any shape"
-        put_text(img, x, 116, text, 16, MUTED, STRIP, max_width=lay.dice_x + 380 - x)
+        parts = _wrap(text, 15, room, 3)
+        for k, part in enumerate(parts):
+            put_text(img, nx, cy + (k - (len(parts) - 1) / 2) * 20, part, 15, MUTED, STRIP)
 
 
 def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
@@ -1236,8 +1293,8 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
         cells = _shape_cells(block["cells"])
         rows = max(r for r, _ in cells) + 1
         cols = max(c for _, c in cells) + 1
-        q = min(17, 72 // rows, (x1 - x0 - 84) // cols)
-        draw_shape(draw, cells, (x0 + 64 + x1 - 8) / 2, y0 + 48, q, TILE, INK)
+        q = min(18, 54 // rows, (x1 - x0 - 20) // cols)
+        draw_shape(draw, cells, (x0 + x1) / 2, y0 + 80, q, TILE, INK)
         by = block["circled_by"]
         if block["crossed"]:
             a = 6
@@ -1248,22 +1305,23 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
             state = pill("crossed", 15, INK, WHITE, SLOT, "cross")
         elif penalty == block["letter"]:
             draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=12, outline=ix(VERMILLION), width=5)
-            state = pill("DROPS NOW", 15, WHITE, VERMILLION, SLOT, "warn")
+            state = pill("DROPS", 15, WHITE, VERMILLION, SLOT, "warn")
         elif by:
             state = pill("active", 15, INK, YELLOW, SLOT)
         else:
             state = None
-        cy = y1 - 18
-        x = x0 + 8
+        cy = y0 + 124
         if state is not None:
-            x = put(img, state, x, cy)[2] + 5
-        if by:
-            for p in by:
-                if x + 22 > x1 - 4:
-                    break
-                x = put(img, seat_badge(p, 22, SLOT), x, cy)[2] + 2
-        elif state is None:
-            put_text(img, x, cy, "not circled", 15, FAINT, SLOT)
+            put(img, state, (x0 + x1) / 2, cy, "m")
+        elif not by:
+            put_text(img, (x0 + x1) / 2, cy, "not circled", 15, MUTED, SLOT, anchor="m")
+        if by:  # who circled it, by seat number (the sheets carry the same number)
+            per_row = max(1, (x1 - x0 - 8) // 26)
+            for k, p in enumerate(by):
+                r, i = divmod(k, per_row)
+                n = min(per_row, len(by) - r * per_row)
+                bx = (x0 + x1) / 2 - n * 13 + i * 26 + 1
+                put(img, seat_badge(p, 24, SLOT), bx, cy + 28 + r * 26)
 
 
 def _ladder(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
@@ -1274,9 +1332,62 @@ def _ladder(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Bloc
     bw = (x1 - x0 - 4 * 6) // 5
     a = x0 + band * (bw + 6)
     over = view["phase"] == "over"
-    draw.rounded_rectangle((a - 2, y0 + 28, a + bw + 2, y1 - 24), radius=9, outline=ix(YELLOW), width=4)
+    draw.rounded_rectangle((a - 2, y0 + 24, a + bw + 2, y1 - 20), radius=9, outline=ix(YELLOW), width=4)
     word = f"you: {score}" if not over else f"final: {score}"
-    put(img, pill(word, 14, INK, YELLOW, STRIP, "star" if over else ""), a + bw / 2, y1 - 10, "m")
+    put(img, pill(word, 15, INK, YELLOW, STRIP, "star" if over else ""), a + bw / 2, y1 - 10, "m")
+
+
+def _standings(img: Image.Image, lay: Layout, view: BlockView, names: list[str]) -> None:
+    """A seat's own view: every player's seat number, name, state and score, one a row."""
+    assert lay.standings is not None
+    x0, y0, x1, _ = lay.standings
+    for p, player in enumerate(view["players"]):
+        x = x0 + 14
+        cy = y0 + 60 + p * 38
+        put(img, seat_badge(p, 26, PANEL), x, cy)
+        right = put_text(img, x1 - 14, cy, number_text(player["score"]), 22, WHITE, PANEL, bold=True,
+                         anchor="r")[0] - 10
+        for sprite in reversed(_status_pills(view, p, player, PANEL, brief=True)):
+            right = put(img, sprite, right, cy, "r")[0] - 6
+        put_text(img, x + 34, cy, names[p], 18, WHITE, PANEL, bold=True, max_width=right - x - 40)
+
+
+def _last_words(view: BlockView, seat: int) -> str:
+    """What the seat's last resolved turn did, in words ("" before the first)."""
+    player = view["players"][seat]
+    recent = player["recent"]
+    moves = recent.get("moves", [])
+    if not moves and not recent.get("stuck"):
+        return ""
+    words = []
+    combo_cells = set(recent.get("combo", ()))
+    for move in moves:
+        kind, *rest = move.split()
+        if kind == "write" and rest:
+            words.append(f"wrote {seat + 1} in {rest[0]}")
+        elif kind == "drop" and rest:
+            words.append(f"dropped {rest[0]}")
+        elif kind == "penalty":
+            words.append(f"took a BLOCK penalty ({len(recent.get('penalty', ()))} X)")
+        elif kind == "slide" and rest:
+            words.append(f"slid {rest[0]}")
+        elif kind == "pass":
+            words.append("no combo")
+    if combo_cells:
+        combo = next((c for c in player["combos"] if set(c["cells"]) == combo_cells), None)
+        if combo is None:
+            words.append(f"combo of {len(combo_cells)}")
+        elif combo["size"] == BONUS:
+            words.append("bonus combo of 8")
+        else:
+            words.append(f"{'ident.' if combo['type'] != CONSECUTIVE else 'consec.'} combo of {combo['size']}")
+    for row in recent.get("rows", ()):
+        words.append(f"full row {row} +2")
+    for letter in recent.get("letters", ()):
+        words.append(f"circled {letter}")
+    if recent.get("stuck"):
+        words.append("no room for the shape")
+    return "Last: " + ", ".join(words)
 
 
 def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
@@ -1316,11 +1427,11 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
                 word = "dropping"
             else:
                 word = "dropped"
-            put_text(img, b - 6, ny + 16, word, 13, YELLOW, SLOT, bold=True, anchor="r", max_width=b - a - 50)
+            put_text(img, b - 6, ny + 16, word, 14, YELLOW, SLOT, bold=True, anchor="r", max_width=b - a - 50)
 
 
 def view_layout(view: BlockView) -> Layout:
-    """The layout a view is drawn with: a seat's own view with many players puts its own sheet large."""
+    """The layout a view is drawn with: a seat's own view with others draws its own sheet alone, large."""
     seats = len(view["players"])
     return layout(seats, view["viewer"] if "viewer" in view and seats >= FOCUS_FROM else None)
 
@@ -1343,17 +1454,19 @@ def render(view: BlockView, names: Sequence[str]) -> bytes:
     shown = seat_names(names, seats)
     crossed = {b["letter"] for b in view["blocks"] if b["crossed"]}
     winners = set(view["result"]["winners"]) if view["result"] else set()
-    for seat in range(seats):
+    for seat in lay.drawn:
         if seat in winners and not lay.solo:
             _winner_border(draw, lay, seat)
         _sheet(img, draw, lay, view, seat, shown[seat], crossed)
     _strip(img, draw, lay, view, shown)
     if lay.tracks:
         _tiles(img, draw, lay, view)
+    if lay.standings:
+        _standings(img, lay, view, shown)
     # drawn in the palette already; zlib level 3 makes these flat images a fifth smaller than level 1 in the
     # same time
     return encode_png(img, level=3)
 
 
-__all__ = ["Layout", "SheetGeom", "cell_box", "ix", "layout", "parse_cell", "render", "tile_box",
-           "view_layout"]
+__all__ = ["PLAYER_COLOURS", "SECOND_CUE", "Layout", "SheetGeom", "cell_box", "ix", "layout", "parse_cell", "render",
+           "tile_box", "view_layout"]

@@ -1,7 +1,8 @@
 """The BLOCK renderer: real views from seeded playouts of ``engine.block`` in, valid PNGs out.
 
 Checks are on the decoded image (format, orientation, size, pixels in the cells, bands and boxes where
-something must or must not be drawn), never on timing. Views are the engine's own; a few tests then change
+something must or must not be drawn) and on the texts it sets (render.common.recording: how big each is on a
+phone, what the public picture says), never on timing. Views are the engine's own; a few tests then change
 one field of a real view to compare two images that differ in exactly that field.
 """
 
@@ -19,12 +20,16 @@ from engine.block import Block
 from engine.block.view import BlockView
 from engine.rng import Rng
 from render.block import (
+    CONSEC_FILL,
     HAZARD,
+    IDENT_FILL,
     INK,
     MUTED,
     PAPER,
     PEN,
     PENDING,
+    PLAYER_COLOURS,
+    SECOND_CUE,
     TILE,
     VERMILLION,
     WHITE,
@@ -39,6 +44,8 @@ from render.block import (
     tile_box,
     view_layout,
 )
+from render.colour_vision import APART, KINDS, delta_e, simulate
+from render.common import Drawn, recording
 from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
 from tests.view_schema import problems
@@ -91,7 +98,7 @@ def check(view: View, names: list[str] | None = None, rgb: bool = True) -> Image
     img = decode(png, rgb)
     lay = view_layout(view)
     assert img.size == (lay.w, lay.h)
-    assert img.width > img.height, "the image is landscape"
+    assert img.height > img.width, "the image is portrait, for a phone"
     return img
 
 
@@ -131,7 +138,17 @@ def parse(name: str) -> Cell:
 
 def empty_table(view: View) -> Image.Image:
     lay = view_layout(view)
-    return background(1 if lay.solo else len(lay.cards), lay.focus).convert("RGB")
+    return background(len(lay.cards), lay.focus).convert("RGB")
+
+
+def dice_box(lay: Layout) -> tuple[int, int, int, int]:
+    return (lay.dice_x, lay.dice_y - 31, lay.dice_x + 5 * 70 + 8, lay.dice_y + 31)
+
+
+def texts(view: View, names: list[str] | None = None) -> list[Drawn]:
+    with recording() as seen:
+        render(view, NAMES if names is None else names)
+    return seen
 
 
 def test_key_colours_are_drawn_exactly() -> None:
@@ -144,47 +161,43 @@ def test_key_colours_are_drawn_exactly() -> None:
 
 # --- layouts ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5, 6])
-def test_layouts_fit_landscape_images(seats: int) -> None:
+def test_layouts_fit_portrait_images(seats: int) -> None:
     lay = layout(seats)
-    assert lay.w > lay.h and lay.w <= 2000
-    assert len(lay.cards) == seats and lay.solo == (seats == 1)
+    assert lay.h > lay.w == 600
+    assert len(lay.cards) == seats and lay.solo == (seats == 1) and lay.drawn == tuple(range(seats))
     boxes = [(x, y, x + lay.sheet.w, y + lay.sheet.h) for x, y in lay.cards]
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        assert 0 <= x0 < x1 <= lay.w and 150 < y0 < y1 <= lay.h
+        assert 0 <= x0 < x1 <= lay.w and lay.top_h < y0 < y1 <= lay.h
         for a0, b0, a1, b1 in boxes[i + 1:]:
             assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, "cards overlap"
-    # big enough cells to read a number on a phone, where 2000 px become about 800 device pixels
-    assert lay.sheet.c >= (36 if seats >= 5 else 45)
-    if seats >= 5:
-        assert len({y for _, y in lay.cards}) == 2, "five or six players: two rows of sheets"
+    if seats > 1:
+        assert len({x for x, _ in lay.cards}) >= 2 or seats == 1, "two sheets side by side"
+        for x0, _, x1, y1 in lay.slots:
+            assert 0 <= x0 < x1 <= lay.w and y1 <= lay.top_h
 
 
-# Pixels a grid cell takes when Discord shows the image inline 520 px wide on a phone (issue 8: the sheets must be
-# readable there for 1-4 players, and with a tap for 5-6). Before: 16.2, 14.0, 14.6, 12.0, 10.1, 10.1.
-PHONE_CELL = {1: 22, 2: 18, 3: 18, 4: 14, 5: 11, 6: 11}
-
-
+# The pixels a grid cell takes when the picture is shown 400 px wide on a phone (issue 24). Before (2,000 px wide
+# pictures shown 400 wide): 1 seat 10.7, 2-3 seats 13.2, 4 seats 10.4, 5-6 seats 7.8.
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5, 6])
 def test_cells_at_phone_width(seats: int) -> None:
     lay = layout(seats)
-    assert lay.sheet.c * 520 / lay.w >= PHONE_CELL[seats]
+    assert lay.sheet.c * 400 / lay.w >= (24 if seats == 1 else 20)
 
 
-@pytest.mark.parametrize("seats", [5, 6])
-def test_with_five_or_six_players_my_view_draws_my_sheet_large(seats: int) -> None:
-    """The public board shows every sheet small; "My view" (one tap) draws the player's own sheet readable on a
-    phone and the others beside it."""
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_my_view_draws_my_sheet_alone_and_large(seats: int) -> None:
+    """The public board shows every sheet; "My view" draws the player's own sheet alone, large, and everyone's
+    name, state and score under it."""
     state = find(seats, lambda s: s.turn >= 3 and s.phase == "play", seeds=range(3))
     for seat in (0, seats - 1):
-        lay = view_layout(GAME.view(state, seat))
-        assert lay.focus == seat
-        assert lay.geom(seat).c * 520 / lay.w >= 18
-        assert all(lay.geom(p).c < lay.geom(seat).c for p in range(seats) if p != seat)
-        boxes = [(x, y, x + lay.geom(p).w, y + lay.geom(p).h) for p, (x, y) in enumerate(lay.cards)]
-        for i, (x0, y0, x1, y1) in enumerate(boxes):
-            assert 0 <= x0 < x1 <= lay.w and 0 <= y0 < y1 <= lay.h
-            for a0, b0, a1, b1 in boxes[i + 1:]:
-                assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, "cards overlap"
+        view = GAME.view(state, seat)
+        lay = view_layout(view)
+        assert lay.focus == seat and lay.drawn == (seat,) and lay.standings is not None
+        assert lay.geom(seat).c * 400 / lay.w >= 24
+        assert lay.geom(seat).c > layout(seats).sheet.c
+        seen = [t.text for t in texts(view)]
+        for p in range(seats):
+            assert NAMES[p] in seen  # every player's name, in the standings
     assert view_layout(GAME.view(state, None)).focus is None
 
 
@@ -196,11 +209,12 @@ def test_the_own_view_shows_its_star_values_on_the_dice() -> None:
     plain = copy.deepcopy(view)
     plain["mine"]["stars"] = []
     unvalued = decode(render(plain, NAMES[:2]))
-    lay = view_layout(view)
-    dice_box = (lay.dice_x, 0, lay.dice_x + 5 * 72 + 8, 100)
-    assert valued.crop(dice_box).tobytes() != unvalued.crop(dice_box).tobytes()
-    public = decode(render(GAME.view(state, None), NAMES[:2]))
-    assert public.crop(dice_box).tobytes() == unvalued.crop(dice_box).tobytes()  # others never see the value
+    dice = dice_box(view_layout(view))
+    assert valued.crop(dice).tobytes() != unvalued.crop(dice).tobytes()
+    public_view = GAME.view(state, None)
+    public = decode(render(public_view, NAMES[:2]))
+    public_dice = dice_box(view_layout(public_view))
+    assert public.crop(public_dice).tobytes() == unvalued.crop(dice).tobytes()  # others never see the value
 
 
 # --- every player count ------------------------------------------------------------------------------------------
@@ -215,14 +229,15 @@ def test_every_player_count_draws_the_grids(seats: int) -> None:
         table = empty_table(view)
         lay = view_layout(view)
         filled = 0
-        for p, player in enumerate(view["players"]):
+        for p in lay.drawn:
+            player = view["players"][p]
             for r in range(14):
                 for c in range(7):
                     box = inner(cell_box(lay, p, r, c), 4)
                     same = img.crop(box).tobytes() == table.crop(box).tobytes()
                     assert same == (player["grid"][r][c] is None), (p, r, c)
                     filled += player["grid"][r][c] is not None
-        assert filled >= 10 * seats
+        assert filled >= 10 * len(lay.drawn)
 
 
 def test_setup_shows_no_dice_and_the_own_pending_cell() -> None:
@@ -231,7 +246,7 @@ def test_setup_shows_no_dice_and_the_own_pending_cell() -> None:
     assert view["phase"] == "setup" and view["dice"] == []
     img = check(view)
     lay = view_layout(view)
-    dice = (lay.dice_x, 10, lay.dice_x + 400, 72)
+    dice = dice_box(lay)
     assert count(img, dice, WHITE) < 1500  # only the words "Dice not rolled yet"
     played = find(4, lambda s: s.phase == "play" and s.turn == 1)
     assert count(check(GAME.view(played, None)), dice, WHITE) > 4 * 2000  # four white number dice
@@ -240,7 +255,7 @@ def test_setup_shows_no_dice_and_the_own_pending_cell() -> None:
     own, public = GAME.view(state, 2), GAME.view(state, None)
     assert own["mine"]["placed"] == ["d1"]
     cells = {parse("d1")}
-    assert band_count(check(own), lay, 2, cells, PENDING) > 80
+    assert band_count(check(own), view_layout(own), 2, cells, PENDING) > 80
     assert band_count(check(public), lay, 2, cells, PENDING) == 0
     assert public["players"][2]["grid"][0][3] is None
 
@@ -252,19 +267,17 @@ def test_own_pending_cells_are_outlined_only_in_the_own_view() -> None:
     own, public = GAME.view(state, 1), GAME.view(state, None)
     cells = {parse(name) for name in own["mine"]["placed"]}
     assert len(cells) == 4
-    lay = view_layout(own)
+    lay, public_lay = view_layout(own), view_layout(public)
     mine, theirs = check(own), check(public)
     assert band_count(mine, lay, 1, cells, PENDING) > 150
-    assert band_count(theirs, lay, 1, cells, PENDING) < 20  # the Game Over line's dashes at most
+    assert band_count(theirs, public_lay, 1, cells, PENDING) < 20  # the Game Over line's dashes at most
+    empty = empty_table(own)
     for r, c in cells:  # drawn in the own view, still empty in the public one
         assert own["players"][1]["grid"][r][c] is not None and public["players"][1]["grid"][r][c] is None
         box = inner(cell_box(lay, 1, r, c), 5)
-        assert mine.crop(box).tobytes() != theirs.crop(box).tobytes()
-    # nobody else's sheet changes between the two views
-    for seat in (0, 2, 3):
-        x, y = lay.cards[seat]
-        box = (x, y, x + lay.sheet.w, y + lay.sheet.h)
-        assert mine.crop(box).tobytes() == theirs.crop(box).tobytes()
+        assert mine.crop(box).tobytes() != empty.crop(box).tobytes()
+    # the own view draws no other sheet, the public one every sheet, and neither says "your picks" publicly
+    assert lay.drawn == (1,) and public_lay.drawn == (0, 1, 2, 3)
 
 
 def test_last_turn_cells_are_outlined_with_dashes() -> None:
@@ -365,7 +378,7 @@ def test_a_penalty_turn_has_a_banner_and_marks_the_slot() -> None:
     calm = copy.deepcopy(view)
     calm["penalty"] = ""
     quiet = check(calm)
-    banner = (lay.dice_x, 90, lay.dice_x + 400, 140)
+    banner = (lay.dice_x + 5 * 70, lay.dice_y - 30, lay.w, lay.dice_y + 30)
     assert count(img, banner, VERMILLION) > count(quiet, banner, VERMILLION) + 1500
     x0, y0, x1, y1 = lay.slots["ABCDE".index(letter)]
     ring = (x0 - 4, y0 - 4, x1 + 5, y0 + 3)
@@ -382,8 +395,8 @@ def test_game_over_marks_the_winners(seats: int) -> None:
     img = check(view)
     lay = view_layout(view)
     for seat, (x, y) in enumerate(lay.cards):
-        edge = (x + 20, y - 6, x + lay.sheet.w - 20, y - 1)
-        assert (count(img, edge, YELLOW) > lay.sheet.w * 3) == (seat in winners), seat
+        edge = (x + 20, y - 3, x + lay.sheet.w - 20, y)
+        assert (count(img, edge, YELLOW) > lay.sheet.w * 2) == (seat in winners), seat
     # the final scores are shown: change one and the image changes where that sheet's score is
     changed = copy.deepcopy(view)
     changed["players"][0]["score"] += 10
@@ -439,7 +452,7 @@ def test_solo_game_over_and_the_ladder() -> None:
     lay = view_layout(view)
     assert lay.ladder is not None
     x0, y0, x1, y1 = lay.ladder
-    band = (x0, y0 + 24, x1, y1 - 20)
+    band = (x0, y0 + 20, x1, y1 - 16)
     assert count(img, band, YELLOW) > 300  # the reached rung is outlined
     changed = copy.deepcopy(view)
     changed["players"][0]["score"] = 65
@@ -487,3 +500,58 @@ def test_awkward_names_still_render(names: list[str]) -> None:
         state = find(seats, lambda s: s.phase == "play" and s.turn >= 3, seeds=range(3))
         check(GAME.view(state, 0), names)
         check(GAME.view(playout(seats, 1)[-1], None), names)
+
+
+# --- phones (issue 24) -----------------------------------------------------------------------------------------------
+PHONE_NAMES = ["Alexandra-Marguerite", "محمد", "נועה", "Bo", "李小龙", "Zoë"]
+
+
+@pytest.mark.parametrize("seats", [1, 2, 5, 6])
+def test_every_needed_text_reads_on_a_phone(seats: int) -> None:
+    """Shown 400 px wide, every text a player needs is at least 9 px high: the public board and each seat's own
+    view, at the start, mid-game and at the end."""
+    states = playout(seats, 0)
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        for seat in (None, *range(seats)):
+            view = GAME.view(state, seat)
+            width = view_layout(view).w
+            seen = texts(view, PHONE_NAMES[:seats])
+            needed = [t for t in seen if not t.decorative]
+            assert needed
+            low = min(needed, key=lambda t: t.size)
+            assert low.size * 400 / width >= 9, (seats, seat, low)
+
+
+def test_the_last_turn_is_said_in_words_on_each_sheet() -> None:
+    state = find(3, lambda s: s.phase == "play" and s.turn >= 4 and all(s.recent[p].get("placed") for p in range(3)))
+    view = GAME.view(state, None)
+    said = [t.text for t in texts(view)]
+    lasts = [t for t in said if t.startswith("Last: ")]
+    assert len(lasts) >= 3  # one a sheet (two lines where it is long)
+    assert any("dropped" in t for t in lasts)
+    bare = copy.deepcopy(view)
+    for player in bare["players"]:
+        player["recent"] = {}
+    assert not [t for t in (d.text for d in texts(bare)) if t.startswith("Last")]
+
+
+def test_the_public_board_says_nothing_to_one_player() -> None:
+    for seats in (1, 3, 6):
+        state = find(seats, lambda s: s.phase == "play" and s.turn >= 3, seeds=range(3))
+        public = " | ".join(t.text for t in texts(GAME.view(state, None)))
+        own = " | ".join(t.text for t in texts(GAME.view(state, 0)))
+        if seats > 1:
+            for word in ("YOUR VIEW", "Now:", "You are", "YOU", "your picks"):
+                assert word not in public, word
+            assert "YOU" in own
+        assert "Last:" in public or state.turn <= 1
+
+
+def test_colours_that_tell_things_apart_have_words() -> None:
+    assert PLAYER_COLOURS == {"identical combo": IDENT_FILL, "consecutive combo": CONSEC_FILL}
+    a, b = PLAYER_COLOURS.values()
+    assert delta_e(a, b) >= APART and all(delta_e(simulate(a, k), simulate(b, k)) >= APART for k in KINDS)
+    state = find(3, lambda s: s.phase == "play" and s.turn >= 2)
+    seen = texts(GAME.view(state, None))
+    for cue in SECOND_CUE.values():
+        assert any(t.text == cue and t.size * 400 / 600 >= 9 for t in seen), cue
