@@ -1,14 +1,18 @@
-"""The Blockers! board as a PNG: the 9x9 board on the left, the players (and a seat's rack) on the right.
+"""The Blockers! board as a PNG, laid out for a phone: a portrait picture 800 px wide, the 9x9 board across its
+width, whose turn and the last move in words above it, a seat's rack under it (in its own view), then the players
+and how to read the board.
 
-Input is exactly ``Blockers.view()`` (see ``docs/dev/blockers-view.md``); output is PNG bytes.
-The empty table (felt, strips, the board with its sections, faint symbols and labels), every tile,
-badges and fixed labels are drawn once, on first use; a render copies the table, pastes sprites and sets the
-text that changes glyph by glyph.
+Input is exactly ``Blockers.view()`` (see ``docs/dev/blockers-view.md``); output is PNG bytes. Discord shows a
+picture about 400 px wide on a phone, half this size: every text a player needs is drawn at least 18 px high
+here (9 px there). The empty table of each layout (strips, the board with its sections, faint symbols and
+labels, the cards, the legend), every tile, badges and fixed labels are drawn once, on first use; a render
+copies the table, pastes sprites and sets the text that changes glyph by glyph.
 
 Reading the board without relying on colour: every tile has its colour's letter (Y B G R P) in a
 corner *and* its colour's pattern (plain, diagonal stripes, dots, bars, checks); the players to
-act have a thick border and a "TO PLAY" badge; the last move has a dashed outline, its row and
-column labels are marked, and a capture shows the captured tile, crossed out, on the square's corner.
+act have a thick border and a "TO PLAY" badge; the last move is said in words over the board and has a
+dashed outline on it, its row and column labels are marked, and a capture shows the captured tile's colour,
+crossed out, on the square's edge.
 """
 
 from __future__ import annotations
@@ -46,9 +50,9 @@ from render.common import (
     dashed_rect,
     draw_text,
     encode_png,
-    felt,
     join_names,
     mix,
+    note_text,
     number_text,
     palette_image,
     pill_label,
@@ -72,6 +76,10 @@ TILE: dict[str, Colour] = {"yellow": YELLOW, "blue": BLUE, "green": GREEN, "red"
 PLATE: dict[str, Colour] = {"yellow": YELLOW, "blue": BLUE, "green": mix(GREEN, WHITE, 0.74), "red": VERMILLION,
                             "purple": mix(PURPLE, (0, 0, 0), 0.58)}
 LETTER = {"yellow": "Y", "blue": "B", "green": "G", "red": "R", "purple": "P"}
+# What tells the players apart: each one's tile colour, with its letter drawn wherever the colour is (a tile's
+# corner, a player's and a captured colour's swatch, the captured tile's mark): read by the colour-blind checks.
+PLAYER_COLOURS: dict[str, Colour] = {f"{c} tiles": TILE[c] for c in COLOURS}
+SECOND_CUE: dict[str, str] = {f"{c} tiles": LETTER[c] for c in COLOURS}
 PATTERN = {"yellow": "plain", "blue": "stripes", "green": "dots", "red": "bars", "purple": "checks"}
 # the face's ink on its plate, and the corner letter's on the tile's colour (contrast >= 4.5 : 1 each)
 FACE_INK: dict[str, Colour] = {"yellow": INK, "blue": WHITE, "green": INK, "red": INK, "purple": WHITE}
@@ -82,28 +90,37 @@ HIGHLIGHT = WHITE
 SHADOW_ALPHA = 100
 
 # --- geometry --------------------------------------------------------------------------------------
-W, H = 1200, 780
-HEADER = 58
-FOOTER = 50
-GAP = 12
-TOP, BOTTOM = HEADER + GAP, H - FOOTER - GAP  # the body between the strips
-CELL = 66
+# 800 px wide: shown 400 px wide on a phone, a text must be 18 px here (9 px there). Heights depend on the layout.
+W = 800
+GAP = 10
+STRIP_H = 56  # the title, the pills and the move number
+STATUS = 118  # whose turn (or the result), then the last move on one or two lines
+CELL = 80
 INSET = 3  # between a square's edge and its tile
 TILE_SIZE = CELL - 2 * INSET
-BOARD_BOX: Box = (GAP, TOP, GAP + (BOTTOM - TOP), BOTTOM)
-MARGIN = (BOARD_BOX[2] - BOARD_BOX[0] - SIZE * CELL) // 2  # the labels' band around the grid
+MARGIN = 30  # the labels' band around the grid
+BOARD_TOP = STRIP_H + STATUS
+BOARD_BOX: Box = (GAP, BOARD_TOP, W - GAP, BOARD_TOP + 2 * MARGIN + SIZE * CELL)
 GRID_X, GRID_Y = BOARD_BOX[0] + MARGIN, BOARD_BOX[1] + MARGIN
-SIDE_X0, SIDE_X1 = BOARD_BOX[2] + GAP, W - GAP
-HEADING = 30  # the "PLAYERS" line over the cards
+# the row and column labels' centres, a pixel outwards of the band's middle: a marked label (a disc of the
+# highlight) stays clear of the outline band of the squares beside it
+LABEL_X = (GRID_X - MARGIN // 2 - 1, GRID_X + SIZE * CELL + MARGIN // 2 + 1)
+LABEL_Y = (GRID_Y - MARGIN // 2 - 1, GRID_Y + SIZE * CELL + MARGIN // 2 + 1)
+X0, X1 = GAP, W - GAP  # the cards' and the rack's sides
+HEADING = 40  # the "PLAYERS" line over the cards
 CARD_GAP = 8
 PAD = 14  # inside a card
-RACK_TILE = 68
-MINI = 32  # public tiles, captured tiles
-SWATCH = 34
-SMALL = 24  # swatches of captured colours
-MARKER_BADGE = 18  # the "x" on the captured tile
-LEGEND_MIN = 104  # the least room worth a legend
+BASIC_CARD, ADVANCED_CARD = 100, 198
+RACK_TILE = 108
+RACK_HEAD = 40  # "YOUR RACK" over the rack's tiles
+MINI = 34  # public tiles of a finished colour, the captured tile's colour
+SWATCH = 40  # a player's colour, by the name
+SMALL = 34  # swatches of captured colours
+MARKER_BADGE = 20  # the "x" on the captured tile
+LEGEND_ROW = 44
+LEGEND = 3 * LEGEND_ROW + 16
 
+FELT: Colour = mix(FELT_EDGE, FELT_CENTRE, 0.5)  # flat: a gradient over a tall picture costs encoding time
 SECTION_LIGHT: Colour = (30, 86, 64)
 SECTION_DARK: Colour = (18, 64, 46)
 GRID_LINE: Colour = (8, 40, 27)
@@ -123,29 +140,38 @@ def _light(row: int, col: int) -> bool:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the cards go on the right, for one number of players, mode and kind of view."""
+    """Where things go under the board, for one number of players, mode and kind of view."""
 
     cards: tuple[Box, ...]  # by seat
     rack: Box | None  # "Your rack", in a seat's own view
-    legend: Box | None  # how to read the board, when there is room for it
+    legend: Box  # how to read the board
+    height: int  # the picture's
 
 
 @cache
 def layout(seats: int, advanced: bool, private: bool) -> Layout:
-    """The side column for ``seats`` players; ``private``: a seat's own view, with its rack."""
-    top, bottom = TOP + HEADING, BOTTOM
-    rack_h = (2 * (RACK_TILE + 12) + 40) if advanced else (RACK_TILE + 60)
-    rack = (SIDE_X0, bottom - rack_h, SIDE_X1, bottom) if private else None
-    end = rack[1] - CARD_GAP if rack else bottom
-    room = end - top - (seats - 1) * CARD_GAP
-    card_h = min(196 if advanced else 108, room // max(1, seats))
-    if end - (top + seats * (card_h + CARD_GAP)) < LEGEND_MIN:  # no room for the legend: grow the cards
-        card_h = min(220 if advanced else 124, room // max(1, seats))
-    cards = tuple((SIDE_X0, top + i * (card_h + CARD_GAP), SIDE_X1, top + i * (card_h + CARD_GAP) + card_h)
-                  for i in range(seats))
-    spare = (cards[-1][3] if cards else top) + CARD_GAP
-    legend = (SIDE_X0, spare, SIDE_X1, end) if end - spare >= LEGEND_MIN else None
-    return Layout(cards=cards, rack=rack, legend=legend)
+    """The picture for ``seats`` players; ``private``: a seat's own view, with its rack under the board."""
+    y = BOARD_BOX[3] + GAP
+    rack = None
+    if private:
+        rows = 2 if advanced else 1
+        rack = (X0, y, X1, y + RACK_HEAD + rows * (RACK_TILE + 10) + 6)
+        y = rack[3] + GAP
+    y += HEADING
+    card_h = ADVANCED_CARD if advanced else BASIC_CARD
+    cards = tuple((X0, y + i * (card_h + CARD_GAP), X1, y + i * (card_h + CARD_GAP) + card_h) for i in range(seats))
+    y = (cards[-1][3] if cards else y) + GAP
+    legend = (X0, y, X1, y + LEGEND)
+    return Layout(cards=cards, rack=rack, legend=legend, height=legend[3] + GAP)
+
+
+def marker_box(row: int, col: int) -> Box:
+    """Where the last move's captured tile is shown: on the right of the square's lower edge (its upper edge on
+    the last row), clear of the faces and of every tile's colour letter (top left)."""
+    x0, y0, x1, y1 = square_box(row, col)
+    size = MINI + 6 + MARKER_BADGE // 2
+    edge = y1 if row < SIZE - 1 else y0
+    return (x1 - size - 2, edge - size // 2, x1 - 2, edge - size // 2 + size)
 
 
 # --- symbols and tiles ----------------------------------------------------------------------------
@@ -230,7 +256,17 @@ def _edge(colour: Colour) -> Colour:
 
 
 def _face_size(size: int) -> int:
-    return int(size * 0.6)
+    return int(size * 0.58)
+
+
+def corner_letter(size: int) -> int:
+    """The colour letter's size in the corner of a tile ``size`` wide (19 px on the board's)."""
+    return max(11, round(size * 0.26))
+
+
+def swatch_letter(size: int) -> int:
+    """The colour letter's size on a swatch ``size`` wide."""
+    return int(size * 0.56)
 
 
 def _draw_face(tile: Image.Image, face: str, size: int, ink: Colour, centre: tuple[float, float]) -> None:
@@ -257,17 +293,19 @@ def tile_sprite(colour: str, face: str | None, size: int, corner: bool = True, s
     _pattern(draw, PATTERN[colour], size, _pattern_ink(base, LETTER_INK[colour]))
     radius = max(4, size // 7)
     if face is None:
-        inner = int(size * 0.22)
+        inner = int(size * 0.16)
         draw.rounded_rectangle((inner, inner, size - 1 - inner, size - 1 - inner), radius=4, fill=plate)
-        draw_text(draw, (size / 2, size / 2 + 1), letter, int(size * 0.45), ink, anchor="mm", bold=True)
+        draw_text(draw, (size / 2, size / 2 + 1), letter, swatch_letter(size), ink, anchor="mm", bold=True)
     else:
         inset = max(3, size // 7)
         draw.rounded_rectangle((inset, inset, size - 1 - inset, size - 1 - inset), radius=radius - 1, fill=plate)
+        shift = 0
         if corner:
-            lsize = max(11, size // 5)
-            draw.rounded_rectangle((0, 0, inset + lsize * 0.85, inset + lsize * 0.85), radius=radius, fill=base)
-            draw_text(draw, (3, 2), letter, lsize, LETTER_INK[colour], anchor="lt", bold=True)
-        centre = (size / 2 + (1 if corner else 0), size / 2 + (2 if corner else 0))
+            lsize = corner_letter(size)
+            draw.rounded_rectangle((0, 0, inset + lsize * 0.8, inset + lsize * 0.85), radius=radius, fill=base)
+            draw_text(draw, (3, 1), letter, lsize, LETTER_INK[colour], anchor="lt", bold=True)
+            shift = round(size * 0.05)
+        centre = (size / 2 + shift, size / 2 + shift + (1 if corner else 0))
         _draw_face(tile, face, size, ink, centre)
     draw.rounded_rectangle((0, 0, size - 1, size - 1), radius=radius, outline=_edge(base), width=max(1, size // 40))
     mask = rounded_mask((size, size), radius)
@@ -296,9 +334,10 @@ def square_tile(colour: str, face: str, light: bool) -> Image.Image:
 
 
 @cache
-def captured_marker(colour: str, face: str) -> Image.Image:
-    """The captured tile, small, in a frame of the highlight, with a black "x" badge on its corner."""
-    tile = tile_sprite(colour, face, MINI, corner=False, shadow=0)
+def captured_marker(colour: str) -> Image.Image:
+    """The captured tile's colour (its swatch, with its letter) in a frame of the highlight, with a black "x"
+    badge on its corner (the words over the board say which tile it was)."""
+    tile = tile_sprite(colour, None, MINI, shadow=0)
     pad, badge = 3, MARKER_BADGE
     size = MINI + 2 * pad
     out = Image.new("RGBA", (size + badge // 2, size + badge // 2), HIGHLIGHT + (0,))
@@ -316,9 +355,29 @@ def captured_marker(colour: str, face: str) -> Image.Image:
     return out
 
 
+def _note_tile(colour: str, face: str | None, size: int, corner: bool = True) -> None:
+    """Tell :func:`render.common.recording` the texts of a tile pasted from the cache (drawn only once)."""
+    if face is None:
+        note_text(LETTER[colour], swatch_letter(size))
+        return
+    if corner:
+        note_text(LETTER[colour], corner_letter(size))
+    if face == WILD:
+        note_text("W", int(size * 0.4))
+    elif len(face) == 1:
+        note_text(face, _face_size(size))
+
+
+def _paste_tile(img: Image.Image, colour: str, face: str | None, size: int, xy: tuple[int, int],
+                corner: bool = True, shadow: int = 2) -> None:
+    _paste(img, tile_sprite(colour, face, size, corner, shadow), xy)
+    _note_tile(colour, face, size, corner)
+
+
 # --- fixed text, drawn once --------------------------------------------------------------------------
 TITLE = "BLOCKERS!"
-LABEL_SIZE = 18
+TITLE_SIZE = 32
+LABEL_SIZE = 20
 
 
 @cache
@@ -328,25 +387,25 @@ def _coordinate_badge(text: str) -> Label:
     size = 26
     disc = shape_sprite("o", size, HIGHLIGHT)
     draw_text(ImageDraw.Draw(disc), (size / 2, size / 2 + 1), text, LABEL_SIZE, INK, anchor="mm", bold=True)
-    return Label(disc)
+    return Label(disc, text=text, size=LABEL_SIZE)
 
 
-NAME = Glyphs(24, WHITE, bold=True)
-SCORE = Glyphs(30, WHITE, bold=True)
-HEAD = Glyphs(26, YELLOW, bold=True)
-BODY = Glyphs(21, WHITE, bold=True)
-NOTE = Glyphs(16, MUTED)
-NUMBER = Glyphs(20, WHITE, bold=True)
+NAME = Glyphs(26, WHITE, bold=True)
+SCORE = Glyphs(34, WHITE, bold=True)
+HEAD = Glyphs(28, YELLOW, bold=True)
+BODY = Glyphs(22, WHITE, bold=True)
+NOTE = Glyphs(20, MUTED)
+NUMBER = Glyphs(22, WHITE, bold=True)
 
 
 def _last_move_key() -> Label:
-    """The footer's legend: a dashed swatch (the outline of the last move) and its name."""
-    text = text_label("LAST MOVE", 17, HIGHLIGHT, bold=True)
-    img = Image.new("RGBA", (30 + 10 + text.image.width, max(24, text.height)), HIGHLIGHT + (0,))
+    """The legend of the last move: a dashed swatch (its outline on the board) and its name."""
+    text = text_label("LAST MOVE", 19, HIGHLIGHT, bold=True)
+    img = Image.new("RGBA", (30 + 10 + text.image.width, max(30, text.height)), HIGHLIGHT + (0,))
     cy = img.height // 2
-    dashed_rect(ImageDraw.Draw(img), (0, cy - 12, 28, cy + 12), HIGHLIGHT, width=3, dash=7, gap=4)
+    dashed_rect(ImageDraw.Draw(img), (0, cy - 14, 28, cy + 14), HIGHLIGHT, width=3, dash=7, gap=4)
     text.paste(img, (40, cy))
-    return Label(img)
+    return Label(img, text="LAST MOVE", size=19)
 
 
 # --- the palette -------------------------------------------------------------------------------------
@@ -386,71 +445,71 @@ def _palette() -> Image.Image:
 # --- fixed labels and the palette, drawn once, on first use ----------------------------------------------------
 class _Sprites:
     """The fixed labels and the palette, each drawn the first time a render needs it (and kept); tiles, badges and
-    the empty table are cached functions: importing the module draws nothing."""
+    the empty tables are cached functions: importing the module draws nothing."""
 
     @cached_property
     def TITLE_END(self) -> int:
-        return GAP + 4 + int(text_width(TITLE, 30)) + 4  # bold stroke
+        return GAP + 4 + int(text_width(TITLE, TITLE_SIZE, bold=True)) + 4
 
     @cached_property
     def TO_PLAY(self) -> Label:
-        return pill_label("TO PLAY", 16, INK, YELLOW, icon=">")
+        return pill_label("TO PLAY", 20, INK, YELLOW, icon=">")
 
     @cached_property
     def WINNER(self) -> Label:
-        return pill_label("WINNER", 16, INK, YELLOW, icon="*")
+        return pill_label("WINNER", 20, INK, YELLOW, icon="*")
 
     @cached_property
     def YOU(self) -> Label:
-        return pill_label("YOU", 14, INK, MUTED, pad=6)
+        return pill_label("YOU", 20, INK, MUTED, pad=6)
 
     @cached_property
     def ORDINAL(self) -> dict[int, Label]:
-        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 16, WHITE, PANEL_EDGE) for n in range(2, 6)}
+        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 20, WHITE, PANEL_EDGE) for n in range(2, 6)}
 
     @cached_property
     def FINISHED(self) -> Label:
-        return pill_label("FINISHED", 13, INK, MUTED, pad=6)
+        return pill_label("FINISHED", 20, INK, MUTED, pad=6)
 
     @cached_property
     def ADVANCED_PILL(self) -> Label:
-        return pill_label("ADVANCED", 15, INK, MUTED)
+        return pill_label("ADVANCED", 20, INK, MUTED)
 
     @cached_property
     def PRIVATE_PILL(self) -> Label:
-        return pill_label("PRIVATE VIEW", 15, INK, WHITE)
+        return pill_label("PRIVATE VIEW", 20, INK, WHITE)
 
     @cached_property
     def OVER_PILL(self) -> Label:
-        return pill_label("GAME OVER", 16, INK, WHITE)
+        return pill_label("GAME OVER", 20, INK, WHITE)
 
     @cached_property
     def HEAD_ICON(self) -> dict[str, Label]:
-        return {">": Label(shape_sprite(">", 20, YELLOW)), "*": Label(shape_sprite("*", 24, YELLOW))}
+        return {">": Label(shape_sprite(">", 22, YELLOW)), "*": Label(shape_sprite("*", 26, YELLOW))}
 
     @cached_property
     def NO_MOVES(self) -> Label:
-        return text_label("New game: no moves yet", 20, MUTED)
+        return text_label("New game: no moves yet", 22, MUTED)
 
     @cached_property
     def NO_CAPTURES(self) -> Label:
-        return text_label("no captures", 18, FAINT)
+        return text_label("no captures", 20, FAINT)
 
     @cached_property
     def CAPTURED_WORD(self) -> Label:
-        return text_label("captured", 18, MUTED)
+        return text_label("captured", 20, MUTED)
 
     @cached_property
     def PUBLIC_WORD(self) -> Label:
-        return text_label("public rack:", 15, MUTED)
+        return text_label("public:", 20, MUTED)
 
     @cached_property
     def SCORE_WORD(self) -> Label:
-        return text_label("score", 15, MUTED)
+        return text_label("score", 20, MUTED)
 
     @cached_property
     def STAT_WORD(self) -> dict[str, Label]:
-        return {w: text_label(w, 18, MUTED) for w in ("groups", "rack", "pile")}
+        return {w: text_label(w, 20, MUTED) for w in ("groups", "rack", "pile")}
 
     @cached_property
     def LAST_MOVE(self) -> Label:
@@ -483,27 +542,11 @@ def _board(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
         draw.rectangle((GRID_X - 1, y - 1, end_x + 1, y + 1), fill=SECTION_LINE)
     for k in range(SIZE):
         mid = GRID_X + k * CELL + CELL // 2
-        draw_text(draw, (mid, GRID_Y - MARGIN // 2), COLUMNS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
-        draw_text(draw, (mid, end_y + MARGIN // 2), COLUMNS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
+        for y in LABEL_Y:
+            draw_text(draw, (mid, y), COLUMNS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
         mid = GRID_Y + k * CELL + CELL // 2
-        draw_text(draw, (GRID_X - MARGIN // 2, mid), ROWS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
-        draw_text(draw, (end_x + MARGIN // 2, mid), ROWS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
-
-
-@cache
-def _table() -> Image.Image:
-    img = felt((W, H))
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, W, HEADER), fill=STRIP)
-    draw.rectangle((0, H - FOOTER, W, H), fill=STRIP)
-    draw.line((0, HEADER, W, HEADER), fill=PANEL_EDGE, width=1)
-    draw.line((0, H - FOOTER, W, H - FOOTER), fill=PANEL_EDGE, width=1)
-    draw_text(draw, (GAP + 4, HEADER // 2), TITLE, 30, WHITE, anchor="lm", bold=True)
-    _board(img, draw)
-    draw_text(draw, (SIDE_X0 + 4, TOP + HEADING // 2 - 2), "PLAYERS", 16, MUTED, anchor="lm", bold=True)
-    draw_text(draw, (SIDE_X1 - 4, TOP + HEADING // 2 - 2), "score = groups + most-captured colour: LOWEST WINS",
-              15, MUTED, anchor="rm")
-    return img
+        for x in LABEL_X:
+            draw_text(draw, (x, mid), ROWS[k], LABEL_SIZE, MUTED, anchor="mm", bold=True)
 
 
 def _card(img: Image.Image, box: Box) -> None:
@@ -523,70 +566,69 @@ def _strong(draw: ImageDraw.ImageDraw, box: Box) -> None:
 
 
 def _legend_sprite(size: tuple[int, int]) -> Image.Image:
-    """How to read the board, in the room left under the players."""
+    """How to read the board, under the players: three rows of a sample and its words."""
     w, h = size
     img = Image.new("RGBA", size, PANEL + (0,))
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, outline=PANEL_EDGE, width=2)
-    draw_text(draw, (PAD, 22), "HOW TO READ THE BOARD", 16, MUTED, anchor="lm", bold=True)
-    y, step = 62, 46
+
+    def words(x: float, y: float, text: str) -> float:
+        draw_text(draw, (x, y), text, 20, WHITE, anchor="lm")
+        return x + text_width(text, 20) + 26
+
+    y = 8 + LEGEND_ROW // 2
+    x: float = PAD
+    draw.rectangle((x - 1, y - 16, x + 31, y + 16), outline=INK, width=6)
+    dashed_rect(draw, (int(x), y - 15, int(x) + 30, y + 15), HIGHLIGHT, width=4, dash=8, gap=4)
+    x = words(x + 42, y, "the last move")
+    marker = captured_marker("blue")
+    _paste(img, marker, (int(x) - 4, y - marker.height // 2 - 4))
+    x = words(x + marker.width + 4, y, "what it captured")
+    _paste(img, tile_sprite("purple", WILD, 48, corner=False, shadow=0), (int(x), y - 24))
+    words(x + 56, y, "wild: any square")
+
+    y += LEGEND_ROW
+    draw.rectangle((PAD, y - 16, PAD + 32, y + 16), fill=SECTION_LIGHT)
+    _paste(img, symbol_sprite("moon", 20, SYMBOL_ON[True]), (PAD + 6, y - 10))
+    words(PAD + 44, y, "a tile fits its column's number, its row's letter or its section's symbol")
+
+    y += LEGEND_ROW
     x = PAD
     for c in COLOURS:
-        _paste(img, tile_sprite(c, None, 30, shadow=0), (x, y - 15))
-        x += 36
-    draw_text(draw, (x + 8, y), "colours: a letter, a pattern, a centre each", 16, WHITE, anchor="lm")
-    rows: list[tuple[str, tuple[str, ...]]] = [
-        ("dashed", ("dashed outline: the last move",)),
-        ("captured", ("crossed tile: what the last move captured",)),
-        ("wild", ("W: wild, fits any square",)),
-        ("faint", ("a tile fits its column's number, its row's", "letter or its section's symbol (faint)")),
-        ("border", ("thick border: to play (at the end: won)",)),
-    ]
-    text_x = PAD + 50
-    for kind, lines in rows:
-        y += step
-        if y + 22 * (len(lines) - 1) + 18 > h:
-            break
-        if kind == "dashed":
-            draw.rectangle((PAD - 1, y - 16, PAD + 31, y + 16), outline=INK, width=6)
-            dashed_rect(draw, (PAD, y - 15, PAD + 30, y + 15), HIGHLIGHT, width=4, dash=8, gap=4)
-        elif kind == "captured":
-            marker = captured_marker("blue", "E")
-            _paste(img, marker, (PAD - 4, y - marker.height // 2 - 4))
-        elif kind == "wild":
-            _paste(img, tile_sprite("purple", WILD, 30, corner=False, shadow=0), (PAD, y - 15))
-        elif kind == "faint":
-            draw.rectangle((PAD, y - 15, PAD + 30, y + 15), fill=SECTION_LIGHT)
-            _paste(img, symbol_sprite("moon", 18, SYMBOL_ON[True]), (PAD + 6, y - 9))
-        elif kind == "border":
-            draw.rounded_rectangle((PAD, y - 15, PAD + 30, y + 15), radius=6, outline=YELLOW, width=4)
-        for i, line in enumerate(lines):
-            draw_text(draw, (text_x, y + 22 * i), line, 16, WHITE, anchor="lm")
-        y += 22 * (len(lines) - 1)
+        _paste(img, tile_sprite(c, None, 34, shadow=0), (int(x), y - 17))
+        x += 40
+    x = words(x + 6, y, "a letter and a pattern each")
+    draw.rounded_rectangle((x, y - 16, x + 32, y + 16), radius=6, outline=YELLOW, width=4)
+    words(x + 44, y, "to play (at the end: won)")
     return img
 
 
-SIDE_BOX: Box = (SIDE_X0, TOP, SIDE_X1 + 1, BOTTOM + 1)
-
-
 @cache
-def side(seats: int, advanced: bool, private: bool) -> Image.Image:
-    """The right-hand column of one layout with its empty cards (and the legend), opaque, to paste over
-    the table (ten layouts at most, about 1 MB each)."""
+def base(seats: int, advanced: bool, private: bool) -> Image.Image:
+    """The empty table of one layout (strips, board, cards, the rack's frame, the legend), opaque: a render copies
+    it (ten layouts at most, about 4 MB each)."""
     lay = layout(seats, advanced, private)
-    img = _table().copy()
+    img = Image.new("RGB", (W, lay.height), FELT)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, W, BOARD_TOP - GAP), fill=STRIP)
+    draw.line((0, STRIP_H, W, STRIP_H), fill=PANEL_EDGE, width=1)
+    draw.line((0, BOARD_TOP - GAP, W, BOARD_TOP - GAP), fill=PANEL_EDGE, width=1)
+    draw_text(draw, (GAP + 4, STRIP_H // 2), TITLE, TITLE_SIZE, WHITE, anchor="lm", bold=True)
+    _board(img, draw)
+    heading = lay.cards[0][1] - HEADING // 2 - 2
+    draw_text(draw, (X0 + 4, heading), "PLAYERS", 20, MUTED, anchor="lm", bold=True)
+    draw_text(draw, (X1 - 4, heading), "score = groups + most-captured colour \u00b7 lowest wins", 20, MUTED,
+              anchor="rm")
     for box in lay.cards:
         _card(img, box)
     if lay.rack:
         x0, y0, x1, _ = lay.rack
         _card(img, lay.rack)
-        draw = ImageDraw.Draw(img)
-        draw_text(draw, (x0 + PAD, y0 + 20), "YOUR RACK", 16, YELLOW, anchor="lm", bold=True)
-        draw_text(draw, (x1 - PAD, y0 + 20), "only you see this", 15, MUTED, anchor="rm")
-    if lay.legend:
-        x0, y0, x1, y1 = lay.legend
-        _paste(img, _legend_sprite((x1 - x0, y1 - y0)), (x0, y0))
-    return img.crop(SIDE_BOX)
+        draw_text(draw, (x0 + PAD, y0 + RACK_HEAD // 2 + 2), "YOUR RACK", 20, YELLOW, anchor="lm", bold=True)
+        draw_text(draw, (x1 - PAD, y0 + RACK_HEAD // 2 + 2), "only you see this", 20, MUTED, anchor="rm")
+    x0, y0, x1, y1 = lay.legend
+    _paste(img, _legend_sprite((x1 - x0, y1 - y0)), (x0, y0))
+    return img
 
 
 # --- text that changes -----------------------------------------------------------------------------
@@ -605,8 +647,8 @@ def _result_line(result: ResultView, names: list[str]) -> str:
 
 
 def _headline(view: BlockersView, names: list[str]) -> tuple[str, str]:
-    """The header's line and its icon (``>`` to play, ``*`` result)."""
-    short = [HEAD.fit(n, 240) for n in names]
+    """The status line and its icon (``>`` to play, ``*`` result)."""
+    short = [HEAD.fit(n, 300) for n in names]
     if view["phase"] == "over":
         result = view["result"]
         return (_result_line(result, short) if result else "Game over"), "*"
@@ -616,17 +658,21 @@ def _headline(view: BlockersView, names: list[str]) -> tuple[str, str]:
     return f"{join_names(short[p] for p in acting)} to play", ">"
 
 
-def _move_text(last: BlockersLast, names: list[str]) -> str:
+def _move_lines(last: BlockersLast, names: list[str], room: float) -> list[str]:
+    """The last move in words, on one line of ``room`` pixels or, with a capture, two."""
     who = BODY.fit(names[last["seat"]], 260)
     if last["pass"]:
-        return f"{who} passed (no legal move)"
+        return [f"{who} passed (no legal move)"]
     tile, captured = last["tile"], last["captured"]
     if tile is None:
-        return f"{who}: {last['move']}"
+        return [f"{who} played {last['move']}"]
     text = f"{who} played {tile['colour']} {tile['face']} on {last['square']}"
-    if captured:
-        text += f", capturing {captured['colour']} {captured['face']}"
-    return text
+    if not captured:
+        return [text]
+    more = f"capturing {captured['colour']} {captured['face']}"
+    if BODY.width(f"{text}, {more}") <= room:
+        return [f"{text}, {more}"]
+    return [f"{text},", more]
 
 
 # --- drawing -------------------------------------------------------------------------------------------
@@ -637,6 +683,7 @@ def _tiles(img: Image.Image, board: list[list[TileView | None]]) -> None:
                 continue
             x0, y0, _, _ = square_box(r, c)
             img.paste(square_tile(cell["colour"], cell["face"], _light(r, c)), (x0 + INSET, y0 + INSET))
+            _note_tile(cell["colour"], cell["face"], TILE_SIZE)
 
 
 def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast | None) -> None:
@@ -647,25 +694,22 @@ def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast |
     x0, y0, x1, y1 = square_box(r, c)
     draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=INK, width=7)
     dashed_rect(draw, (x0 - 1, y0 - 1, x1 + 1, y1 + 1), HIGHLIGHT, width=5, dash=10, gap=6)
-    end_x, end_y = GRID_X + SIZE * CELL, GRID_Y + SIZE * CELL
     mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
-    for y in (GRID_Y - MARGIN // 2, end_y + MARGIN // 2):
+    for y in LABEL_Y:
         _coordinate_badge(COLUMNS[c]).paste(img, (mid_x, y), anchor="m")
-    for x in (GRID_X - MARGIN // 2, end_x + MARGIN // 2):
+    for x in LABEL_X:
         _coordinate_badge(ROWS[r]).paste(img, (x, mid_y), anchor="m")
     captured = last["captured"]
     if captured:
-        marker = captured_marker(captured["colour"], captured["face"])
-        centre = MARKER_BADGE // 2 + MINI // 2 + 3  # the captured tile's centre sits on the square's corner
-        mx = x1 - centre if c < SIZE - 1 else x1 - marker.width + 4
-        my = y1 - centre if r < SIZE - 1 else y1 - marker.height + 4
-        _paste(img, marker, (mx, my))
+        mx, my, _, _ = marker_box(r, c)
+        _paste(img, captured_marker(captured["colour"]), (mx, my))
+        _note_tile(captured["colour"], None, MINI)
 
 
 def _stat(img: Image.Image, x: float, cy: float, word: str, value: int) -> float:
     """``word`` in the muted face then ``value`` in bold; returns where the next one may start."""
-    x = _S.STAT_WORD[word].paste(img, (x, cy))[2] + 5
-    return NUMBER.paste(img, (x, cy), number_text(value))[2] + 16
+    x = _S.STAT_WORD[word].paste(img, (x, cy))[2] + 6
+    return NUMBER.paste(img, (x, cy), number_text(value))[2] + 20
 
 
 def _captures(img: Image.Image, left: float, right: float, cy: float, captured: dict[str, int]) -> None:
@@ -676,14 +720,13 @@ def _captures(img: Image.Image, left: float, right: float, cy: float, captured: 
         _S.NO_CAPTURES.paste(img, (right, cy), anchor="r")
         return
     gap = 12
-    widths = [SMALL + 4 + NUMBER.width(str(n)) for _, n in counts]
+    widths = [SMALL + 5 + NUMBER.width(str(n)) for _, n in counts]
     x = right - sum(widths) - gap * (len(counts) - 1)
     if x - 8 - _S.CAPTURED_WORD.width >= left:
         _S.CAPTURED_WORD.paste(img, (x - 8, cy), anchor="r")
     for (c, n), w in zip(counts, widths, strict=True):
-        sprite = tile_sprite(c, None, SMALL, shadow=0)
-        _paste(img, sprite, (round(x), round(cy - sprite.height / 2)))
-        NUMBER.paste(img, (x + SMALL + 4, cy), str(n))
+        _paste_tile(img, c, None, SMALL, (round(x), round(cy - SMALL / 2)), shadow=0)
+        NUMBER.paste(img, (x + SMALL + 5, cy), str(n))
         x += w + gap
 
 
@@ -698,15 +741,14 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
     x0, y0, x1, y1 = box
     colours = player["colours"]
 
-    # name row: swatches, name, badge, score; the rows spread out a little in taller cards
-    slack = max(0, (y1 - y0) - (196 if advanced else 104)) // 3
-    cy = y0 + 28 + slack
+    # name row: swatches, name, badges, score
+    cy = y0 + 32
     x: float = x0 + PAD
     for c in colours[:2]:
-        _paste(img, tile_sprite(c, None, SWATCH), (int(x), cy - SWATCH // 2))
+        _paste_tile(img, c, None, SWATCH, (int(x), cy - SWATCH // 2))
         x += SWATCH + 6
     score_left = SCORE.paste(img, (x1 - PAD, cy), number_text(player["score"]), anchor="r")[0]
-    right = _S.SCORE_WORD.paste(img, (score_left - 6, cy + 2), anchor="r")[0] - 12
+    right = _S.SCORE_WORD.paste(img, (score_left - 8, cy + 2), anchor="r")[0] - 14
     tags: list[Label] = []
     if acting:
         tags.append(_S.TO_PLAY)
@@ -718,11 +760,11 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
         tags.append(_S.YOU)
     for tag in reversed(tags):
         right = tag.paste(img, (right, cy), anchor="r")[0] - 8
-    name_x = x + 4
+    name_x = x + 6
     NAME.paste(img, (name_x, cy), NAME.fit(name, right - 4 - name_x))
 
     racks, piles = player["rack_counts"], player["pile_counts"]
-    bottom = y1 - 24 - slack
+    bottom = y1 - 28
     if not advanced:
         c = colours[0]
         x = _stat(img, x0 + PAD, bottom, "groups", player["groups"])
@@ -734,22 +776,22 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
     # advanced: one row per colour, then groups and captures
     finished = set(player["finished"])
     public = player["public"]
-    row_y = cy + 46
+    row_y = cy + 50
     for c in colours[:2]:
-        _paste(img, tile_sprite(c, None, SMALL, shadow=0), (x0 + PAD + 4, row_y - SMALL // 2))
-        x = x0 + PAD + 38
+        _paste_tile(img, c, None, SMALL, (x0 + PAD + 3, row_y - SMALL // 2), shadow=0)
+        x = x0 + PAD + SMALL + 16
         if c in finished:
-            x = _S.FINISHED.paste(img, (x, row_y))[2] + 12
+            x = _S.FINISHED.paste(img, (x, row_y))[2] + 14
             tiles = public.get(c, [])
             if tiles:
                 x = _S.PUBLIC_WORD.paste(img, (x, row_y))[2] + 8
             for face in tiles[:5]:
-                _paste(img, tile_sprite(c, face, MINI, corner=False, shadow=0), (x, row_y - MINI // 2))
-                x += MINI + 5
+                _paste_tile(img, c, face, MINI, (int(x), row_y - MINI // 2), corner=False, shadow=0)
+                x += MINI + 6
         else:
             x = _stat(img, x, row_y, "rack", racks[c])
             _stat(img, x, row_y, "pile", piles[c])
-        row_y += MINI + 10
+        row_y += 44
     x = _stat(img, x0 + PAD, bottom, "groups", player["groups"])
     _captures(img, x, x1 - PAD, bottom, player["captured"])
 
@@ -760,54 +802,61 @@ def _rack(img: Image.Image, box: Box, view: BlockersView) -> None:
         return
     rack = view["rack"]
     x0, y0 = box[0], box[1]
-    y = y0 + 38
+    y = y0 + RACK_HEAD
     me = view["players"][seat]
     finished = set(me["finished"]) if view["mode"] == "advanced" else set()
     for c in me["colours"]:
         tiles = rack[c]
         x = x0 + PAD
         if len(rack) > 1:
-            _paste(img, tile_sprite(c, None, SWATCH), (x, y + (RACK_TILE - SWATCH) // 2))
+            _paste_tile(img, c, None, SWATCH, (x, y + (RACK_TILE - SWATCH) // 2))
             x += SWATCH + 14
         for face in tiles:
-            sprite = tile_sprite(c, face, RACK_TILE)
-            _paste(img, sprite, (x, y))
-            x += RACK_TILE + 8
+            _paste_tile(img, c, face, RACK_TILE, (x, y))
+            x += RACK_TILE + 12
         if c in finished:
             _S.FINISHED.paste(img, (x + 4, y + RACK_TILE // 2))
-        y += RACK_TILE + 12
+        y += RACK_TILE + 10
 
 
-def _header(img: Image.Image, view: BlockersView, names: list[str]) -> None:
-    cy = HEADER // 2
-    x = _S.TITLE_END + 14
+def _strip(img: Image.Image, view: BlockersView, reason: str) -> None:
+    """The title's strip: the pills, and the move number (and a result's reason with no room below) on the right."""
+    cy = STRIP_H // 2
+    x = _S.TITLE_END + 12
     if view["mode"] == "advanced":
         x = _S.ADVANCED_PILL.paste(img, (x, cy))[2] + 10
     if view["phase"] == "over":
         x = _S.OVER_PILL.paste(img, (x, cy))[2] + 10
     if "rack" in view:
         x = _S.PRIVATE_PILL.paste(img, (x, cy))[2] + 10
+    extra = " \u00b7 ".join(b for b in (reason, f"move {view['ply']}") if b)
+    NOTE.paste(img, (W - GAP - 4, cy), NOTE.fit(extra, W - GAP - 4 - x - 10), anchor="r")
+
+
+def _status(img: Image.Image, view: BlockersView, names: list[str]) -> None:
+    """Over the board: whose turn (or the result), then the last move in words."""
+    x0, top = X0 + 4, STRIP_H
     text, icon = _headline(view, names)
-    if not text:
-        return
-    right = W - GAP - 4
-    left = HEAD.paste(img, (right, cy), HEAD.fit(text, right - x - 40), anchor="r")[0]
-    _S.HEAD_ICON[icon].paste(img, (left - 10, cy), anchor="r")
-
-
-def _footer(img: Image.Image, view: BlockersView, names: list[str]) -> None:
-    cy = H - FOOTER // 2
-    extra = f"move {view['ply']}"
+    if text:
+        cy = top + 25
+        left = _S.HEAD_ICON[icon].paste(img, (x0 + 2, cy))[2] + 10
+        HEAD.paste(img, (left, cy), HEAD.fit(text, X1 - 4 - left))
     result = view["result"]
-    if view["phase"] == "over" and result:
-        extra = " \u00b7 ".join(b for b in (NOTE.fit(result["reason"], 300), extra) if b)
-    room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
+    reason = result["reason"] if view["phase"] == "over" and result else ""
     last = view["last"]
+    line1, line2 = top + 62, top + 92
     if last is None:
-        _S.NO_MOVES.paste(img, (GAP + 4, cy))
-        return
-    x = _S.LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
-    BODY.paste(img, (x, cy), BODY.fit(_move_text(last, names), room - x))
+        _S.NO_MOVES.paste(img, (x0, line1))
+        lines: list[str] = []
+    else:
+        x = _S.LAST_MOVE.paste(img, (x0, line1))[2] + 12
+        lines = _move_lines(last, names, X1 - 4 - x)
+        for cy, line in zip((line1, line2), lines, strict=False):
+            BODY.paste(img, (x, cy), BODY.fit(line, X1 - 4 - x))
+    if reason and len(lines) < 2:
+        NOTE.paste(img, (x0, line2), NOTE.fit(reason[:1].upper() + reason[1:], X1 - 4 - x0))
+        reason = ""
+    _strip(img, view, reason)
 
 
 def render(view: BlockersView, names: Sequence[str]) -> bytes:
@@ -815,9 +864,9 @@ def render(view: BlockersView, names: Sequence[str]) -> bytes:
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
-    lay = layout(seats, advanced, "rack" in view)
-    img = _table().copy()
-    img.paste(side(seats, advanced, "rack" in view), SIDE_BOX[:2])
+    private = "rack" in view
+    lay = layout(seats, advanced, private)
+    img = base(seats, advanced, private).copy()
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
     _tiles(img, view["board"])
@@ -826,9 +875,8 @@ def render(view: BlockersView, names: Sequence[str]) -> bytes:
         _player(img, lay.cards[seat], view, seat, shown[seat], advanced)
     if lay.rack:
         _rack(img, lay.rack, view)
-    _header(img, view, shown)
-    _footer(img, view, shown)
+    _status(img, view, shown)
     return encode_png(img, _S.PALETTE)
 
 
-__all__ = ["HIGHLIGHT", "Layout", "layout", "render", "square_box"]
+__all__ = ["HIGHLIGHT", "PLAYER_COLOURS", "SECOND_CUE", "Layout", "layout", "marker_box", "render", "square_box"]

@@ -20,7 +20,19 @@ from engine.blockers import Blockers
 from engine.blockers.board import sort_faces
 from engine.blockers.view import BlockersLast, BlockersPlayer, BlockersView, TileView
 from engine.rng import Rng
-from render.blockers import HIGHLIGHT, layout, render, square_box
+from render.blockers import (
+    BOARD_BOX,
+    HIGHLIGHT,
+    PLAYER_COLOURS,
+    SECOND_CUE,
+    W,
+    base,
+    layout,
+    marker_box,
+    render,
+    square_box,
+)
+from render.common import Drawn, recording
 from tests.render.png_helpers import decode
 from tests.view_schema import problems
 
@@ -187,8 +199,9 @@ def check_board(view: View, names: list[str] | None = None) -> Image.Image:
     png = render(view, names if names is not None else NAMES[: len(view["players"])])
     assert len(png) < MAX_BYTES
     img = decode(png)
-    assert img.width > img.height, "the board is landscape"
-    assert img.size == (1200, 780)
+    assert img.height > img.width, "the picture is portrait, for a phone"
+    lay = layout(len(view["players"]), view["mode"] == "advanced", "rack" in view)
+    assert img.size == (W, lay.height) and W == 800
     return img
 
 
@@ -293,8 +306,7 @@ def test_a_capture_adds_its_marker() -> None:
     row, col = last_square(view)
     placed = copy.deepcopy(view)
     placed["last"]["captured"] = None
-    x0, y0, x1, y1 = square_box(row, col)
-    corner = (x1 - 22, y1 - 22, x1 + 22, y1 + 22)  # the marker straddles the bottom-right corner
+    corner = marker_box(row, col)  # the marker straddles the square's lower edge, on the right
     with_capture, without = check_board(view), check_board(placed)
     assert with_capture.crop(corner).tobytes() != without.crop(corner).tobytes()
     assert count_colour(with_capture, corner, HIGHLIGHT) > count_colour(without, corner, HIGHLIGHT) + 100
@@ -320,8 +332,7 @@ def test_the_rack_appears_only_in_a_seats_own_view(seats: int, mode: str) -> Non
     blue = (0, 114, 178)
     assert count_colour(priv, box, blue) > count_colour(pub, box, blue) + 5 * 1500
     # the board is the same in both
-    board = (0, 60, box[0] - 1, 720)
-    assert pub.crop(board).tobytes() == priv.crop(board).tobytes()
+    assert pub.crop(BOARD_BOX).tobytes() == priv.crop(BOARD_BOX).tobytes()
 
 
 def test_to_act_and_winner_get_the_thick_yellow_border() -> None:
@@ -451,3 +462,62 @@ def test_tile_colours_stay_apart_at_phone_size_under_colour_blindness(kind: str)
     for a, b in combinations(COLOURS, 2):
         distance = sum((x - y) ** 2 for x, y in zip(looks[a], looks[b], strict=True)) ** 0.5
         assert distance >= 55, (a, b, round(distance))  # the old tiles: 37 (deutan), 39 (protan), 22 (tritan)
+
+
+# --- on a phone ------------------------------------------------------------------------------------------
+def texts_of(view: View, names: list[str] | None = None) -> list[Drawn]:
+    """Every text the picture sets, the empty table's included (its cache is cleared first)."""
+    base.cache_clear()
+    with recording() as texts:
+        check_board(view, names)
+    return texts
+
+
+PHONE_NAMES = ["Alexandra-Marguerite", "محمد", "נועה", "Bo", "李小龙"]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_needed_text_is_9_px_at_400_px_wide(case: str) -> None:
+    """Shown 400 px wide on a phone (half size), every text a player needs is at least 9 px high: 18 px here."""
+    kwargs = CASES[case]
+    seats = kwargs.get("seats", 2)
+    for viewer in (None, seats - 1):
+        texts = [t for t in texts_of(make_view(**kwargs, viewer=viewer), PHONE_NAMES[:seats]) if not t.decorative]
+        assert texts
+        small = [(t.text, t.size) for t in texts if t.size * 400 / W < 9]
+        assert not small, small[:5]
+
+
+def test_the_last_move_is_said_in_words() -> None:
+    view = make_view(seats=3, tiles=35, captures=4, last="capture", seed=11)
+    last = view["last"]
+    tile, captured = last["tile"], last["captured"]
+    words = " ".join(t.text for t in texts_of(view))
+    assert "LAST MOVE" in words
+    assert f"{NAMES[last['seat']]} played {tile['colour']} {tile['face']} on {last['square']}" in words
+    assert f"capturing {captured['colour']} {captured['face']}" in words
+    passed = make_view(seats=3, tiles=30, captures=2, last="pass", seed=4)
+    assert f"{NAMES[passed['last']['seat']]} passed" in " ".join(t.text for t in texts_of(passed))
+    assert "New game: no moves yet" in [t.text for t in texts_of(make_view(seats=2))]
+
+
+@pytest.mark.parametrize("seats,mode", [(2, "advanced"), (5, "basic")])
+def test_no_private_line_on_the_public_picture(seats: int, mode: str) -> None:
+    private_words = {"YOUR RACK", "only you see this", "YOU", "PRIVATE VIEW"}
+    public = {t.text for t in texts_of(make_view(seats=seats, mode=mode, tiles=30, captures=3, last="place"))}
+    assert not public & private_words
+    assert not [t for t in public if t.lower().startswith(("you ", "your "))]
+    own = {t.text for t in texts_of(make_view(seats=seats, mode=mode, tiles=30, captures=3, last="place", viewer=1))}
+    assert private_words <= own
+
+
+def test_each_colour_has_its_letter_wherever_it_is_on_the_public_board() -> None:
+    assert PLAYER_COLOURS.keys() == SECOND_CUE.keys() and len(set(SECOND_CUE.values())) == len(SECOND_CUE) == 5
+    view = make_view(seats=5, tiles=60, captures=12, last="capture", seed=3)
+    on_board = [cell["colour"] for row in view["board"] for cell in row if cell]
+    texts = texts_of(view)
+    for colour in COLOURS:
+        letter = SECOND_CUE[f"{colour} tiles"]
+        drawn = [t for t in texts if t.text == letter and not t.decorative]
+        assert len(drawn) >= on_board.count(colour) + 1, colour  # each tile, the player's swatch, ...
+        assert min(t.size for t in drawn) * 400 / W >= 9, colour
