@@ -1,12 +1,18 @@
-"""Bloc by Bloc as a PNG: the 5×5 city on the left, the police and the factions on the right.
+"""Bloc by Bloc as a PNG for a phone: a portrait picture 800 px wide, the status on top, the 5×5 city, then the
+police and the factions below it in large type.
 
 Input is exactly ``BlocByBloc.view()`` (:mod:`engine.blocbybloc.view`); output is PNG bytes.
 
-Reading it without relying on colour: every tile names its type in words ("STATE", "WORKERS"…) under its name, a
-liberated tile has a striped border and the word LIBERATED; blocs are chips with the faction's letter (W S N P)
-and a count; cops are a dark badge "3 COPS", a van a box "VAN" with its damage in words; an occupation is a
-circle with its faction's letter and a short name; shopping centres are squares marked S (clean), G (graffiti)
-or X (burned); a barricade count sits on the street or highway link it blocks.
+Every text is at least 18 px in the 800 px picture (9 px when a phone shows it 400 px wide). Reading it without
+relying on colour: every district names its type in words under its name ("STATE", "WORKERS"…), a liberated one
+has a dashed border and the word LIBERATED; blocs are chips with the faction's letter and a count (W S N P);
+cops a dark chip "3 COPS", a van "VAN" with its damage in words; an occupation a square-cornered chip with its
+faction's letter and name; shopping centres are squares marked S (clean), G (graffiti) or X (burned); a barricade
+is a striped box with its count on the street or highway link it blocks. Each row of the city is as tall as its
+busiest district, so a crowded district grows instead of spilling. The last move, when the view has it, is a line
+in words on top and a dashed outline on the districts it touched; every faction the game waits for is tagged in
+the faction list. A question only its holder may see (Lookouts, Communiqué, Police Scanner) shows on the public
+picture as "waiting for a reaction", without its card, choices or faction (rules, cards.md decision 21).
 """
 
 from __future__ import annotations
@@ -14,47 +20,82 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
 from engine.blocbybloc.view import BlocView, CellView
 from render.common import (
+    GREEN,
     INK,
     MUTED,
     PANEL,
     PANEL_EDGE,
+    PURPLE,
+    VERMILLION,
     WHITE,
     YELLOW,
-    Box,
     Colour,
     Label,
+    dashed_rect,
     encode_png,
     mix,
     seat_names,
     text_label,
+    text_width,
 )
 from render.common import fit_text as common_fit_text
 
-W, H = 1600, 1000
-TILE, GAP = 172, 14
-GRID_X, GRID_Y = 24, 76
-SIDE_X = GRID_X + 5 * TILE + 4 * GAP + 28
-FACTION_COLOURS: tuple[Colour, ...] = ((240, 200, 40), (150, 90, 200), (70, 165, 80), (235, 125, 35))
+W = 800  # px: shown 400 px wide on a phone, so 18 px here is 9 px there (the least a needed text may be)
+SMALL, TEXT, BIG, TITLE = 18, 20, 24, 28
+MARGIN, GAP = 6, 10
+TILE = (W - 2 * MARGIN - 4 * GAP) // 5  # 148: a district's width
+PAD = 6  # inside a district
+CHIP_H = SMALL + 10
+FACTION_COLOURS: tuple[Colour, ...] = (YELLOW, PURPLE, GREEN, VERMILLION)  # Okabe-Ito: Workers Students ...
 LETTERS = "WSNP"
+NAMES = ("Workers", "Students", "Neighbors", "Prisoners")
+PLAYER_COLOURS: dict[str, Colour] = dict(zip(NAMES, FACTION_COLOURS, strict=True))
+SECOND_CUE: dict[str, str] = dict(zip(NAMES, LETTERS, strict=True))  # drawn on every chip of that colour
 TYPE_FILL: dict[str, Colour] = {
-    "Workers": (250, 236, 170), "Students": (222, 204, 240), "Neighbors": (200, 232, 196),
-    "Prisoners": (250, 214, 180), "State": (246, 246, 246), "Public": (206, 206, 210),
-    "Commercial": (190, 214, 236), "Highway": (70, 74, 82),
+    "Workers": mix(YELLOW, WHITE, 0.55), "Students": mix(PURPLE, WHITE, 0.6), "Neighbors": mix(GREEN, WHITE, 0.7),
+    "Prisoners": mix(VERMILLION, WHITE, 0.7), "State": (246, 246, 246), "Public": (208, 208, 212),
+    "Commercial": (196, 218, 238), "Highway": (70, 74, 82),
 }
-ROAD = (120, 120, 126)
+ROAD = (140, 140, 146)
 COP = (30, 50, 110)
+VAN = (20, 20, 20)
+VAN_HIT = (150, 30, 30)
 TABLE = (16, 72, 48)
+LIBERATED = (30, 120, 60)
+BARRICADE = (255, 214, 120)  # a barricade's box (not a faction's yellow: striped, with its count)
+MARK = (255, 255, 255)  # the last move's dashed outline (on the dark table, around a district)
 SHORT = {"start": "Start", "hall": "Hall", "kitchen": "Kitchen", "strike": "Strike", "workshop": "Workshop",
          "center": "Social", "hacker": "Hacker", "garden": "Garden", "cafe": "Cafe", "factory": "Molotov",
          "hideout": "Scavenger"}
 DAMAGE = ("VAN", "VAN 1/3", "VAN 2/3")  # hits taken of the three that destroy it
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+HIDDEN = ("lookout", "communique")  # questions asked of one card's holder: never named on the public picture
+ASKED = {  # what a faction the game waits for is doing, in words for everybody (the prompt says "you")
+    "start": "choosing the district of their Faction Start",
+    "stop": "deciding whether to allow or stop an action where they have the most blocs",
+    "split": "choosing which of their blocs the cops defeat",
+    "keep": "choosing the loot card to discard",
+    "window": "a Sunrise window is open: playing a loot card or passing",
+    "place": "placing a bloc a Medic Kit saved",
+    "fever": "placing barricades (Barricade Fever)",
+    "squat": "building an occupation for free, or passing (Squatting Wave)",
+    "rout": "choosing a cop to send to staging (Police Rout)",
+    "burn": "choosing the van that burns (Riot Van Burns)",
+    "reveal": "discarding revealed police ops cards, or keeping them",
+    "reorder": "putting the revealed police ops cards back in an order",
+    "trade": "answering a trade offer",
+}
+LEGEND = ("Grey bands between districts: streets; a striped box on one: its barricades. Districts: #police "
+          "ID and type; difficulty in the ring; M metro; S G X shopping centres (clean, graffiti, burned); an "
+          "empty ring: room for an occupation. Blocs and occupations by faction letter W S N P; VAN 1/3: a van "
+          "hit once of the three hits that destroy it.")
 
 
 @lru_cache(maxsize=4096)
@@ -69,369 +110,502 @@ def _label(text: str, size: int, fill: Colour, bold: bool) -> Label:
 
 
 def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
-         bold: bool = False) -> None:
-    _label(text, size, fill, bold).paste(img, xy, anchor=anchor)
+         bold: bool = False) -> float:
+    """``text`` with its vertical middle at ``xy``; returns where it ends on the right."""
+    return _label(text, size, fill, bold).paste(img, xy, anchor=anchor)[2]
 
 
-def _cell_xy(name: str) -> tuple[int, int]:
-    row, col = "ABCDE".index(name[0]), int(name[1]) - 1
-    return GRID_X + col * (TILE + GAP), GRID_Y + row * (TILE + GAP)
-
-
-def _centre(name: str) -> tuple[float, float]:
-    x, y = _cell_xy(name)
-    return x + TILE / 2, y + TILE / 2
-
-
-@cache
-def _background() -> Image.Image:
-    img = Image.new("RGB", (W, H), TABLE)  # flat: a gradient costs a third of the time to encode, for nothing
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((SIDE_X - 12, 12, W - 12, H - 12), radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
-    for i, row in enumerate("ABCDE"):
-        _put(img, (GRID_X - 14, GRID_Y + i * (TILE + GAP) + TILE / 2), row, 16, MUTED, "m", True)
-    for j in range(5):
-        _put(img, (GRID_X + j * (TILE + GAP) + TILE / 2, GRID_Y - 12), str(j + 1), 16, MUTED, "m", True)
-    return img
-
-
-def _chip(text: str, fill: Colour, fg: Colour = INK, size: int = 17) -> Label:
-    return _pill(text, size, fg, fill)
-
-
-@lru_cache(maxsize=512)
-def _pill(text: str, size: int, fg: Colour, bg: Colour) -> Label:
-    label = _label(text, size, fg, True)
-    w, h = label.width + 12, size + 10
-    image = Image.new("RGBA", (w, h), bg + (255,))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=h // 2, outline=INK, width=2, fill=bg)
-    label.paste(image, (6, h / 2))
-    return Label(image)
-
-
-@lru_cache(maxsize=512)
-def _static_tile(cell: str, name: str, type_: str, pid: int, difficulty: int, liberated: bool, metro: bool,
-                 sides: tuple[str, ...]) -> Image.Image:
-    """What of a tile changes only with liberation: its face, name, type, difficulty, metro and streets."""
-    img = Image.new("RGBA", (TILE, TILE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    box: Box = (0, 0, TILE - 1, TILE - 1)
-    fill = TYPE_FILL[type_]
-    if type_ == "Highway":
-        draw.rounded_rectangle(box, radius=10, fill=fill)
-        _put(img, (TILE / 2, TILE / 2), "HIGHWAY", 13, WHITE, "m", True)
-        return img
-    draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=2)
-    c = TILE / 2
-    for side in sides:  # street stubs: an open side has a road to the edge; a dead end has none
-        dx, dy = STEP[side]
-        draw.line((c, c + 10, c + dx * TILE / 2, c + 10 + dy * TILE / 2), fill=ROAD, width=14)
-    draw.ellipse((c - 9, c + 1, c + 9, c + 19), fill=ROAD)
-    if liberated:
-        draw.rounded_rectangle(box, radius=10, outline=(30, 120, 60), width=7)
-        for i in range(8, TILE - 8, 14):  # a dashed inner border: liberated without relying on colour
-            draw.line((i, 6, i + 7, 6), fill=WHITE, width=3)
-            draw.line((i, TILE - 7, i + 7, TILE - 7), fill=WHITE, width=3)
-    _put(img, (6, 13), f"#{pid}", 13, INK, "l", True)
-    words = name.split()
-    first, rest = words[0], " ".join(words[1:])
-    while rest and text_width_ok(first + " " + rest.split()[0], TILE - 84):
-        first, rest = first + " " + rest.split()[0], " ".join(rest.split()[1:])
-    _put(img, (38, 13), fit_text(first, 13, TILE - 80, bold=True), 13, INK, "l", True)
-    if rest:
-        _put(img, (6, 31), fit_text(rest, 13, TILE - 46, bold=True), 13, INK, "l", True)
-    kind = ("LIBERATED " if liberated else "") + type_.upper()
-    _put(img, (6, 49), fit_text(kind, 12, TILE - 12), 12, (30, 110, 55) if liberated else mix(INK, fill, 0.3), "l",
-         liberated)
-    draw.ellipse((TILE - 38, 4, TILE - 4, 38), fill=WHITE, outline=INK, width=2)
-    _put(img, (TILE - 21, 21), str(difficulty), 20, INK, "m", True)
-    if metro:
-        draw.ellipse((6, TILE - 30, 30, TILE - 6), fill=(30, 30, 30))
-        _put(img, (18, TILE - 18), "M", 14, WHITE, "m", True)
-    return img
-
-
-def text_width_ok(text: str, width: float) -> bool:
-    return fit_text(text, 13, width, bold=True) == text
-
-
-@lru_cache(maxsize=1024)
-def _dressed_tile(cell: str, name: str, type_: str, pid: int, difficulty: int, liberated: bool, metro: bool,
-                  sides: tuple[str, ...], shops: tuple[int, ...], occupation: tuple[int, str] | None,
-                  circle: bool) -> Image.Image:
-    """A tile with what changes now and then: its shopping centres and its occupation (one paste per tile)."""
-    img = _static_tile(cell, name, type_, pid, difficulty, liberated, metro, sides).copy()
-    if type_ == "Highway":
-        return img
-    draw = ImageDraw.Draw(img)
-    fill = TYPE_FILL[type_]
-    for i, shop in enumerate(shops):  # shopping centres, bottom right
-        sx, sy = TILE - 26 - i * 24, TILE - 28
-        bg = (255, 255, 255) if shop == 0 else (250, 120, 200) if shop == 1 else (20, 20, 20)
-        draw.rectangle((sx, sy, sx + 20, sy + 20), fill=bg, outline=INK, width=2)
-        _put(img, (sx + 10, sy + 10), "SGX"[shop], 13, INK if shop < 2 else WHITE, "m", True)
-    if circle:
-        ox, oy, r = TILE / 2, TILE - 26, 21
-        if occupation is None:
-            draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=mix(fill, WHITE, 0.5))
+@lru_cache(maxsize=2048)
+def wrap(text: str, size: int, width: float, bold: bool = False) -> tuple[str, ...]:
+    """``text`` in lines that fit ``width`` (a word longer than a line is cut with an ellipsis)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate, size, bold) <= width:
+            line = candidate
         else:
-            faction, kind = occupation
-            draw.ellipse((ox - r, oy - r, ox + r, oy + r), outline=INK, width=3, fill=FACTION_COLOURS[faction])
-            _put(img, (ox, oy - 5), LETTERS[faction], 18, INK, "m", True)
-            _put(img, (ox, oy + 11), SHORT[kind], 10, INK, "m", True)
-    return img
+            if line:
+                lines.append(line)
+            line = fit_text(word, size, width, bold)
+    if line:
+        lines.append(line)
+    return tuple(lines)
 
 
-def _tile(img: Image.Image, c: CellView) -> None:
-    x, y = _cell_xy(c["cell"])
-    sides = tuple(side for side in STEP if any(_faces(c["cell"], conn, side) for conn in c["connections"]))
-    occ = c["occupation"]
-    face = _dressed_tile(c["cell"], c["name"], c["type"], c["pid"], c["difficulty"], c["liberated"], c["metro"],
-                         sides, tuple(c["shops"]), (occ["faction"], occ["kind"]) if occ else None, c["circle"])
-    img.paste(face, (x, y), face)
-    cx0 = x + 6
-    for f, n in enumerate(c["blocs"]):  # blocs: chips with the faction's letter and a count
-        if n:
-            chip = _chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f], INK, 19)
-            chip.paste(img, (cx0, y + 75))
-            cx0 += chip.width + 3
-    police = []
+def _lines(img: Image.Image, x: float, y: float, text: str, size: int, fill: Colour, width: float,
+           bold: bool = False, step: int = 0) -> float:
+    """``text`` wrapped to ``width`` from the top ``y``; returns the y below it."""
+    step = step or size + 8
+    for line in wrap(text, size, width, bold):
+        _put(img, (x, y + step / 2), line, size, fill, "l", bold)
+        y += step
+    return y
+
+
+@lru_cache(maxsize=512)
+def chip(text: str, fill: Colour, fg: Colour = INK, square: bool = False, size: int = SMALL) -> Label:
+    """A chip with ``text`` on ``fill``, outlined in ink; its corners are transparent (rounded unless ``square``)."""
+    label = _label(text, size, fg, True)
+    w, h = label.width + 14, size + 10
+    image = Image.new("RGBA", (w, h), fill + (0,))
+    ImageDraw.Draw(image).rounded_rectangle((0, 0, w - 1, h - 1), radius=4 if square else h // 2, fill=fill + (255,),
+                                            outline=INK + (255,), width=2)
+    label.paste(image, (7, h / 2))
+    return Label(image, 0, text, size)
+
+
+# --- the city's layout ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """Where each district lies: the city's rows as tall as their busiest district."""
+
+    top: int
+    rows: tuple[int, ...]  # each row's height
+
+    def box(self, cell: str) -> tuple[int, int, int, int]:
+        r, c = "ABCDE".index(cell[0]), int(cell[1]) - 1
+        x = MARGIN + c * (TILE + GAP)
+        y = self.top + sum(self.rows[:r]) + r * GAP
+        return x, y, x + TILE, y + self.rows[r]
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box(cell)
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    @property
+    def bottom(self) -> int:
+        return self.top + sum(self.rows) + 4 * GAP
+
+
+@lru_cache(maxsize=256)
+def _heading(name: str, type_: str, liberated: bool) -> tuple[tuple[str, ...], str]:
+    """A district's name in lines (three at most, the last cut if need be), and its kind line."""
+    lines = wrap(name, SMALL, TILE - 2 * PAD, True)
+    if len(lines) > 3:
+        lines = (*lines[:2], fit_text(" ".join(lines[2:]), SMALL, TILE - 2 * PAD, True))
+    return lines, "LIBERATED" if liberated else type_.upper()
+
+
+def _pieces(c: CellView) -> list[Label]:
+    """What a district shows in chips: its difficulty and police ID, then what stands on it now (blocs, police,
+    the occupation, shops and the metro)."""
+    out = [_ring(str(c["difficulty"])), _label(f"#{c['pid']}", SMALL, INK, False)]
+    out += [chip(f"{LETTERS[f]}{n}", FACTION_COLOURS[f]) for f, n in enumerate(c["blocs"]) if n]
     if c["cops"]:
-        police.append(_chip(f"{c['cops']} COP{'S' if c['cops'] > 1 else ''}", COP, WHITE, 18))
+        out.append(chip(f"{c['cops']} COP{'S' if c['cops'] > 1 else ''}", COP, WHITE))
     if c["van"] >= 0:
-        police.append(_chip(DAMAGE[c["van"]], (20, 20, 20) if c["van"] == 0 else (150, 30, 30), WHITE, 18))
-    px = x + 6
-    for chip in police:
-        chip.paste(img, (px, y + 107))
-        px += chip.width + 3
+        out.append(chip(DAMAGE[c["van"]], VAN if c["van"] == 0 else VAN_HIT, WHITE))
+    occ = c["occupation"]
+    if occ is not None:
+        out.append(chip(f"{LETTERS[occ['faction']]} {SHORT[occ['kind']]}", FACTION_COLOURS[occ["faction"]],
+                        square=True))
+    elif c["circle"]:
+        out.append(_ring(""))
+    out += [_shop(s) for s in c["shops"]]
+    if c["metro"]:
+        out.append(chip("M", (30, 30, 30), WHITE, square=True))
+    return out
 
 
-def _faces(cell: str, conn: str, side: str) -> bool:
-    """Whether connection ``conn`` (a street ``B3-C3``, or a link ``C5:SW`` through the highway tile beside
-    ``cell``) leaves ``cell`` on ``side``."""
-    if ":" in conn:
-        other = conn.split(":")[0]
-    else:
-        a, b = conn.split("-")
-        other = b if a == cell else a
-    dr = "ABCDE".index(other[0]) - "ABCDE".index(cell[0])
-    dc = int(other[1]) - int(cell[1])
-    return STEP[side] == (dc, dr)
+@lru_cache(maxsize=16)
+def _ring(digit: str) -> Label:
+    """A ring: a district's difficulty (a digit, in a thin ring), or empty (in a thick one): room for an
+    occupation."""
+    d = CHIP_H + 2
+    image = Image.new("RGBA", (d, d), (0, 0, 0, 0))
+    ImageDraw.Draw(image).ellipse((1, 1, d - 2, d - 2), outline=INK + (255,), width=2 if digit else 4,
+                                  fill=WHITE + (255,))
+    if digit:
+        _label(digit, TEXT, INK, True).paste(image, (d / 2, d / 2), "m")
+    return Label(image, 0, digit, TEXT)
 
 
-def _highways(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView) -> None:
+@lru_cache(maxsize=4)
+def _shop(state: int) -> Label:
+    return chip("SGX"[state], ((255, 255, 255), (250, 120, 200), (20, 20, 20))[state], INK if state < 2 else WHITE,
+                square=True)
+
+
+def _flow(items: list[Label], width: int) -> list[list[Label]]:
+    """``items`` in rows that fit ``width``, 4 px apart."""
+    rows: list[list[Label]] = [[]]
+    x = 0
+    for item in items:
+        if rows[-1] and x + item.width > width:
+            rows.append([])
+            x = 0
+        rows[-1].append(item)
+        x += item.width + 4
+    return rows if rows[0] else []
+
+
+def _needed(c: CellView) -> int:
+    """How tall a district must be to hold its heading and its pieces."""
+    if c["type"] == "Highway":
+        return 60
+    lines, _ = _heading(c["name"], c["type"], c["liberated"])
+    rows = _flow(_pieces(c), TILE - 2 * PAD)
+    return PAD + 24 * (len(lines) + 1) + 4 + len(rows) * (CHIP_H + 6) + PAD
+
+
+def _tile(img: Image.Image, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, y1 = box
+    fill = TYPE_FILL[c["type"]]
+    if c["type"] == "Highway":
+        draw.rounded_rectangle(box, radius=10, fill=fill)
+        return
+    draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=2)
+    if c["liberated"]:
+        draw.rounded_rectangle(box, radius=10, outline=LIBERATED, width=6)
+        dashed_rect(draw, (x0 + 3, y0 + 3, x1 - 3, y1 - 3), WHITE, width=3, dash=8)
+    lines, kind = _heading(c["name"], c["type"], c["liberated"])
+    y = y0 + PAD
+    for line in lines:
+        _put(img, (x0 + PAD, y + 12), line, SMALL, INK, "l", True)
+        y += 24
+    _put(img, (x0 + PAD, y + 12), kind, SMALL, LIBERATED if c["liberated"] else mix(INK, fill, 0.25), "l",
+         c["liberated"])
+    y += 28
+    for row in _flow(_pieces(c), TILE - 2 * PAD):
+        x = x0 + PAD
+        for item in row:
+            item.paste(img, (x, y + (CHIP_H + 2) / 2))
+            x += item.width + 4
+        y += CHIP_H + 6
+
+
+def _streets(draw: ImageDraw.ImageDraw, view: BlocView, at: Layout, highways: bool) -> None:
+    """Streets as grey bands across the gap between the districts they join (drawn before the districts);
+    highway links bending across their highway tile (drawn after them)."""
     for conn in view["connections"]:
-        if not conn["highway"]:
+        if bool(conn["highway"]) != highways:
             continue
-        h = _centre(conn["highway"])
-        (ax, ay), (bx, by) = _centre(conn["a"]), _centre(conn["b"])
-        bend = (h[0] + ((ax + bx) / 2 - h[0]) * 0.3, h[1] + ((ay + by) / 2 - h[1]) * 0.3)  # towards its corner
-        ends = [_edge(h, _centre(conn[k])) for k in ("a", "b")]
-        draw.line((ends[0], bend, ends[1]), fill=(210, 210, 210), width=16, joint="curve")
-        draw.line((ends[0], bend, ends[1]), fill=(90, 90, 96), width=6, joint="curve")
+        if conn["highway"]:
+            ends = [_side(at, conn[k], conn["highway"]) for k in ("a", "b")]
+            inner = [_side(at, conn["highway"], conn[k]) for k in ("a", "b")]
+            hx, hy = at.centre(conn["highway"])
+            mx = (inner[0][0] + inner[1][0]) / 2
+            my = (inner[0][1] + inner[1][1]) / 2
+            bend = (hx + (mx - hx) * 0.35, hy + (my - hy) * 0.35)
+            path = [ends[0], inner[0], bend, inner[1], ends[1]]
+            draw.line(path, fill=(215, 215, 215), width=16, joint="curve")
+            draw.line(path, fill=(90, 90, 96), width=6, joint="curve")
+        else:
+            a, b = _side(at, conn["a"], conn["b"]), _side(at, conn["b"], conn["a"])
+            if a[0] == b[0]:
+                draw.rectangle((a[0] - 8, min(a[1], b[1]) - 5, a[0] + 8, max(a[1], b[1]) + 5), fill=ROAD)
+            else:
+                draw.rectangle((min(a[0], b[0]) - 5, a[1] - 8, max(a[0], b[0]) + 5, a[1] + 8), fill=ROAD)
 
 
-def _edge(h: tuple[float, float], towards: tuple[float, float]) -> tuple[float, float]:
-    """The middle of the highway tile's side that faces ``towards`` (an orthogonal neighbour's centre)."""
-    dx, dy = towards[0] - h[0], towards[1] - h[1]
-    scale = (TILE / 2) / max(abs(dx), abs(dy))
-    return h[0] + dx * scale, h[1] + dy * scale
+def _side(at: Layout, cell: str, towards: str) -> tuple[float, float]:
+    """The middle of ``cell``'s side that faces the orthogonal neighbour ``towards``."""
+    x0, y0, x1, y1 = at.box(cell)
+    dr = "ABCDE".index(towards[0]) - "ABCDE".index(cell[0])
+    dc = int(towards[1]) - int(cell[1])
+    if dc:
+        return (x1 if dc > 0 else x0), (y0 + y1) / 2
+    return (x0 + x1) / 2, (y1 if dr > 0 else y0)
 
 
-def _barricades(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView) -> None:
+def _barricades(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, at: Layout) -> None:
     for conn in view["connections"]:
         n = conn["barricades"]
         if not n:
             continue
         if conn["highway"]:  # on the highway tile, towards the corner the link turns
-            hx, hy = _centre(conn["highway"])
-            (ax, ay), (bx, by) = _centre(conn["a"]), _centre(conn["b"])
-            mx, my = hx + ((ax + bx) / 2 - hx) * 0.45, hy + ((ay + by) / 2 - hy) * 0.45
+            hx, hy = at.centre(conn["highway"])
+            inner = [_side(at, conn["highway"], conn[k]) for k in ("a", "b")]
+            mx = hx + ((inner[0][0] + inner[1][0]) / 2 - hx) * 0.35
+            my = hy + ((inner[0][1] + inner[1][1]) / 2 - hy) * 0.35
         else:
-            (ax, ay), (bx, by) = _centre(conn["a"]), _centre(conn["b"])
+            (ax, ay), (bx, by) = _side(at, conn["a"], conn["b"]), _side(at, conn["b"], conn["a"])
             mx, my = (ax + bx) / 2, (ay + by) / 2
-        draw.rectangle((mx - 20, my - 12, mx + 20, my + 12), fill=YELLOW, outline=INK, width=2)
-        for i in range(3):  # hazard stripes
-            draw.line((mx - 16 + i * 12, my + 10, mx - 8 + i * 12, my - 10), fill=INK, width=3)
-        _chip(f"{n}", WHITE, INK, 14).paste(img, (mx, my), "m")
+        across = not conn["highway"] and conn["a"][0] == conn["b"][0]  # a street between side-by-side districts
+        hw, hh = (13, 20) if across else (22, 13)  # the box lies in the gap, barely over the districts
+        draw.rounded_rectangle((mx - hw, my - hh, mx + hw, my + hh), radius=5, fill=BARRICADE, outline=INK, width=2)
+        for k in (-1, 1):  # hazard stripes either side of the count
+            if across:
+                draw.line((mx - 9, my + k * 14 + 3, mx + 9, my + k * 14 - 3), fill=INK, width=3)
+            else:
+                draw.line((mx + k * 15 - 3, my + 9, mx + k * 15 + 3, my - 9), fill=INK, width=3)
+        _put(img, (mx, my), str(n), TEXT, INK, "m", True)
 
 
-def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: list[str]) -> None:
-    x, y = SIDE_X + 6, 36
-    _put(img, (x, y), "BLOC BY BLOC", 30, WHITE, "l", True)
-    y += 46
+# --- who is asked, and the words on top ----------------------------------------------------------------------------
+def owing(view: BlocView) -> list[int]:
+    """The factions the game waits for now (empty when a question only its holder may see is open and the
+    picture is not that holder's)."""
     if view["result"] is not None:
-        won = bool(view["result"]["winners"])
-        _put(img, (x, y), "THE INSURRECTION SUCCEEDS" if won else "THE INSURRECTION FAILS", 22,
-             YELLOW if won else (255, 150, 150), "l", True)
-        y += 32
-        _put(img, (x, y), fit_text(view["result"]["reason"], 16, W - x - 30), 16, WHITE)
-        y += 34
-    else:
-        _put(img, (x, y), f"Night {view['night']} · {view['countdown']} night{'s' if view['countdown'] != 1 else ''}"
-             f" left (this one included)", 20, WHITE, "l", True)
-        y += 34
-    _put(img, (x, y), "Police morale", 17, MUTED)
-    y += 28
-    for i, name in enumerate(("Timid", "Alert", "Bold", "Brutal", "Deadly")):
-        bx = x + i * 108
-        current = view["morale"] == i + 1
-        draw.rounded_rectangle((bx, y - 16, bx + 102, y + 16), radius=8, fill=(180, 40, 40) if current else PANEL,
-                               outline=WHITE if current else PANEL_EDGE, width=3 if current else 1)
-        _put(img, (bx + 51, y), f"{'» ' if current else ''}{name} {(1, 2, 2, 2, 3)[i]}", 15,
-             WHITE if current else MUTED, "m", current)
+        return []
+    if hidden(view):
+        return []
+    seats = set(view["to_act"])
+    factions = view["factions"]
+    out: list[int] = []
+    for f in view["order"]:
+        if factions[f]["seat"] not in seats:
+            continue
+        mine = [g for g in view["order"] if factions[g]["seat"] == factions[f]["seat"]]
+        if len(mine) > 1:  # two players: one seat plays two factions; say which one is asked
+            named = [g for g in mine if view["prompt"].startswith(factions[g]["name"] + ":")]
+            if view["pending"] == "start":
+                named = [g for g in mine if "start" in factions[g]["occupations_mat"]]
+            elif view["acting"] in mine and not view["pending"]:
+                named = [view["acting"]]
+            if named and f not in named:
+                continue
+        out.append(f)
+    return out
+
+
+def hidden(view: BlocView) -> bool:
+    """Whether the open question is one only its holder may see, and this picture is not the holder's."""
+    kind = view["pending"]
+    one_holder = kind in HIDDEN or (kind == "scan" and "Police Scanner" in view["prompt"])
+    if not one_holder:
+        return False
+    asked = {view["factions"][f]["seat"] for f in view["order"]} & set(view["to_act"])
+    return view["viewer"] is None or view["viewer"] not in asked
+
+
+def status(view: BlocView, names: list[str]) -> str:
+    """What the game waits for, in words for the picture's viewer: the prompt itself in the view of the seat it
+    asks, otherwise who is asked and what about (never an option of a one-holder question)."""
+    if view["result"] is not None:
+        return view["result"]["reason"]
+    if hidden(view):
+        return "Waiting for a reaction: a question only its card's holder sees."
+    factions = view["factions"]
+    asked = owing(view)
+    if view["viewer"] is not None and any(factions[f]["seat"] == view["viewer"] for f in asked):
+        return view["prompt"]
+    kind = view["pending"]
+    if kind == "scan":
+        kind = "reorder"
+    if not asked:
+        return ""
+    who = _join([f"the {factions[f]['name']} ({_who(names, factions[f]['seat'])})" for f in asked])
+    if not kind and view["acting"] in asked:
+        dice = view["dice"]
+        left = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} left ({' '.join(map(str, sorted(dice)))})" \
+            if dice else "no dice left"
+        return f"The {factions[view['acting']]['name']}' turn ({_who(names, factions[view['acting']]['seat'])}): " \
+            f"{left}."
+    if not kind and view["offers"]:
+        kind = "trade"
+    return f"Waiting for {who}: {ASKED.get(kind, 'a decision')}."
+
+
+def _who(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- the panel below the city --------------------------------------------------------------------------------------
+def _police(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
+    x = MARGIN + 8
+    _put(img, (x, y + 14), "POLICE MORALE", TEXT, WHITE, "l", True)
     y += 34
-    _seq(img, (x, y), 15, ["Staging: ", view["staging_cops"], " cops, ", view["staging_vans"],
-                           " vans · destroyed vans: ", view["vans_destroyed"], " · barricades left: ",
-                           view["barricades_left"]])
-    y += 26
-    _seq(img, (x, y), 15, ["Police ops deck ", view["police_deck"], " · loot deck ", view["loot_deck"],
-                           f" · difficulty {view['difficulty']}"], MUTED)
-    y += 26
+    bw = (W - 2 * x - 4 * 6) / 5
+    for i, name in enumerate(("Timid", "Alert", "Bold", "Brutal", "Deadly")):
+        bx = x + i * (bw + 6)
+        current = view["morale"] == i + 1
+        draw.rounded_rectangle((bx, y, bx + bw, y + 34), radius=8, fill=(180, 40, 40) if current else PANEL,
+                               outline=WHITE if current else PANEL_EDGE, width=4 if current else 2)
+        _put(img, (bx + bw / 2, y + 17), f"{'» ' if current else ''}{name} {(1, 2, 2, 2, 3)[i]}", SMALL,
+             WHITE if current else MUTED, "m", current)
+    y += 44
+    width = W - 2 * x
+    y = _lines(img, x, y, f"Police ops cards a turn: {view['draws']}. Staging: {view['staging_cops']} cops, "
+               f"{view['staging_vans']} van{'s' if view['staging_vans'] != 1 else ''}. Vans destroyed: "
+               f"{view['vans_destroyed']}. Barricades left: {view['barricades_left']}.", SMALL, WHITE, width)
+    y = _lines(img, x, y, f"Police ops deck {view['police_deck']} · loot deck {view['loot_deck']} · "
+               f"difficulty {view['difficulty']}", SMALL, MUTED, width)
     if view["lockdown"] >= 0:
-        _put(img, (x, y), f"METRO LOCKDOWN until the {view['factions'][view['lockdown']]['name']}' next turn ends",
-             15, YELLOW, "l", True)
-        y += 26
+        y = _lines(img, x, y, f"METRO LOCKDOWN until the {view['factions'][view['lockdown']]['name']}' next turn "
+                   "ends", SMALL, YELLOW, width, True)
     recent = view["last_police"] or view["police_discard"][::-1]
     if recent:
-        title = "This turn's police ops:" if view["last_police"] else "Latest police ops:"
-        _put(img, (x, y), title, 15, MUTED)
-        y += 24
-        for card in recent[-4:]:
-            _put(img, (x + 12, y), fit_text("• " + card, 15, W - x - 40), 15, WHITE)
-            y += 22
-    y += 10
-    _put(img, (x, y), "Factions (turn order this night)", 17, MUTED)
-    y += 30
-    order = view["order"]
-    for f in order:
+        title = "This turn's police ops: " if view["last_police"] else "Latest police ops: "
+        y = _lines(img, x, y, title + "; ".join(recent[-4:]) + ".", SMALL, WHITE, width)
+    return y
+
+
+def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: list[str], y: float) -> float:
+    x = MARGIN + 8
+    _put(img, (x, y + 14), "FACTIONS, IN THIS NIGHT'S TURN ORDER", TEXT, WHITE, "l", True)
+    y += 34
+    asked = set(owing(view))
+    for f in view["order"]:
         fv = view["factions"][f]
-        acting = view["acting"] == f
-        hand = _wrap([f"{i}. {name}" for i, name in enumerate(fv["hand"], 1)], "Your hand: ", W - x - 80)
-        box = (x - 4, y - 18, W - 28, y + 48 + 22 * len(hand))
-        draw.rounded_rectangle(box, radius=8, fill=mix(PANEL, FACTION_COLOURS[f], 0.25),
-                               outline=WHITE if acting else PANEL_EDGE, width=3 if acting else 1)
-        _chip(f"{LETTERS[f]}", FACTION_COLOURS[f]).paste(img, (x + 4, y))
-        who = names[fv["seat"]] if 0 <= fv["seat"] < len(names) else ""
-        _put(img, (x + 40, y), fit_text(f"{'» ' if acting else ''}{fv['name']} · {who}", 17, 330), 17, WHITE, "l",
-             True)
-        _seq(img, (x + 380, y), 15, ["blocs ", fv["blocs_city"], " in city, ", fv["blocs_mat"], " on mat"])
+        acting = view["acting"] == f and f in asked and not view["pending"]
+        tag = "TURN" if acting else "ASKED" if f in asked else ""
+        top = y
+        y += 8
+        draw.rounded_rectangle((x + 6, y, x + 48, y + 42), radius=8, fill=FACTION_COLOURS[f], outline=INK, width=2)
+        _put(img, (x + 27, y + 21), LETTERS[f], BIG, INK, "m", True)
+        tx = x + 58
+        right = W - x - 10
+        if tag:
+            label = chip(("» " if acting else "") + tag, WHITE, INK)
+            label.paste(img, (right - label.width, y + 13))
+            right -= label.width + 8
+        who = fit_text(f"{fv['name']} · {_who(names, fv['seat'])}", BIG, right - tx, True)
+        _put(img, (tx, y + 13), who, BIG, WHITE, "l", True)
+        y += 32
+        blocs = f"Blocs: {fv['blocs_city']} in the city, {fv['blocs_mat']} on the mat · loot cards: {fv['loot']}"
+        y = _lines(img, tx, y, blocs, SMALL, WHITE, W - x - 10 - tx)
         mat = ", ".join(SHORT[o] for o in fv["occupations_mat"]) or "none"
-        end = _seq(img, (x + 40, y + 26), 15, ["loot cards: ", fv["loot"], " · "], MUTED)
-        _put(img, (end, y + 26), fit_text(f"Mat: {mat}", 15, W - end - 40), 15, MUTED)
-        for line in hand:  # the seat's own hands (the view of the seat that plays the faction)
-            _put(img, (x + 40, y + 50), line, 15, YELLOW)
-            y += 22
-        y += 76
+        y = _lines(img, tx, y, f"Occupations on the mat: {mat}", SMALL, MUTED, W - x - 10 - tx)
+        if fv["hand"]:  # the seat's own hand (the view of the seat that plays this faction)
+            _put(img, (tx, y + 15), "Your hand:", SMALL, YELLOW, "l", True)
+            cards = [chip(f"{i}. {card}", (255, 246, 200), INK, square=True) for i, card in enumerate(fv["hand"], 1)]
+            y += 32
+            for row in _flow(cards, int(W - x - 10 - tx)):
+                cx = tx
+                for card in row:
+                    card.paste(img, (cx, y + CHIP_H / 2))
+                    cx += card.width + 4
+                y += CHIP_H + 6
+        y += 8
+        draw.rounded_rectangle((x - 4, top, W - x + 4, y), radius=10, outline=WHITE if tag else PANEL_EDGE,
+                               width=4 if tag else 2)
+        if tag:
+            dashed_rect(draw, (x, int(top) + 4, W - x, int(y) - 4), WHITE, width=2, dash=10)
+        y += 8
+    return y
+
+
+def _dice_and_offers(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
+    x = MARGIN + 8
     if view["dice"] and view["acting"] >= 0:
-        _put(img, (x, y), "Dice:", 18, WHITE, "l", True)
-        for i, d in enumerate(view["dice"]):
-            dx = x + 70 + i * 52
-            draw.rounded_rectangle((dx, y - 20, dx + 40, y + 20), radius=8, fill=WHITE, outline=INK, width=2)
-            _put(img, (dx + 20, y), str(d), 22, INK, "m", True)
-        y += 40
-    for o in view["offers"][-2:]:  # open trade offers (their cards only in the views of their two sides)
+        _put(img, (x, y + 22), f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, WHITE, "l", True)
+        dx = x + 12 + text_width(f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, True)
+        for d in view["dice"]:
+            draw.rounded_rectangle((dx, y + 2, dx + 40, y + 42), radius=8, fill=WHITE, outline=INK, width=2)
+            _put(img, (dx + 20, y + 22), str(d), BIG, INK, "m", True)
+            dx += 48
+        y += 52
+    for o in view["offers"]:  # open trade offers (their cards only in the views of their two sides)
         what = f": {', '.join(o['names'])}" if o["names"] else ""
         by, to = view["factions"][o["by"]]["name"], view["factions"][o["to"]]["name"]
-        _put(img, (x, y), fit_text(f"Trade offer #{o['id']}, {by} to the {to}: {o['cards']} card"
-                                   f"{'s' if o['cards'] != 1 else ''} for {o['want']}{what}", 15, W - x - 30), 15,
-             YELLOW)
-        y += 22
-    if view["result"] is None:
-        _put(img, (x, H - 70), fit_text(view["prompt"], 15, W - x - 30), 15, YELLOW)
-    _put(img, (x, H - 44), "Tiles: #police ID, difficulty in the ring, M metro, S/G/X shops (clean/graffiti/"
-         "burned),", 13, MUTED)
-    _put(img, (x, H - 26), "W S N P blocs and occupations by faction, VAN 1/3: a van hit once of the 3 hits that "
-         "destroy it", 13, MUTED)
+        y = _lines(img, x, y, f"Trade offer #{o['id']}, the {by} to the {to}: {o['cards']} card"
+                   f"{'s' if o['cards'] != 1 else ''} for {o['want']} of theirs{what}", SMALL, YELLOW, W - 2 * x)
+    return y
 
 
-def _wrap(items: list[str], head: str, width: float, most: int = 3) -> list[str]:
-    """``items`` after ``head``, two spaces apart, in lines that fit ``width`` (at most ``most``, the last cut)."""
-    lines: list[str] = []
-    line = head
-    for item in items:
-        candidate = f"{line}  {item}" if line.strip() and line != head else line + item
-        if fit_text(candidate, 15, width) == candidate:
-            line = candidate
-        else:
-            lines.append(line)
-            line = "   " + item
-    if items:
-        lines.append(line)
-    if len(lines) > most:
-        lines = lines[:most - 1] + [fit_text(" ".join(lines[most - 1:]), 15, width)]
-    return lines
+def layout(view: BlocView, names: Sequence[str]) -> Layout:
+    """Where the city lies in the picture of ``view``: below the title, the status and the last move, each row as
+    tall as its busiest district."""
+    shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
+    y = 50 + 28 * len(wrap(status(view, shown), TEXT, W - 2 * (MARGIN + 8), True))
+    last = view.get("last")
+    if last is not None and last["text"]:
+        y += 28 * len(wrap(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8), False))
+    return Layout(y + 6, tuple(max(104, *(_needed(c) for c in view["cells"] if c["cell"][0] == r))
+                               for r in "ABCDE"))
 
 
-def _seq(img: Image.Image, xy: tuple[float, float], size: int, parts: list[str | int],
-         fill: Colour = WHITE) -> float:
-    """A line set from cached pieces (words, and each number on its own), so a line whose numbers change costs
-    no new text rendering; returns where it ends."""
-    x, y = xy
-    for part in parts:
-        label = _label(str(part), size, fill, False)
-        label.paste(img, (x, y))
-        x += label.width
-    return x
-
-
+# --- the whole picture ---------------------------------------------------------------------------------------------
 def render(view: BlocView, names: Sequence[str]) -> bytes:
-    """The city and panel for one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat.
+    """The picture of one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat.
 
-    A seat's own view adds its hands to the panel; otherwise the views make the same picture, so it is drawn
-    once and reused (a small cache keyed by what is drawn)."""
-    drawn = {k: v for k, v in view.items() if k != "viewer"}
-    key = json.dumps([drawn, list(names)], sort_keys=True)
+    Views that make the same picture (the public one and a seat's without cards or questions of its own) are
+    drawn once and reused (a small cache keyed by what is drawn)."""
+    drawn = dict(view)
+    shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
+    drawn["viewer"] = view["viewer"] if _own(view) else None
+    key = json.dumps([drawn, shown], sort_keys=True)
     with _drawing:  # a move's pictures render in threads at once: the second waits for the first, then reuses it
         png = _recent.get(key)
         if png is None:
-            png = _draw(view, names)
+            png = _draw(view, shown)
             _recent[key] = png
             while len(_recent) > 8:
                 _recent.pop(next(iter(_recent)))
     return png
 
 
+def _own(view: BlocView) -> bool:
+    """Whether the view shows something only its seat sees (a hand, an offer's cards, a question for it)."""
+    seat = view["viewer"]
+    if seat is None:
+        return False
+    return (any(f["hand"] for f in view["factions"]) or any(o["names"] for o in view["offers"])
+            or seat in view["to_act"])
+
+
 _recent: dict[str, bytes] = {}  # the last pictures drawn, by what they show
 _drawing = threading.Lock()
 
 
-def _draw(view: BlocView, names: Sequence[str]) -> bytes:
-    shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
-    img = _background().copy()
+def _draw(view: BlocView, names: list[str]) -> bytes:
+    img = Image.new("RGB", (W, 2800), TABLE)  # cut to what is drawn (a seat with many cards: ~2,100)
     draw = ImageDraw.Draw(img)
+    x = MARGIN + 8
+    _put(img, (x, 24), "BLOC BY BLOC", TITLE, WHITE, "l", True)
+    if view["result"] is None:
+        night = f"Night {view['night']} · {view['countdown']} night{'s' if view['countdown'] != 1 else ''} left"
+        _put(img, (W - x, 24), night, BIG, WHITE, "r", True)
+        y = 50.0
+    else:
+        won = bool(view["result"]["winners"])
+        _put(img, (W - x, 24), "THE INSURRECTION SUCCEEDS" if won else "THE INSURRECTION FAILS", TEXT,
+             YELLOW if won else (255, 150, 150), "r", True)
+        y = 50.0
+    y = _lines(img, x, y, status(view, names), TEXT, YELLOW, W - 2 * x, True, step=28)
+    last = view.get("last")
+    if last is not None and last["text"]:
+        y = _lines(img, x, y, f"Last: {last['text']}", TEXT, WHITE, W - 2 * x, False, step=28)
+    at = layout(view, names)
+    _streets(draw, view, at, False)
     for c in view["cells"]:
-        _tile(img, c)
-    _highways(img, draw, view)
-    _barricades(img, draw, view)
-    _put(img, (GRID_X, 38), fit_text(view["prompt"] if view["result"] is None else view["result"]["reason"], 17,
-                                     SIDE_X - 60), 17, WHITE, "l", True)
-    _panel(img, draw, view, shown)
-    return encode_png(img, _palette())
+        _tile(img, draw, c, at.box(c["cell"]))
+    _streets(draw, view, at, True)
+    for c in view["cells"]:
+        if c["type"] == "Highway":  # its name over the links that cross it
+            x0, y0, x1, _ = at.box(c["cell"])
+            _put(img, ((x0 + x1) / 2, y0 + 18), "HIGHWAY", SMALL, WHITE, "m", True)
+    _barricades(img, draw, view, at)
+    if last is not None:  # the districts the last move touched: a dashed white outline in the gap around them
+        for cell in last["cells"]:
+            x0, y0, x1, y1 = at.box(cell)
+            dashed_rect(draw, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), MARK, width=3, dash=9)
+    y = at.bottom + 10
+    draw.line((MARGIN, y, W - MARGIN, y), fill=PANEL_EDGE, width=2)
+    y = _police(img, draw, view, y + 10) + 10
+    y = _factions(img, draw, view, names, y)
+    y = _dice_and_offers(img, draw, view, y)
+    y = _lines(img, x, y + 6, LEGEND, SMALL, MUTED, W - 2 * x)
+    return encode_png(img.crop((0, 0, W, int(y) + 10)), _palette())
 
 
 @cache
 def _palette() -> Image.Image:
     """A palette taken once from a drawn sample (every colour the boards use, and their blends), so that each
     board is mapped to it and encoded as a palette PNG, fast and small."""
-    sample = _background().copy()
+    sample = Image.new("RGB", (W, 400), TABLE)
     draw = ImageDraw.Draw(sample)
-    x = 0
-    for type_ in TYPE_FILL:
-        face = _static_tile("A1", "Sample District", type_, 1, 4, type_ == "Public", True, ("N", "E"))
-        sample.paste(face, (x, 0), face)
-        x += TILE
-    for i, colour in enumerate((*FACTION_COLOURS, COP, (150, 30, 30), (20, 20, 20), WHITE, YELLOW)):
-        _chip("W3 COPS", colour, WHITE if i >= 4 else INK).paste(sample, (20 + 120 * i, 300))
-        draw.ellipse((20 + 60 * i, 360, 64 + 60 * i, 404), fill=colour, outline=INK, width=3)
+    for i, fill in enumerate(TYPE_FILL.values()):
+        draw.rounded_rectangle((i * 90, 0, i * 90 + 80, 60), radius=10, fill=fill, outline=INK, width=2)
+        _label("Ag 09 STATE", SMALL, INK, True).paste(sample, (i * 90 + 4, 30))
+    for i, colour in enumerate((*FACTION_COLOURS, COP, VAN_HIT, VAN, (250, 120, 200), (255, 246, 200),
+                                (180, 40, 40), WHITE)):
+        chip("W3 COPS", colour, WHITE if i in (4, 5, 6, 9) else INK).paste(sample, (10 + 70 * i, 100))
     for i, colour in enumerate((WHITE, MUTED, YELLOW, INK, (255, 150, 150))):
-        _label("Ag 0123 BLOC", 18, colour, True).paste(sample, (SIDE_X + 10, 400 + 30 * i))
-    draw.rectangle((40, 500, 80, 524), fill=YELLOW, outline=INK, width=2)
-    draw.line((40, 600, 400, 600), fill=(210, 210, 210), width=16)
-    draw.line((40, 600, 400, 600), fill=(90, 90, 96), width=6)
-    draw.rectangle((100, 500, 120, 520), fill=(250, 120, 200), outline=INK, width=2)
+        _label("Ag 0123 BLOC", TEXT, colour, True).paste(sample, (10 + 150 * i, 160))
+    draw.rectangle((10, 200, 200, 216), fill=ROAD)
+    draw.rectangle((220, 200, 300, 216), fill=BARRICADE)
+    draw.line((10, 240, 400, 240), fill=(215, 215, 215), width=16)
+    draw.line((10, 240, 400, 240), fill=(90, 90, 96), width=6)
+    draw.rectangle((10, 260, 200, 300), fill=PANEL, outline=PANEL_EDGE, width=2)
+    draw.rectangle((220, 260, 400, 300), outline=LIBERATED, width=6)
     return sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-__all__ = ["render"]
+__all__ = ["FACTION_COLOURS", "PLAYER_COLOURS", "SECOND_CUE", "render"]

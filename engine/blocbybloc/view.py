@@ -6,7 +6,7 @@ cards under the tiles and the agenda of nobody are never in a view.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired only from evaluated annotations.
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from engine.base import ResultView
 
@@ -64,6 +64,14 @@ class OfferView(TypedDict):
     names: list[str]  # the offered cards: only for the seats of the two factions
 
 
+class LastView(TypedDict):
+    """The latest move, public: who made it, what it did in words, and the districts it touched."""
+
+    faction: int  # -1: not a faction's (the police, a Sunrise step)
+    text: str  # e.g. "the Workers moved 2 blocs from C3 to C4"
+    cells: list[str]  # the districts it touched, e.g. ["C3", "C4"]
+
+
 class BlocView(TypedDict):
     game: str
     viewer: int | None
@@ -95,3 +103,4 @@ class BlocView(TypedDict):
     offers: list[OfferView]  # open trade offers, oldest first
     difficulty: str
     result: ResultView | None
+    last: NotRequired[LastView]  # the latest move, once the engine records one (drawn on top and in the city)
