@@ -541,6 +541,9 @@ def render(view: BreakerView, names: Sequence[str]) -> bytes:
     _blocks(img, view["blocks"])
     if view["last"]:
         _last_cells(draw, view["last"]["cells"])
+    if view["viewer"] is not None:  # a private picture: whose eyes it is for
+        _put(img, (W - MARGIN, 24), fit_text(f"{shown[view['viewer']]}'s view", SMALL, W / 2, bold=True), SMALL,
+             WHITE, anchor="r", bold=True)
     lines = _wrap(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
     for i, line in enumerate(lines):
         _put(img, (MARGIN, 58 + 30 * i + (15 if len(lines) == 1 else 0)), line, STATUS, YELLOW, bold=True)
