@@ -1277,7 +1277,7 @@ def _dice(img: Image.Image, lay: Layout, view: BlockView) -> None:
     nx = x + 5 * (DIE + 8) + 18
     room = lay.w - G - 4 - nx
     penalty = view["penalty"]
-    if penalty and not view["solo"]:
+    if penalty and not view["solo"] and view["phase"] != "over":
         put(img, pill(f"BLOCK {penalty} drops!", 18, WHITE, VERMILLION, STRIP, "warn", pad=8), nx, cy)
     elif STAR in dice and view["phase"] != "over":
         text = "* on a number die: pick any value 0-9" if STAR in dice[:4] else "* on the shape die: any shape"
@@ -1392,7 +1392,7 @@ def _last_words(view: BlockView, seat: int) -> str:
 
 def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: BlockView) -> None:
     assert lay.tracks is not None
-    xs, top, nh, head_y = _track_geom(lay.tracks)
+    xs, _, _, head_y = _track_geom(lay.tracks)
     player = view["players"][0]
     slid_last = set(player["recent"].get("slides", ()))
     slid_now = set(view["mine"]["slides"]) if "mine" in view else set()
@@ -1404,10 +1404,12 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
         protected = 0 in block["circled_by"] or letter in own_letters
         put_text(img, (a + b) / 2, head_y - 6, f"{letter} · for {SIZES[i]}s", 18, WHITE, PANEL, bold=True,
                  anchor="m")
-        if protected:
-            put(img, pill("protected", 14, INK, YELLOW, PANEL, "check"), (a + b) / 2, head_y + 20, "m")
         notch = block.get("notch", 0)
-        ny = top + notch * nh
+        if protected:
+            put(img, pill("protected", 14, INK, YELLOW, PANEL), (a + b) / 2, head_y + 22, "m")
+        elif notch == NOTCHES - 1:  # at GO!: its shape dropped into the grid (or drops now)
+            word = "dropping" if step == f"penalty:{letter}" else "dropped"
+            put(img, pill(word, 14, WHITE, VERMILLION, PANEL), (a + b) / 2, head_y + 22, "m")
         tx0, ty0, tx1, ty1 = tile_box(lay, i, notch)
         if letter in slid_last:
             _hazard(draw, _box_bands((tx0 - 5, ty0 - 5, tx1 + 6, ty1 + 6), 4))
@@ -1420,14 +1422,6 @@ def _tiles(img: Image.Image, draw: ImageDraw.ImageDraw, lay: Layout, view: Block
         cols = max(c for _, c in cells) + 1
         q = max(6, min(18, (ty1 - ty0 - 12) // rows, (tx1 - tx0 - 44) // cols))
         draw_shape(draw, cells, (tx0 + 30 + tx1) / 2, (ty0 + ty1) / 2, q, PEN, INK)
-        if notch == NOTCHES - 1:
-            if protected:
-                word = "protected"
-            elif step == f"penalty:{letter}":
-                word = "dropping"
-            else:
-                word = "dropped"
-            put_text(img, b - 6, ny + 16, word, 14, YELLOW, SLOT, bold=True, anchor="r", max_width=b - a - 50)
 
 
 def view_layout(view: BlockView) -> Layout:
