@@ -603,18 +603,29 @@ def _legend_sprite(size: tuple[int, int]) -> Image.Image:
     return img
 
 
+TOP_END = BOARD_BOX[3] + GAP  # the strips and the board are the same in every layout; below them they differ
+
+
 @cache
-def base(seats: int, advanced: bool, private: bool) -> Image.Image:
-    """The empty table of one layout (strips, board, cards, the rack's frame, the legend), opaque: a render copies
-    it (ten layouts at most, about 4 MB each)."""
-    lay = layout(seats, advanced, private)
-    img = Image.new("RGB", (W, lay.height), FELT)
+def _top() -> Image.Image:
+    """The strips and the empty board, the same in every layout (about 2.7 MB)."""
+    img = Image.new("RGB", (W, TOP_END), FELT)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, 0, W, BOARD_TOP - GAP), fill=STRIP)
     draw.line((0, STRIP_H, W, STRIP_H), fill=PANEL_EDGE, width=1)
     draw.line((0, BOARD_TOP - GAP, W, BOARD_TOP - GAP), fill=PANEL_EDGE, width=1)
     draw_text(draw, (GAP + 4, STRIP_H // 2), TITLE, TITLE_SIZE, WHITE, anchor="lm", bold=True)
     _board(img, draw)
+    return img
+
+
+@cache
+def _below(seats: int, advanced: bool, private: bool) -> Image.Image:
+    """What is under the board in one layout: the rack's frame, the empty cards, the legend (ten layouts at most,
+    about 2 MB each)."""
+    lay = layout(seats, advanced, private)
+    img = Image.new("RGB", (W, lay.height), FELT)
+    draw = ImageDraw.Draw(img)
     heading = lay.cards[0][1] - HEADING // 2 - 2
     draw_text(draw, (X0 + 4, heading), "PLAYERS", 20, MUTED, anchor="lm", bold=True)
     draw_text(draw, (X1 - 4, heading), "score = groups + most-captured colour \u00b7 lowest wins", 20, MUTED,
@@ -628,7 +639,22 @@ def base(seats: int, advanced: bool, private: bool) -> Image.Image:
         draw_text(draw, (x1 - PAD, y0 + RACK_HEAD // 2 + 2), "only you see this", 20, MUTED, anchor="rm")
     x0, y0, x1, y1 = lay.legend
     _paste(img, _legend_sprite((x1 - x0, y1 - y0)), (x0, y0))
+    return img.crop((0, TOP_END, W, lay.height))
+
+
+def base(seats: int, advanced: bool, private: bool) -> Image.Image:
+    """The empty table of one layout (strips, board, cards, the rack's frame, the legend): a new image to draw on."""
+    below = _below(seats, advanced, private)
+    img = Image.new("RGB", (W, TOP_END + below.height))
+    img.paste(_top(), (0, 0))
+    img.paste(below, (0, TOP_END))
     return img
+
+
+def forget_tables() -> None:
+    """Drop the drawn empty tables (a test that records every text a picture sets draws them again)."""
+    _top.cache_clear()
+    _below.cache_clear()
 
 
 # --- text that changes -----------------------------------------------------------------------------
@@ -866,7 +892,7 @@ def render(view: BlockersView, names: Sequence[str]) -> bytes:
     advanced = view["mode"] == "advanced"
     private = "rack" in view
     lay = layout(seats, advanced, private)
-    img = base(seats, advanced, private).copy()
+    img = base(seats, advanced, private)
     draw = ImageDraw.Draw(img)
     shown = seat_names(names, seats)
     _tiles(img, view["board"])

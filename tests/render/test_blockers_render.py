@@ -26,7 +26,7 @@ from render.blockers import (
     PLAYER_COLOURS,
     SECOND_CUE,
     W,
-    base,
+    forget_tables,
     layout,
     marker_box,
     render,
@@ -467,7 +467,7 @@ def test_tile_colours_stay_apart_at_phone_size_under_colour_blindness(kind: str)
 # --- on a phone ------------------------------------------------------------------------------------------
 def texts_of(view: View, names: list[str] | None = None) -> list[Drawn]:
     """Every text the picture sets, the empty table's included (its cache is cleared first)."""
-    base.cache_clear()
+    forget_tables()
     with recording() as texts:
         check_board(view, names)
     return texts
