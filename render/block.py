@@ -1,4 +1,7 @@
-"""BLOCK as a PNG: every player's score sheet side by side, under a strip with the dice and the BLOCK board.
+"""BLOCK as a PNG, 600 px wide and as tall as it needs, so that a phone (which shows it 400 px wide) reads every
+text at 9 px or more: a strip with the turn, who is still picking, the dice and the BLOCK board, then every player's
+score sheet, two side by side; a seat's own view draws its own sheet alone and large, with everyone's name, state
+and score under it (the public board has every sheet).
 
 Input is exactly ``Block.view()`` (see ``docs/dev/block-view.md``); output is PNG bytes.
 
@@ -1195,7 +1198,7 @@ def _status_line(view: BlockView, names: list[str]) -> str:
     if not waiting:
         return head + "Every pick is in"
     if len(waiting) == len(names):
-        return head + f"Waiting for all {len(names)} players (each marked \"thinking\" below)"
+        return head + f"Waiting for all {len(names)} players"
     return head + "Waiting for " + join_names(names[p] for p in waiting)
 
 

@@ -462,7 +462,7 @@ def test_solo_game_over_and_the_ladder() -> None:
 # --- every view of many games -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5, 6])
 def test_random_playouts_render(seats: int) -> None:
-    """Views from random games, public and private, at every phase, render into valid small landscape PNGs."""
+    """Views from random games, public and private, at every phase, render into valid small portrait PNGs."""
     rendered = 0
     for seed in range(3):
         states = playout(seats, seed)
