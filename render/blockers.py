@@ -260,8 +260,8 @@ def _face_size(size: int) -> int:
 
 
 def corner_letter(size: int) -> int:
-    """The colour letter's size in the corner of a tile ``size`` wide (19 px on the board's)."""
-    return max(11, round(size * 0.26))
+    """The colour letter's size in the corner of a tile ``size`` wide (22 px on the board's)."""
+    return max(11, round(size * 0.3))
 
 
 def swatch_letter(size: int) -> int:
