@@ -180,10 +180,10 @@ class Layout:
 
 @lru_cache(maxsize=256)
 def _heading(name: str, type_: str, liberated: bool) -> tuple[tuple[str, ...], str]:
-    """A district's name in lines (three at most, the last cut if need be), and its kind line."""
+    """A district's name in lines (four at most, the last cut if need be), and its kind line."""
     lines = wrap(name, SMALL, TILE - 2 * PAD, True)
-    if len(lines) > 3:
-        lines = (*lines[:2], fit_text(" ".join(lines[2:]), SMALL, TILE - 2 * PAD, True))
+    if len(lines) > 4:
+        lines = (*lines[:3], fit_text(" ".join(lines[3:]), SMALL, TILE - 2 * PAD, True))
     return lines, "LIBERATED" if liberated else type_.upper()
 
 
@@ -364,10 +364,14 @@ def hidden(view: BlocView) -> bool:
     """Whether the open question is one only its holder may see, and this picture is not the holder's."""
     kind = view["pending"]
     one_holder = kind in HIDDEN or (kind == "scan" and "Police Scanner" in view["prompt"])
-    if not one_holder:
-        return False
-    asked = {view["factions"][f]["seat"] for f in view["order"]} & set(view["to_act"])
-    return view["viewer"] is None or view["viewer"] not in asked
+    return one_holder and not _prompt_is_mine(view)
+
+
+def _prompt_is_mine(view: BlocView) -> bool:
+    """Whether the view's prompt asks a faction of the picture's own seat (a prompt begins with the name of the
+    faction it asks: "Workers: ...")."""
+    return view["viewer"] is not None and view["viewer"] in view["to_act"] and any(
+        fv["seat"] == view["viewer"] and view["prompt"].startswith(fv["name"] + ":") for fv in view["factions"])
 
 
 def status(view: BlocView, names: list[str]) -> str:
@@ -379,7 +383,7 @@ def status(view: BlocView, names: list[str]) -> str:
         return "Waiting for a reaction: a question only its card's holder sees."
     factions = view["factions"]
     asked = owing(view)
-    if view["viewer"] is not None and any(factions[f]["seat"] == view["viewer"] for f in asked):
+    if _prompt_is_mine(view):
         return view["prompt"]
     kind = view["pending"]
     if kind == "scan":
@@ -550,7 +554,8 @@ def _draw(view: BlocView, names: list[str]) -> bytes:
     x = MARGIN + 8
     _put(img, (x, 24), "BLOC BY BLOC", TITLE, WHITE, "l", True)
     if view["result"] is None:
-        night = f"Night {view['night']} · {view['countdown']} night{'s' if view['countdown'] != 1 else ''} left"
+        night = f"Night {view['night']} · {view['countdown']} night{'s' if view['countdown'] != 1 else ''} left" \
+            " (this one too)"
         _put(img, (W - x, 24), night, BIG, WHITE, "r", True)
         y = 50.0
     else:

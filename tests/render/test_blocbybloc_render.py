@@ -291,6 +291,12 @@ def test_a_one_holder_question_is_asked_only_in_the_holders_picture(kind: str, p
             assert texts({**view, "viewer": other}) == texts(view)
     own = texts({**view, "viewer": seat})
     assert view["prompt"] in own and "Waiting for a reaction" not in own
+    trader = next(f for f in view["factions"] if f["seat"] not in (seat, -1))
+    trading = copy.deepcopy(view)
+    trading["viewer"], trading["to_act"] = trader["seat"], [seat, trader["seat"]]
+    trading["offers"] = [{"id": 1, "by": view["acting"], "to": trader["faction"], "cards": 1, "want": 1, "names": []}]
+    words = " | ".join(texts(trading))
+    assert "Waiting for a reaction" in words and "Lookouts" not in words, "answering a trade, not holding the card"
 
 
 def test_the_public_picture_addresses_nobody() -> None:
