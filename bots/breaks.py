@@ -1,8 +1,9 @@
 """Breaks for the hard bot: a learned leaf (what a position is worth, from features both seats can see), and the
 outcomes of a draw listed for its expectimax (:func:`next_draws`, ``bots.mcts.Profile.chance``).
 
-Nothing here reads what a seat cannot see: the draw pile's *order* is hidden, its composition is public (every card
-was seen when it was drawn), and the features use only the composition.
+Nothing here reads what a seat cannot see: the search runs on a determinization (``Breaks.determinize``: the draw
+pile and the others' face-down discards dealt afresh), the features read the cards still to come only by composition,
+and a draw's outcomes are what its drawer cannot tell apart: any card of the draw pile or of the others' discards.
 """
 
 from __future__ import annotations
@@ -146,24 +147,34 @@ def learned_value(game: Any, state: Any, seat: int) -> float:
 
 
 def next_draws(game: Any, state: Any, actor: int, move: Any) -> list[tuple[float, Any]] | None:
-    """The outcomes of ``move`` when it draws a card: every distinct card the pile can show next, with its
-    chance, each the state after the draw (``None`` for a move that draws nothing). Only the pile's composition
-    counts (public), not its order: the card is brought to the top, the rest stays as shuffled (an empty pile is
-    first refilled from the discards, shuffled, as the engine does)."""
+    """The outcomes of ``move`` when it draws a card: every distinct card the drawer cannot rule out, with its
+    chance, each the state after the draw (``None`` for a move that draws nothing). The drawer knows the cards that
+    are neither in sight nor among its own discards, not where each lies: the next card is any of the draw pile and
+    of the others' face-down discards. It is brought to the top of the pile (from the pile if it is there, else
+    swapped with a discard of the same card), the rest stays as dealt (an empty pile is first refilled from the
+    discards, shuffled, as the engine does)."""
     if move.kind != "draw":
         return None
     if not state.draw:
         state = state.clone()
         game.refill(state)
-    cards = state.draw
+    hidden = [i for i, by in enumerate(state.discarded_by) if by != actor]
     counts: dict[str, int] = {}
-    for c in cards:
+    for c in state.draw:
         counts[c] = counts.get(c, 0) + 1
+    for i in hidden:
+        c = state.discard[i]
+        counts[c] = counts.get(c, 0) + 1
+    total = len(state.draw) + len(hidden)
     out = []
     for card, k in counts.items():
         s = state.clone()
-        i = len(s.draw) - 1 - s.draw[::-1].index(card)
-        s.draw[i], s.draw[-1] = s.draw[-1], s.draw[i]
+        if card in s.draw:
+            i = len(s.draw) - 1 - s.draw[::-1].index(card)
+            s.draw[i], s.draw[-1] = s.draw[-1], s.draw[i]
+        else:  # only among the others' discards: it and the pile's top change places
+            i = next(i for i in hidden if s.discard[i] == card)
+            s.discard[i], s.draw[-1] = s.draw[-1], s.discard[i]
         game.fast_apply(s, actor, move)
-        out.append((k / len(cards), s))
+        out.append((k / total, s))
     return out

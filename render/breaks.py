@@ -653,11 +653,6 @@ def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: B
             layers = min(4, 1 + count // 12)
             for k in range(layers):
                 _paste(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
-            face_up = view["discard_top"]
-            if i == 1 and face_up:  # the discard pile lies face up: its top card shows
-                k = layers - 1
-                _paste(img, _card(_deck(PILE_STYLE), face_up, view["options"]["aces_wild"]),
-                       (x - layers + k * 2, y + 6 - k * 2))
         else:
             dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
         PILE.paste(img, (px, y + bh + 32), str(count), anchor="m")

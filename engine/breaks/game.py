@@ -57,7 +57,7 @@ class BreaksState:
     options: dict[str, Any] = field(metadata={"shared": True})  # never mutated
     rng: int
     draw: list[str]  # the top of the pile is the end of the list
-    discard: list[str]
+    discard: list[str]  # face down: each seat knows only its own discards (``discarded_by``)
     slots: list[list[list[str]]]  # [seat][slot] -> cards, bottom first
     stacks: list[list[list[str]]]  # [seat] -> completed stacks
     turn: int
@@ -67,6 +67,11 @@ class BreaksState:
     final_queue: list[int] = field(default_factory=list)  # final merge round, next first
     last: BreaksLast | None = field(default=None, metadata={"shared": True})  # what the last move touched
     ply: int = 0
+    discarded_by: list[int] = field(default_factory=list)  # by card of ``discard``: its discarder (-1: unknown)
+
+    def __post_init__(self) -> None:
+        if len(self.discarded_by) < len(self.discard):  # (a position built by hand, or stored before the field)
+            self.discarded_by = self.discarded_by + [-1] * (len(self.discard) - len(self.discarded_by))
 
     def clone(self) -> BreaksState:
         return copy_state(self)
@@ -92,6 +97,7 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
     name = "Breaks"
     min_players = 2
     max_players = 4
+    hidden_information = True  # the discard pile is face down, and a drawn card is its drawer's until placed
     options = (
         OptionSpec("decks", int, 1, "Number of 52-card decks (2 suits well for 4 players).", (1, 2)),
         OptionSpec("jokers", bool, False, "Add two wild Jokers per deck.", (False, True)),
@@ -142,7 +148,7 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         if state.pending is not None:
             return (Decision(state.turn, "placement",
                              f"You drew {short(state.pending)}: place it, break with it, or discard it.",
-                             default="discard", followup=True),)
+                             private=True, default="discard", followup=True),)
         return (Decision(state.turn, "turn", "It's your turn.",
                          default="draw"),)
 
@@ -244,9 +250,9 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
                 touched = [[seat, move.slot]]
                 stacked = self._stack_up(s, seat, move.slot, events)
             elif move.kind == "discard":
-                s.discard.append(card)
-                events.append(Event("discard", seat, "{p%d} discarded %s." % (seat, short(card)),
-                                    {"card": card, "move": fmt}))
+                s.discard.append(card)  # face down: the words name no card
+                s.discarded_by.append(seat)
+                events.append(Event("discard", seat, "{p%d} discarded a card." % seat, {"move": fmt}))
             else:  # break
                 stolen = s.slots[move.player][move.slot] + [card]
                 s.slots[move.player][move.slot] = []
@@ -268,11 +274,24 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             self._advance_final(s, events)
 
     def determinize(self, state: BreaksState, seat: int, rng: Rng) -> BreaksState:
-        """Nothing is hidden but the order of the draw pile (and what the shuffles to come will do): both are
-        drawn afresh."""
+        """What ``seat`` cannot see drawn afresh: the cards of the draw pile and of the others' discards (face down)
+        are dealt again at random into the same places (with a card another seat holds, drawn and not placed), and
+        the shuffles to come are reseeded. The seat's own discards, every tableau and every count stay."""
         s = state.clone()
-        s.draw.sort()  # the pile's order is hidden: start from a canonical one, so only the seat's view matters
-        rng.shuffle(s.draw)
+        hidden = [i for i, by in enumerate(s.discarded_by) if by != seat]
+        held = s.pending is not None and s.turn != seat
+        pool = s.draw + [s.discard[i] for i in hidden] + ([s.pending] if held and s.pending else [])
+        pool.sort()  # a canonical order first, so that only what the seat sees matters
+        rng.shuffle(pool)
+        n = len(s.draw)
+        s.draw = pool[:n]
+        for k, i in enumerate(hidden):
+            s.discard[i] = pool[n + k]
+        if held:
+            s.pending = pool[-1]
+        last = s.last
+        if last is not None and last["seat"] != seat and last["move"] in ("draw", "discard") and last["card"]:
+            s.last = {**last, "card": s.pending if last["move"] == "draw" else s.discard[-1]}
         self.reseed(s, rng)
         return s
 
@@ -283,12 +302,12 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             events.append(Event("recycle", None, "The discard pile (%d cards) was shuffled into a new draw pile."
                                 % len(s.draw), {"cards": len(s.draw)}))
         s.pending = s.draw.pop()
-        events.append(Event("draw", seat, "{p%d} drew %s." % (seat, short(s.pending)), {"card": s.pending}))
+        events.append(Event("draw", seat, "{p%d} drew a card." % seat))  # (its drawer alone sees it until placed)
 
     def refill(self, s: BreaksState) -> None:
         """The discard pile, shuffled by the state's generator, becomes the draw pile (a recycle)."""
         rng = Rng(s.rng)
-        s.draw, s.discard = s.discard, []
+        s.draw, s.discard, s.discarded_by = s.discard, [], []
         rng.shuffle(s.draw)
         s.rng = rng.state
         s.recycles_left -= 1
@@ -446,7 +465,8 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
 
     # --- views ----------------------------------------------------------------------
     def view(self, state: BreaksState, seat: int | None) -> BreaksView:
-        # Breaks has no hidden hands: every seat sees the public view (the draw order is never shown).
+        # Every tableau is public. Hidden: the draw order, every discard but the seat's own (the pile is face down),
+        # and a card drawn and not yet placed, but from its drawer.
         res = self.result(state)
         scores = self.scores(state)
         left = self.cards_left(state)
@@ -466,28 +486,40 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
             ],
             "draw_pile": len(state.draw),
             "discard_pile": len(state.discard),
-            "discard_top": state.discard[-1] if state.discard else None,
+            "my_discards": [c for c, by in zip(state.discard, state.discarded_by, strict=True) if by == seat]
+            if seat is not None else [],
             "recycles_left": state.recycles_left,
-            "pending": state.pending,
+            "pending": state.pending if seat is not None and seat == state.turn else None,
             "pending_seat": state.turn if state.pending else None,
             "final_queue": list(state.final_queue),
-            "last": _copy_last(state.last),
-            "last_said": self.said(state.last) if state.last else "",
+            "last": self._last_seen(state.last, seat),
+            "last_said": self.said(state.last, seat) if state.last else "",
             "options": {"decks": o["decks"], "jokers": o["jokers"], "aces_wild": o["aces_wild"],
                         "scoring": o["scoring"], "recycles": o["recycles"], "tiebreak": o["tiebreak"]},
             "result": res.to_json() if res else None,
         }
 
-    def said(self, last: BreaksLast) -> str:
-        """The move ``last`` records, in words, to follow its player's name."""
+    @staticmethod
+    def _last_seen(last: BreaksLast | None, seat: int | None) -> BreaksLast | None:
+        """``last`` as ``seat`` sees it: a card drawn, or discarded face down, only by the seat that did it."""
+        out = _copy_last(last)
+        if out is not None and out["move"] in ("draw", "discard") and out["seat"] != seat:
+            out["card"] = None
+        return out
+
+    def said(self, last: BreaksLast, seat: int | None = None) -> str:
+        """The move ``last`` records, in words, to follow its player's name, as ``seat`` may know it (None: everyone):
+        a card drawn or discarded is named only to the seat that drew or discarded it."""
         move = self.parse_move(last["move"])
-        card = spoken(last["card"]) if last["card"] else "the card"
+        seen = self._last_seen(last, seat)
+        assert seen is not None
+        card = spoken(seen["card"]) if seen["card"] else "the card"
         if move.kind == "draw":
-            return f"drew the {card}" if last["card"] else "drew a card"
+            return f"drew the {card}" if seen["card"] else "drew a card"
         if move.kind == "done":
             return "is done merging"
         if move.kind == "discard":
-            return f"discarded the {card}"
+            return f"discarded the {card}" if seen["card"] else "discarded a card, face down"
         if move.kind == "place":
             return f"placed the {card} on slot {move.slot + 1}"
         if move.kind == "merge":
@@ -495,9 +527,29 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
         return f"broke P{move.player + 1}'s slot {move.slot + 1} with the {card}, onto slot {move.target + 1}"
 
     def undoable(self, before: BreaksState, after: BreaksState, seat: int) -> bool:
-        """A draw shows the next card of the face-down pile: never taken back (and any other move ends the
-        turn, so there is nothing else to take back)."""
-        return len(before.draw) == len(after.draw) and super().undoable(before, after, seat)
+        """A draw shows the next card of the face-down pile: never taken back (any other move in play ends the turn;
+        a merge of the final round reveals nothing and may be)."""
+        return len(before.draw) == len(after.draw) and before.rng == after.rng
+
+    def private_info(self, state: BreaksState, seat: int) -> dict[str, Any]:
+        """What is worth telling ``seat`` privately: the card it holds, drawn and not yet placed (its drawer gets it
+        with its next step anyway). The seat's own discards differ from the public view too, but they are its own
+        moves' doing: a message after each discard would tell it nothing new."""
+        return {"pending": state.pending} if state.pending is not None and seat == state.turn else {}
+
+    def dump(self, state: BreaksState) -> dict[str, Any]:
+        """As the default, without ``discarded_by`` when no discarder is known (as stored before the field)."""
+        out = super().dump(state)
+        if all(by == -1 for by in state.discarded_by):
+            del out["discarded_by"]
+        return out
+
+    def load(self, data: Mapping[str, Any]) -> BreaksState:
+        """As the default; a game stored before ``discarded_by`` knows no discarder (each discard stays hidden from
+        everyone)."""
+        if "discarded_by" not in data and "discard" in data:
+            data = {**data, "discarded_by": [-1] * len(data["discard"])}
+        return super().load(data)
 
     def turn_of(self, state: BreaksState) -> object:
         """In the final merge round a seat merges as often as it likes, then says `done`: its turn is its place

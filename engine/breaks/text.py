@@ -47,7 +47,7 @@ class BreaksText(GameText[BreaksState, Move, BreaksView]):
         if state.phase == FINAL:
             return "Final merge round: {p%d} may merge, then `done`." % state.final_queue[0]
         if state.pending:
-            return "{p%d} drew %s and must place, break or discard it." % (state.turn, short(state.pending))
+            return "{p%d} drew a card and must place, break or discard it." % state.turn  # (read by everyone)
         return "{p%d} to play: draw or merge." % state.turn
 
     def alt_text(self, view: BreaksView, names: Sequence[str]) -> str:
@@ -59,8 +59,11 @@ class BreaksText(GameText[BreaksState, Move, BreaksView]):
             points, stacks = pl["score"], len(pl["stacks"])
             parts.append(f"{names[p]}: {points} point{'s' * (points != 1)}, {stacks} stack{'s' * (stacks != 1)}; "
                          + "; ".join(seqs) + ".")
-        piles = f"Draw pile {view['draw_pile']} cards, discard pile {view['discard_pile']}"
-        piles += f" (top: {spoken(view['discard_top'])})." if view["discard_top"] else "."
+        piles = f"Draw pile {_cards(view['draw_pile'])}, discard pile {_cards(view['discard_pile'])} face down."
+        if view["my_discards"]:
+            piles += " Your discards there: " + ", ".join(spoken(c) for c in view["my_discards"]) + "."
         if view["pending"]:
             piles += f" Card in hand: {spoken(view['pending'])}."
+        elif view["pending_seat"] is not None:
+            piles += f" {names[view['pending_seat']]} holds a card just drawn."
         return "Breaks. " + " ".join(parts) + " " + piles

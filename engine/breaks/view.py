@@ -1,7 +1,8 @@
 """What ``Breaks.view`` returns: the typed contract between the engine and ``render/breaks.py``.
 
-Breaks has no hidden hands, so every seat's view is the public one (``viewer`` aside); the draw order is never
-shown. Cards are codes such as ``"QH"`` (:mod:`engine.breaks.cards`).
+Every tableau is public. Hidden are the draw order, every card in the face-down discard pile but the viewer's own
+discards, and a card drawn and not yet placed, but from its drawer (``pending``).
+Cards are codes such as ``"QH"`` (:mod:`engine.breaks.cards`).
 """
 
 from typing import TypedDict
@@ -23,7 +24,7 @@ class BreaksLast(TypedDict):
 
     seat: int
     move: str  # its notation
-    card: str | None  # the card it played or drew
+    card: str | None  # the card it played, or drew or discarded (those two: None but for the seat that did it)
     touched: list[list[int]]  # [seat, slot] pairs whose sequences it changed
     stacked: list[int]  # seats that completed a stack with it
 
@@ -46,10 +47,10 @@ class BreaksView(TypedDict):
     players: list[BreaksPlayer]
     draw_pile: int  # cards in it
     discard_pile: int
-    discard_top: str | None  # the discard pile's top card, face up (None when the pile is empty)
+    my_discards: list[str]  # the viewer's own cards in the face-down discard pile, oldest first (public view: [])
     recycles_left: int
-    pending: str | None  # the card just drawn, awaiting place, break or discard
-    pending_seat: int | None  # who drew it
+    pending: str | None  # the card just drawn, awaiting place, break or discard: only in its drawer's view
+    pending_seat: int | None  # who drew it (public: a card is held)
     final_queue: list[int]  # the final merge round, next first
     last: BreaksLast | None
     last_said: str  # the last move in words, after its player's name ("placed the 8 of spades on slot 3"), or ""
