@@ -126,22 +126,37 @@ _JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners stay inside a r
 _MIRROR = str.maketrans("()[]{}<>", ")(][}{><")
 
 
+ISOLATE, END_ISOLATE = "\u2068", "\u2069"  # Unicode's first-strong isolate and its end: around a name
+
+
+def isolate(name: str) -> str:
+    """``name`` marked as one piece of text for :func:`draw_text`, when it has right-to-left letters: two such
+    names side by side ("محمد, נועה") keep their order instead of merging into one right-to-left stretch. The
+    marks take no room and are never drawn."""
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
+        return ISOLATE + name + END_ISOLATE
+    return name
+
+
 def _direction(text: str) -> list[bool]:
     """Per character, whether it is set right to left. The picture's text is English, so everything runs left to
     right except right-to-left letters (Hebrew, Arabic) and whatever lies between two of them (the spaces and
     numbers inside a name). A space between a right-to-left name and the English around it belongs to the
-    English: "محمد wins" keeps its space and its order (each name is, in effect, isolated)."""
+    English: "محمد wins" keeps its space and its order. A name marked by :func:`isolate` is a stretch of its
+    own: what lies between two marked names belongs to the English."""
     strong: list[str] = []
     for ch in text:
         kind = unicodedata.bidirectional(ch)
-        if kind in ("NSM", "BN") and strong:  # a mark or joiner goes with the letter it follows
+        if ch in (ISOLATE, END_ISOLATE):
+            strong.append("I")
+        elif kind in ("NSM", "BN") and strong:  # a mark or joiner goes with the letter it follows
             strong.append(strong[-1])
         else:
             strong.append("R" if kind in ("R", "AL") else "L" if kind == "L" else "N")
     rtl = [k == "R" for k in strong]
     last_r = None
     for i, kind in enumerate(strong):
-        if kind == "L":
+        if kind in ("L", "I"):
             last_r = None
         elif kind == "R":
             if last_r is not None:
@@ -164,6 +179,8 @@ def _runs(text: str) -> tuple[tuple[int, str, bool], ...]:
     out: list[tuple[int, str, bool]] = []
     rtl = _direction(text)
     for ch, back in zip(text, rtl, strict=True):
+        if ch in (ISOLATE, END_ISOLATE):
+            continue  # marks for _direction, never drawn
         index = face_of(ch)
         same_way = bool(out) and out[-1][2] == back
         joins = same_way and (ch.isspace() or ch in _JOINERS or unicodedata.category(ch).startswith("M"))
@@ -241,7 +258,7 @@ def note_text(text: str, size: int, decorative: bool = False) -> None:
     size the text ends at)."""
     seen = _drawn.get()
     if seen is not None and text.strip():
-        seen.append(Drawn(text, size, decorative))
+        seen.append(Drawn(text.replace(ISOLATE, "").replace(END_ISOLATE, ""), size, decorative))
 
 
 def draw_text(
@@ -317,7 +334,7 @@ def seat_names(names: Sequence[str], seats: int) -> list[str]:
     out = []
     for p in range(seats):
         raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
-        out.append(clean_name(raw, f"Player {p + 1}"))
+        out.append(isolate(clean_name(raw, f"Player {p + 1}")))
     return out
 
 

@@ -6,7 +6,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from render.common import (
+    END_ISOLATE,
     FACES,
+    ISOLATE,
     Glyphs,
     _font,
     clean_name,
@@ -36,7 +38,7 @@ NAMES = {
 @pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
 def test_a_name_in_any_script_is_kept_whole(name: str) -> None:
     assert clean_name(name, "Player 5") == name
-    assert seat_names(["x", name], 2)[1] == name
+    assert seat_names(["x", name], 2)[1].strip(ISOLATE + END_ISOLATE) == name
 
 
 @pytest.mark.parametrize("name", NAMES.values(), ids=NAMES.keys())
@@ -104,6 +106,9 @@ RTL_CASES = {
     "Winner: נועה כהן (12)": [("Winner: ", False), ("נועה כהן", True), (" (12)", False)],
     "أحمد 2 علي": [("أحمد 2 علي", True)],  # a number inside a name stays inside it
     "Zoë, محمد and נועה": [("Zoë, ", False), ("محمد", True), (" and ", False), ("נועה", True)],
+    # two names side by side, each marked as a piece of its own (seat_names does it): their order is kept
+    "Waiting for \u2068محمد\u2069, \u2068נועה\u2069 & Bo": [("Waiting for ", False), ("محمد", True), (", ", False),
+                                                        ("נועה", True), (" & Bo", False)],
 }
 
 
@@ -141,3 +146,12 @@ def test_the_space_after_a_right_to_left_name_is_seen_in_the_picture() -> None:
     assert gap >= text_width(" ", size) * 0.8, f"the name runs into the next word (gap {gap} px)"
     # and the name is on the left, where it is read first
     assert cols[0] <= name_end
+
+
+def test_the_isolation_marks_take_no_room_and_are_not_drawn() -> None:
+    name = seat_names(["محمد"], 1)[0]
+    assert name.startswith(ISOLATE) and name.endswith(END_ISOLATE)
+    assert text_width(name + " wins", 30) == text_width("محمد wins", 30)
+    assert seat_names(["Ann"], 1) == ["Ann"]  # only a name with right-to-left letters is marked
+    plain, marked = text_label("محمد wins", 30, (0, 0, 0)), text_label(name + " wins", 30, (0, 0, 0))
+    assert plain.image.tobytes() == marked.image.tobytes()
