@@ -27,6 +27,8 @@ from storage.tournaments import TournamentStore, record_game
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
+DEFAULT_CLOCK = 24 * 3600  # a new server's turn clock, until /settings says otherwise (clock=off: none)
+
 
 class StorageError(Exception):
     """A storage rule was broken (not a player's mistake)."""
@@ -567,13 +569,14 @@ class Database:
             return True
 
     async def guild_settings(self, guild_id: int | None) -> tuple[int | None, str, int]:
-        """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none."""
+        """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none: a day's
+        turn clock, then a bot plays the turn, so that no game waits for ever unless someone chose that."""
         if guild_id is None:
-            return None, "bot", 24
+            return DEFAULT_CLOCK, "bot", 24
         async with self._reading() as conn, conn.execute(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
             row = await cur.fetchone()
-        return (row["clock_seconds"], row["on_timeout"], row["archive_hours"]) if row else (None, "bot", 24)
+        return (row["clock_seconds"], row["on_timeout"], row["archive_hours"]) if row else (DEFAULT_CLOCK, "bot", 24)
 
     async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
                                  archive_hours: int, now: float, reminders_per_day: int = 3) -> None:

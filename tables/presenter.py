@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Game, GameError, name_seats
@@ -37,12 +38,26 @@ LOG_PAGE_CHARS = 1800  # a /log page: well inside an embed description, short en
 ALT_LIMIT = 1024  # Discord's attachment description limit
 PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
 COLOUR_LOBBY, COLOUR_PLAY, COLOUR_OVER, COLOUR_CANCELLED = 0x3B82F6, 0x2B7A78, 0xD4A017, 0x6B7280
+LOOK_CHARS = 2400  # a look back lists the latest moves that made its position that fit in this many characters
+LOOKED_KEPT = 8  # tables whose public positions are kept for the next look back
+
+
+@dataclass
+class LookBack(Outcome):
+    """A private look at an earlier public position (``/board move:``): ``reply_post`` shows position ``position``
+    of the ``positions`` the game has had (from 1, the start), for the buttons that step to the others."""
+
+    position: int = 0
+    positions: int = 0
+
 
 class Presenter:
     """Turns tables and game states into :class:`~tables.outcome.Post`s and other plain output; reads only."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        # the public positions of the tables looked back at latest (a click steps one position: not replayed again)
+        self._looked: dict[tuple[int, int, int], list[replay.Position]] = {}
 
     def lobby_card(self, table: TableRow, note: str = "") -> LobbyCard:
         game = self.core.game(table.game)
@@ -53,6 +68,8 @@ class Presenter:
         if table.turn_seconds:
             opts += f" · turn clock {duration_text(table.turn_seconds)}, then " \
                     f"{timeout_words(table.on_timeout, game.skippable)}"
+        elif table.status == LOBBY:
+            opts += " · no turn clock: each turn waits for its player"
         if table.answer_seconds:
             opts += f" · answers wait {duration_text(table.answer_seconds)}"
         status = {LOBBY: "Waiting for players", ACTIVE: "In progress", "finished": "Finished",
@@ -336,8 +353,9 @@ class Presenter:
 
         def make() -> tuple[bytes, bytes]:
             states = replay.public_states(game, seats, table.options, seed, log)
-            return (replay.animation(game, entry.render, states, names),
-                    replay.log_file(game.key, seats, table.options, seed, names, log))
+            moves = replay.log_file(game.key, seats, table.options, seed, names, log)
+            # one message uploads both: the animation fits what the log leaves of the cap
+            return replay.animation(game, entry.render, states, names, replay.UPLOAD_CAP - len(moves)), moves
 
         try:
             gif, moves = await asyncio.to_thread(make)
@@ -352,6 +370,61 @@ class Presenter:
         if table_id is not None:  # asked for by number (from /history): shown to the one who asked, wherever they are
             return Outcome(reply_post=post, table_id=table.id)
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
+
+    async def look_back(self, position: int, *, channel_id: int | None = None, table_id: int | None = None,
+                        guild_id: int | None = None) -> LookBack:
+        """The public board as it was at ``position`` (from 1, the start) of the game here or of table ``table_id`` (a
+        button's, in this server: ``guild_id``), privately: a position is one the channel saw a board of
+        (:func:`tables.replay.public_positions`), so nothing hidden at the time shows, nor a secret pick."""
+        if table_id is None:
+            table = await self.core.table_in(channel_id or 0, finished_ok=True)
+        else:
+            table = await self.core.table(table_id)
+            if table.guild_id != guild_id:
+                raise Refusal("That game is not in this server.")
+        if table.status == LOBBY or table.state is None:
+            raise Refusal("The game has not started yet: there is no earlier position to look at.")
+        game = self.core.game(table.game)
+        names = [s.name for s in table.seats]
+        rows = await self.core.db.moves(table.id)
+        key = (table.id, table.version, len(rows))
+        positions = self._looked.get(key)
+        if positions is None:
+            log = [(m.seat, m.notation) for m in rows]
+            seats, seed = len(table.seats), table.seed or 0
+            try:
+                positions = await asyncio.to_thread(replay.public_positions, game, seats, table.options, seed, log)
+            except GameError:  # a move of an older version of the rules, which this one plays otherwise
+                raise Refusal("This game's log can't be replayed by this version of the rules (one of its moves was "
+                              "played under an older one), so its earlier positions can't be shown.") from None
+            self._looked[key] = positions
+            while len(self._looked) > LOOKED_KEPT:
+                self._looked.pop(next(iter(self._looked)))
+        total = len(positions)
+        if not 1 <= position <= total:
+            raise Refusal(f"This game has {total} position{'s' if total != 1 else ''} so far: `/board move:` takes "
+                          f"1 (the start) to {total} (the latest).")
+        shown = positions[position - 1]
+        view = game.view(shown.state, None)  # the public view: never a seat's own
+        board = await self.render(game, view, names)
+        if position == 1:
+            head = "The start of the game."
+        else:
+            step = rows[positions[position - 2].moves:shown.moves]
+            head = f"After {_movers([names[m.seat] for m in step])}:\n" + "\n".join(
+                _latest(self.log_lines(table, step), LOOK_CHARS))
+        latest = " (the latest)" if position == total else ""
+        fields = []
+        scores = game.scores(shown.state)
+        if scores:
+            fields.append(("Scores then", " · ".join(f"{names[i]} **{_num(x)}**" for i, x in enumerate(scores))))
+        if board is None and self.core.render_images:
+            head += "\n" + PICTURE_FAILED
+        post = Post(title=f"{game.name} · table #{table.id} · position {position} of {total}{latest}",
+                    description=f"**Position {position} of {total}**{latest}. {head}"[:4000], fields=fields,
+                    footer="Only you see this: the public board as it was · ◀️ ▶️ step through the positions",
+                    colour=COLOUR_PLAY if table.status == ACTIVE else COLOUR_OVER, board=board)
+        return LookBack(reply_post=post, table_id=table.id, position=position, positions=total)
 
     async def hand(self, channel_id: int | None, actor: Actor, *, table_id: int | None = None) -> Outcome:
         table = await (self.core.table(table_id) if table_id is not None else self.core.table_in(channel_id or 0,
@@ -553,6 +626,14 @@ def _standings_text(standings: dict[str, Any], names: list[str]) -> str:
     if standings.get("reason"):
         parts.append(f"*{name_seats(str(standings['reason']), names)}*")
     return "\n".join(parts)
+
+
+def _movers(names: Sequence[str]) -> str:
+    """Whose moves made a position, in words: "Ana's move", "Ana's moves", "the moves of Ana, Bo and Cy"."""
+    who = list(dict.fromkeys(names))
+    if len(who) == 1:
+        return f"{who[0]}'s move" + ("s" if len(names) > 1 else "")
+    return "the moves of " + ", ".join(who[:-1]) + " and " + who[-1]
 
 
 def _latest(lines: Sequence[str], room: int) -> list[str]:

@@ -143,7 +143,9 @@ async def test_board_shows_the_lobby_card_or_the_latest_board(svc: TableService)
     await svc.submit(actor, "draw", channel_id=CH)
     out = await svc.board(CH)
     (post,) = out.public
-    assert f"{actor.name} drew" in post.description and post.controls is not None
+    assert f"{actor.name} drew" in post.description
+    # the drawn card is its drawer's alone until placed: the choices are under My view, not on the public board
+    assert post.controls is None and "My view" in post.content
 
 
 async def test_board_tells_what_is_still_owed_and_puts_the_lobby_card_right(svc: TableService) -> None:

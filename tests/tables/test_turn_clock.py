@@ -228,7 +228,13 @@ async def test_server_settings_give_new_lobbies_a_clock_and_set_the_archive_dela
     with pytest.raises(Refusal, match="Manage Server"):
         await svc.settings(1, ALICE, "24h", None, None, can_manage_server=False)
     shown = await svc.settings(1, ALICE, None, None, None, can_manage_server=False)  # anyone may read them
-    assert "off" in shown.reply and "24 h" in shown.reply
+    assert "turn clock **24h**, then **bot**" in shown.reply and "24 h" in shown.reply  # a new server's defaults
+    fresh = await svc.open_lobby(guild_id=9, channel_id=CH + 9, host=ALICE, game_key="breaks")
+    assert fresh.table_id is not None and fresh.lobby is not None
+    table = await db.get_table(fresh.table_id)  # no game waits for ever unless someone chose it
+    assert table is not None and table.turn_seconds == 24 * HOUR and table.on_timeout == "bot"
+    assert "turn clock 24h, then a bot plays the turn" in (fresh.lobby.post.description or "") + " ".join(
+        v for _, v in fresh.lobby.post.fields)
     out = await svc.settings(1, ALICE, "6h", "forfeit", 2, can_manage_server=True)
     assert "6h" in out.reply and "forfeit" in out.reply and "2 h" in out.reply
     lobby = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="breaks")
@@ -286,7 +292,7 @@ async def test_an_answer_owed_outside_ones_turn_takes_its_default_after_12_hours
     players at once: a player's second faction after the first) wait 12 hours, then take their defaults; the
     factions' own turns then have no deadline."""
     clock = Clock()
-    svc, tid = await table_with_clock(db, clock, "city=beginner", game="blocbybloc")
+    svc, tid = await table_with_clock(db, clock, "city=beginner clock=off", game="blocbybloc")
     table = await db.get_table(tid)
     assert table is not None and table.turn_seconds is None
     assert table.deadline == clock.now + 12 * HOUR
@@ -370,7 +376,7 @@ async def test_answers_wait_the_tables_own_time(db: Database) -> None:
     with pytest.raises(Refusal, match="`answers` is one of 30m, 1h"):
         await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc", options_text="answers=2d")
     out = await svc.open_lobby(guild_id=1, channel_id=CH, host=ALICE, game_key="blocbybloc",
-                               options_text="city=beginner answers=1h")
+                               options_text="city=beginner answers=1h clock=off")
     assert out.table_id is not None and out.lobby is not None
     assert "answers wait 1h" in (out.lobby.post.description or "") + " ".join(v for _, v in out.lobby.post.fields)
     await svc.join(out.table_id, BOB)
