@@ -69,6 +69,12 @@ class GameText(Generic[S, M, V]):
         factions, kept per faction in a player's history."""
         return ""
 
+    def private_words(self, state: S, seat: int) -> str:
+        """What ``seat`` holds that the others may not see, in words (its cards, its rack): the text of its private
+        view, so that no one needs the picture to know their hand (a screen reader, a slow connection). "" when
+        the seat holds nothing hidden."""
+        return ""
+
     def idle_note(self, state: S, seat: int) -> str:
         """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
         seat that a penalty passes it by."""

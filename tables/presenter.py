@@ -276,6 +276,9 @@ class Presenter:
         else:  # true whenever it is read: a DM after your move, or /hand while others play
             waiting = ", ".join(names[p] for p in sorted(sit.to_act))
             desc = f"Waiting for {waiting}. {await self.told_how(table, table.seats[seat].user_id)}".rstrip()
+        held = game.text.private_words(state, seat)
+        if held:  # in words as well as in the picture
+            desc = f"{desc}\n{held}"
         return Post(title=f"Your view · {game.name} · table #{table.id}", description=desc, board=board,
                     controls=self.controls(table, sit, seat) if to_act else None,
                     footer="Only you can see this.", colour=COLOUR_PLAY)

@@ -20,6 +20,12 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
                "the police deck, then liberate districts before the military arrives.")
     game: BlocByBloc
 
+    def private_words(self, state: BlocState, seat: int) -> str:
+        mine = [f for f in state.order if state.controller[f] == seat]
+        hands = [f"{FACTIONS[f]}: " + (", ".join(LOOT_NAMES[c] for c in state.hands[f]) or "no cards")
+                 for f in sorted(mine)]
+        return ("Your cards — " + "; ".join(hands) + ".") if hands else ""
+
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
         if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
             seen = state.pending[0].cards

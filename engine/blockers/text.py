@@ -55,6 +55,10 @@ class BlockersText(GameText[BlockersState, Move, BlockersView]):
             line += " Sitting out: " + ", ".join(out) + "."
         return line
 
+    def private_words(self, state: BlockersState, seat: int) -> str:
+        racks = [f"{c}: " + (", ".join(state.racks[c]) or "empty") for c in state.colours(seat)]
+        return ("Your rack — " + "; ".join(racks) + ".") if racks else ""
+
     def alt_text(self, view: BlockersView, names: Sequence[str]) -> str:
         players = view["players"]
         board = view["board"]

@@ -76,6 +76,14 @@ class BreakerBlocksText(GameText[BreakerState, Move, BreakerView]):
         left = "2 actions" if state.actions == ACTIONS else "1 action"
         return "{p%d} to play (%s left)." % (state.turn, left)
 
+    def private_words(self, state: BreakerState, seat: int) -> str:
+        """Blind Action hides the modules in one's hand: named here (the open game has nothing hidden)."""
+        info = self.game.private_info(state, seat)
+        if "hand" not in info:
+            return ""
+        modules = [k.title() for k in info["hand"] if is_module(k)]
+        return "Your modules in hand: " + (", ".join(modules) or "none") + "."
+
     def alt_text(self, view: BreakerView, names: Sequence[str]) -> str:
         parts = [f"Breaker Blocks, round {view['round']}."]
         for i, c in enumerate(view["circuits"]):

@@ -1,0 +1,67 @@
+"""A private view says in words what it holds (issue 24): /hand and My view name the cards, the rack, the
+modules in hand, so that no one needs the picture to know their hand (a screen reader, a slow connection)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.blocbybloc.model import FACTIONS, LOOT_NAMES
+from engine.rng import Rng
+from tables import TableService
+from tables.catalog import default_catalog
+from tests.tables.helpers import ALICE, BOB, CH, actor_of, read, started, state_of
+
+
+async def test_hand_names_every_bloc_by_bloc_card_of_the_seats_factions(svc: TableService) -> None:
+    tid, _ = await started(svc, ALICE, BOB, game="blocbybloc", options="city=beginner")
+    table = await read(svc, tid)
+    game, state = state_of(svc, table)
+    for seat in (0, 1):
+        out = await svc.hand(CH, actor_of(table, seat))
+        assert out.reply_post is not None
+        text = out.reply_post.description or ""
+        for f in state.order:
+            if state.controller[f] == seat:
+                assert FACTIONS[f] in text
+                for card in state.hands[f]:
+                    assert LOOT_NAMES[card] in text, (card, text)
+            else:  # never another player's cards
+                assert not any(LOOT_NAMES[c] in text for c in state.hands[f] if c not in
+                               [x for g in state.order if state.controller[g] == seat for x in state.hands[g]])
+
+
+def held_items(info: dict[str, Any]) -> list[str]:
+    """The things in a seat's ``private_info``: lists of cards, or per colour lists of tiles (trade offers aside)."""
+    out: list[str] = []
+    for key, value in info.items():
+        if key == "offers":
+            continue
+        for items in (value.values() if isinstance(value, dict) else [value]):
+            out.extend(items)
+    return out
+
+
+@pytest.mark.parametrize(("key", "options"), [("blocbybloc", {}), ("blockers", {}), ("breakerblocks", {"blind": True})])
+def test_every_hidden_thing_a_seat_holds_is_in_its_words(key: str, options: dict[str, object]) -> None:
+    """Over random play: each seat's words list what ``private_info`` says it holds (cards, tiles, modules)."""
+    game = default_catalog().get(key)
+    assert game is not None
+    rng = Rng(5)
+    state = game.new_game(2, game.resolve_options(options, 2), 5)
+    for _ in range(120):
+        for seat in (0, 1):
+            words = game.text.private_words(state, seat)
+            info = game.private_info(state, seat)
+            held = held_items(info)
+            assert bool(words) or not held
+            for item in held:
+                shown = LOOT_NAMES.get(item, item) if key == "blocbybloc" else item
+                if key == "breakerblocks" and not item.isalpha():
+                    continue  # power blocks are on the board's supply too; the modules are the hidden part
+                assert str(shown).lower() in words.lower(), (item, words)
+        acting = sorted(game.to_act(state))
+        if not acting:
+            break
+        state, _ = game.apply(state, acting[0], game.sample_move(state, acting[0], rng))
