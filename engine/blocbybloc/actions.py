@@ -190,8 +190,9 @@ def card_options(state: BlocState, f: int, dice: list[int], pool: int) -> list[M
         seen: set[tuple[str, ...]] = set()
         for cell in city.districts:
             if state.blocs[cell][f] and not state.police(cell):
+                # as many as the pool and the room allow, down to one (cards.md decision 23)
                 for combo in spread(state, [c.id for c in city.touching[cell]], 2, pool):
-                    if len(combo) == 2 and combo not in seen:
+                    if combo not in seen:
                         seen.add(combo)
                         out.append(Move("dumpster", extra=combo))
     return out

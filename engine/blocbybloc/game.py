@@ -48,9 +48,19 @@ from engine.blocbybloc.exchanges import (
     side_moves,
     why_no_exchange,
 )
+from engine.blocbybloc.last import mover_faction, record, touched, view_of
 from engine.blocbybloc.model import BARRICADES, FACTIONS, LETTERS, LOOT_NAMES, BlocState, Pending
 from engine.blocbybloc.moves import ADVANCED, ATTACKS, Move, format_move, parse
-from engine.blocbybloc.pending import answer, open_now, pending_decision, pending_moves, pending_of, turn_decision
+from engine.blocbybloc.pending import (
+    answer,
+    one_holder,
+    open_now,
+    pending_decision,
+    pending_moves,
+    pending_of,
+    turn_decision,
+    turn_key,
+)
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
 from engine.blocbybloc.view import BlocView, CellView, FactionView
@@ -168,6 +178,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def perform(self, state: BlocState, seat: int, move: Move, events: list[Event]) -> None:
         rng = Rng(state.rng)
         state.ply += 1
+        f = mover_faction(state, seat, move)
+        cells, turn, first = touched(state, seat, f, move), turn_key(state), len(events)
         if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
             exchange(state, move, events)
         elif state.pending:
@@ -176,6 +188,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             act(state, state.faction_now(), move, events, rng)
         if state.offers:
             lapse(state, events)
+        record(state, f, move, cells, turn, events[first:])
         state.rng = rng.state
 
     def result(self, state: BlocState) -> Result | None:
@@ -253,7 +266,17 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                 "hand": [LOOT_NAMES[c] for c in state.hands[f]] if f in mine else [],
             })
         acting = -1 if state.outcome else self.acting_faction(state)
-        return {
+        to_act = sorted(self.to_act(state))
+        prompt = self.decisions(state)[0].prompt if not state.outcome else state.reason
+        p = state.pending[0] if state.pending and not state.outcome else None
+        if p is not None and one_holder(p) and seat != state.controller[p.faction]:
+            # asked of one card's holder (cards.md decision 21): everyone else sees only that the game waits for a
+            # reaction, not the question, its choices or whom it asks (a scan stays "Police Scanner": its card was
+            # played in the open, and the board tells its order from the pooled reveal's by that)
+            prompt = "Police Scanner" if p.kind == "scan" else ""
+            to_act = []
+            acting = state.faction_now() if state.phase == "sunset" else -1  # a turn's faction is no secret
+        out: BlocView = {
             "game": self.key, "viewer": seat, "phase": state.phase, "ply": state.ply, "night": state.night,
             "countdown": state.countdown, "morale": state.morale, "morale_name": pol.MORALE[state.morale - 1],
             "draws": pol.DRAWS[state.morale - 1], "cells": cells,
@@ -261,9 +284,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                              "highway": cell_name(c.highway) if c.highway is not None else "",
                              "barricades": state.barricades.get(c.id, 0)} for c in city.connections],
             "factions": factions, "order": state.night_order(), "acting": acting,
-            "to_act": sorted(self.to_act(state)), "dice": list(state.dice),
+            "to_act": to_act, "dice": list(state.dice),
             "pending": state.pending[0].kind if state.pending else "",
-            "prompt": self.decisions(state)[0].prompt if not state.outcome else state.reason,
+            "prompt": prompt,
             "staging_cops": pol.staging_cops(state), "staging_vans": pol.staging_vans(state),
             "vans_destroyed": state.vans_destroyed, "barricades_left": BARRICADES - sum(state.barricades.values()),
             "police_deck": len(state.police_deck), "police_discard": [pol.CARDS[c].name for c in
@@ -276,6 +299,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             "difficulty": state.options["difficulty"] if not state.options["beginner"] else "easy",
             "result": r.to_json() if (r := self.result(state)) else None,
         }
+        last = view_of(state)
+        if last is not None:
+            out["last"] = last
+        return out
 
     def seat_count(self, state: BlocState) -> int:
         return max(state.controller) + 1
@@ -302,6 +329,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     def load(self, data: Mapping[str, Any]) -> BlocState:
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"unknown Bloc by Bloc state format {data.get('format')!r}")
+        if "last" not in data:  # stored before the latest move was recorded
+            data = {**data, "last": None}
         return load_state(BlocState, data)
 
     @staticmethod

@@ -68,6 +68,18 @@ class Pending:
 
 
 @dataclass
+class Last:
+    """The latest move, public: the faction that made it, what it did in words (the channel's own line for it),
+    the districts it touched, its kind, and the faction turn it was made in ("night.turn"; "" outside Sunset)."""
+
+    faction: int
+    text: str
+    cells: list[int] = field(default_factory=list)
+    kind: str = ""
+    turn: str = ""
+
+
+@dataclass
 class Offer:
     """An open trade offer (cards part C1): the offering faction's cards for ``want`` cards of the other side's,
     its pick when it accepts. Open until answered, or until step 2 ends or one of its cards leaves the hand."""
@@ -134,6 +146,7 @@ class BlocState:
     reveal: list[int] = field(default_factory=lambda: [0, 0, -1])  # pooled reveal: cards, discards, chooser
     vans_destroyed: int = 0
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
+    last: Last | None = None  # the latest move (None: none yet, or a game stored before it was recorded)
     outcome: str = ""  # "" while playing, then "win" or "loss"
     reason: str = ""
     ply: int = 0

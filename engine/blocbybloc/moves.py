@@ -132,7 +132,7 @@ def _parse(kind: str, args: list[str]) -> Move | None:
         return Move(kind, cell=_cell(args[0]), to=_cell(args[1]), n=int(args[2]))
     if kind == "barricade" and len(args) == 2:
         return Move("barricade", _die(args[0]), conn=conn_id(args[1]))
-    if kind == "dumpster" and len(args) == 2:
+    if kind == "dumpster" and 1 <= len(args) <= 2:
         return Move("dumpster", extra=tuple(sorted(conn_id(a) for a in args)))
     if kind == "garden" and 2 <= len(args) <= 4:
         return Move("garden", _die(args[0]), extra=tuple(sorted(conn_id(a) for a in args[1:])))

@@ -31,6 +31,7 @@ from engine.rng import Rng
 
 ALLOW, STOP, PASS = Move("allow"), Move("stop"), Move("pass")
 OWN_TURN = ("keep", "lookout", "scan")  # pending decisions inside the acting faction's own turn
+ONE_HOLDER = ("lookout", "communique")  # and the Police Scanner's order: asked of one card's holder, privately
 TOGETHER = ("start", "split")  # pending decisions open at once, answered in any order (play part D2)
 PROMPTS = {
     "fever": "{f}: Barricade Fever: place a barricade ({roll} left) around a district where you have blocs.",
@@ -96,13 +97,32 @@ def pending_decision(state: BlocState, p: Pending, alongside: bool = False) -> D
     asked = "reorder" if p.kind == "scan" and p.action == "reveal" else p.kind  # the pooled reveal, not a card
     prompt = PROMPTS[asked].format(f=name, roll=p.hits, window=window,
                                     where=cell_name(p.cell) if p.cell >= 0 else "")
-    own = p.kind in OWN_TURN
-    # choices that show a hand (the cards drawn, the seen police cards, a card one holds) are never public
-    # (Lookouts and Communique are asked only of their holders, which the prompt on the board says anyway)
-    private = p.kind in ("keep", "window") or (p.kind == "scan" and p.action != "reveal")
-    own = own and p.action != "reveal"
+    own = p.kind in OWN_TURN and p.action != "reveal"
+    # choices that show a hand (the cards drawn, the seen police cards) are never public, nor a question asked
+    # of one card's holder (cards.md decision 21: the board says only that the game waits for a reaction)
+    private = p.kind in ("keep", "window") or one_holder(p)
     return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
-                    default=pending_default(state, p))
+                    default=pending_default(state, p), followup=own and goes_on(state, p.faction))
+
+
+def one_holder(p: Pending) -> bool:
+    """Whether ``p`` is a question asked of one card's holder (Lookouts, Communiqué, the Police Scanner's order,
+    not the order of publicly revealed cards): asked privately, never shown on the board (cards.md decision 21)."""
+    return p.kind in ONE_HOLDER or (p.kind == "scan" and p.action != "reveal")
+
+
+def goes_on(state: BlocState, f: int) -> bool:
+    """Whether faction ``f``'s decision now continues its own Sunset turn after a move of its own in it (a
+    ``followup``: the channel gets one board per faction turn, not one per action). Not after a trade offer, whose
+    answer is another seat's, with the board in front of it."""
+    last = state.last
+    return (state.phase == "sunset" and f == state.faction_now() and last is not None and last.faction == f
+            and last.turn == turn_key(state) and last.kind != "offer")
+
+
+def turn_key(state: BlocState) -> str:
+    """The faction turn the game is in ("night.turn"), "" outside Sunset."""
+    return f"{state.night}.{state.turn}" if state.phase == "sunset" else ""
 
 
 def turn_decision(state: BlocState) -> Decision:
@@ -111,7 +131,7 @@ def turn_decision(state: BlocState) -> Decision:
     seat = state.controller[f]
     holds = any(state.hands[g] for g in state.order if state.controller[g] == seat)  # its menu names cards
     return Decision(seat, "turn", f"{named(f)}: your actions ({dice}).", private=holds, clock="turn",
-                    default="end")
+                    default="end", followup=goes_on(state, f))
 
 
 def pending_default(state: BlocState, p: Pending) -> str:

@@ -11,6 +11,7 @@ from engine.blocbybloc.common import district_name, named
 from engine.blocbybloc.game import BlocByBloc
 from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, BlocState
 from engine.blocbybloc.moves import ATTACKS, Move, describe
+from engine.blocbybloc.pending import one_holder
 from engine.blocbybloc.view import BlocView
 from engine.text import GameText, plural
 
@@ -74,6 +75,8 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
         if state.pending and state.pending[0].kind == "start":
             return head + "the factions place their Starts"
+        if state.pending and one_holder(state.pending[0]):  # a question for one card's holder: nothing more
+            return head + "waiting for a reaction"
         owes = "to choose" if self.game.decisions(state)[0].clock == "decision" else "to act"  # (outside its turn)
         return head + f"{named(f)} ({{p{state.controller[f]}}}) {owes}"
 

@@ -113,6 +113,7 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
     player = await workers_attack_then_roll_a_one()
     res = await player.slash(thread, "move", move="move 6 C4 C3 1")
     assert res.ephemeral and res.response.content == cancelled
+    await player.slash(thread, "move", move="end")  # the turn's board (its later actions went on privately)
     assert "nothing spent" in (last_board(thread).embeds[0].description or "")
 
     player = await workers_attack_then_roll_a_one()  # again, the Workers holding Lookouts: asked first, they keep

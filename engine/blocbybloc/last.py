@@ -1,0 +1,82 @@
+"""The latest move, recorded on the state for the board ("Last: …" and an outline around the districts it touched):
+who made it, the channel's own line for it, and where. Only public: the line is one of the move's events, which the
+channel hears anyway (a gift or a trade says how many cards, never which)."""
+
+from __future__ import annotations
+
+from engine.base import CANCEL, Event
+from engine.blocbybloc.city import cell_name
+from engine.blocbybloc.common import named
+from engine.blocbybloc.model import BlocState, Last
+from engine.blocbybloc.moves import Move, describe
+from engine.blocbybloc.pending import pending_of
+from engine.blocbybloc.view import LastView
+
+PRELUDE = ("reaction", "kitchen", "dice", "form", "lapse")
+"""Events a move's own line may follow (the roll that closed a run of attacks, the next turn's dice): not its line."""
+
+MAIN = {"end": "ops"}  # a move whose line is of one kind, whatever comes before it (untaken Workshop draws)
+
+
+def mover_faction(state: BlocState, seat: int, move: Move) -> int:
+    """The faction that makes ``move`` for ``seat``, read before it is carried out."""
+    if move.kind in ("give", "offer"):
+        return move.frm if move.frm >= 0 else state.faction_now()
+    if move.kind == "decline" or (move.kind == "accept" and move.n):
+        return next((o.to for o in state.offers if o.id == move.n), state.faction_now())
+    if state.pending:
+        return (pending_of(state, seat) or state.pending[0]).faction
+    return state.faction_now()
+
+
+def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, events: list[Event]) -> None:
+    """Record ``move``, made by faction ``f`` in the turn ``turn``, as the latest move: its line is the first of
+    its events that ``f`` says (not a roll it set off first), or else the move in words."""
+    seat = state.controller[f]
+    name = named(f)
+    want = MAIN.get(move.kind)
+    text = ""
+    for e in events:
+        if e.seat != seat or e.kind in PRELUDE or (want is not None and e.kind != want):
+            continue
+        if e.kind == CANCEL or name in e.text or e.kind == "manifestation":
+            text = e.text if name in e.text else f"{name}: {e.text}"
+            break
+    if not text:
+        text = f"{name}: {spoken(move)}."
+    state.last = Last(f, text, sorted(set(cells)), move.kind, turn)
+
+
+def spoken(move: Move) -> str:
+    """A move's menu label as a clause (``Keep this reaction roll`` → ``keep this reaction roll``)."""
+    label = describe(move, cell_name(move.cell) if move.cell >= 0 else "")
+    return label[:1].lower() + label[1:]
+
+
+def touched(state: BlocState, seat: int, f: int, move: Move) -> list[int]:
+    """The districts ``move`` (faction ``f``'s) touches, read before it is carried out: its district and
+    destination, both ends of each connection it barricades or crosses, the occupation whose ability it uses, the
+    district a pending answer is about."""
+    exchange = move.kind in ("give", "offer", "decline") or (move.kind == "accept" and move.n)
+    if exchange:  # (its ``to`` is a faction)
+        return []
+    city = state.city
+    ends = {c.id: (c.a, c.b) for c in city.connections}
+    cells = [c for c in (move.cell, move.to) if c >= 0]
+    for conn in (move.conn, *move.extra):
+        cells += ends.get(conn, ())
+    if move.kind in ("hall", "hacker", "workshop") and not state.pending:
+        cells += [c for c in (state.occupation_cell(f, move.kind),) if c >= 0]
+    if state.pending and not cells and move.kind not in ("order", "discard"):
+        p = pending_of(state, seat) or state.pending[0]
+        if p.cell >= 0:
+            cells.append(p.cell)
+    return cells
+
+
+def view_of(state: BlocState) -> LastView | None:
+    """The latest move as the view gives it (districts by name), or None before the first one."""
+    last = state.last
+    if last is None:
+        return None
+    return {"faction": last.faction, "text": last.text, "cells": [cell_name(c) for c in last.cells]}
