@@ -1,4 +1,5 @@
-"""The Breaks board as a PNG: one panel per player around a column with the piles.
+"""The Breaks board as a PNG, 800 px wide for phones: the piles in a strip under the header, one panel per player
+in a grid of two columns (two rows from three players on), the last move in words at the foot.
 
 Input is exactly ``Breaks.view()``; output is PNG bytes. Card faces, card backs, badges, fixed labels and the
 empty table of each layout are drawn once, each on first use (importing the module draws nothing). A render copies
@@ -6,7 +7,9 @@ the table, pastes sprites and draws only the text that changes (names, headline,
 
 Reading the board without relying on colour: suits have their own shapes *and* a
 four-colour deck; the players to act have a thick border, a ``P1`` badge in yellow and a
-"TO PLAY" badge; the last move's slots have a dashed outline and a "last move" label.
+"TO PLAY" badge; the last move's slots (or the discard pile) have a dashed outline and a tag.
+Every needed text is at least 18 px high, 9 px when a phone shows the picture 400 px wide.
+The discard pile is face down: it shows how many cards it holds, and to a player their own discards.
 """
 
 from __future__ import annotations
@@ -19,12 +22,10 @@ from PIL import Image, ImageDraw
 
 from engine.base import ResultView
 from engine.breaks.cards import JOKER, RANKS, SUITS
-from engine.breaks.game import SLOTS
 from engine.breaks.view import BreaksOptions, BreaksView
 from render.common import (
     BLUE,
     CARD_EDGE,
-    ELLIPSIS,
     FAINT,
     FELT_CENTRE,
     FELT_EDGE,
@@ -72,16 +73,17 @@ HIGHLIGHT = ORANGE  # the last move; always dashed and labelled as well
 SHADOW = 3  # card shadow offset
 SHADOW_ALPHA = 90
 
-W = 1200
-HEADER = 58
-FOOTER = 50
-GAP = 12  # between panels
-PAD = 14  # inside a panel
-NAME_ROW = 48
-LABEL_ROW = 30  # slot numbers under the cards
-STACK_ROW = 46  # the stacks, when they have a row of their own
+W = 800  # a phone shows it 400 px wide: a text needs 18 px here to be 9 px there
+HEADER = 52
+PILES = 222  # the strip with the draw pile, the discard pile and the card just drawn
+FOOTER = 100  # the last move in words, on up to two lines
+GAP = 10  # between panels
+PAD = 12  # inside a panel
+NAME_ROW = 46
+STACK_ROW = 44  # the stacks and the score, under the name
+LABEL_ROW = 32  # slot numbers under the cards
 SLOT_GAP = 12
-NAME_SIZE = 28
+NAME_SIZE = 24
 HEADLINE_SIZE = 26
 TITLE = "BREAKS"
 
@@ -141,7 +143,7 @@ def _face(style: CardStyle, code: str, wild: bool = False, strip: bool = True) -
         draw.rounded_rectangle((6, mid_top, w - 7, mid_bottom), radius=6, fill=COURT_TINT, outline=COURT_EDGE)
     cx, cy = w // 2, (mid_top + mid_bottom) // 2
     if code == JOKER:  # a star over the word, both in the Joker's own colour
-        word = int(style.index * 0.4)
+        word = max(19, int(style.index * 0.4))
         size = mid_bottom - mid_top - word - 6
         face.alpha_composite(shape_sprite("*", size, JOKER_INK), (cx - size // 2, mid_top))
         draw_text(draw, (cx, mid_bottom), "JOKER", word, JOKER_INK, anchor="ms", bold=True)
@@ -149,8 +151,8 @@ def _face(style: CardStyle, code: str, wild: bool = False, strip: bool = True) -
         size = min(style.centre, mid_bottom - mid_top - 4)
         face.alpha_composite(shape_sprite(code[1], size, SUIT_INK[code[1]]), (cx - size // 2, cy - size // 2))
     if court:  # the court letter again, small, so J/Q/K read even from the centre
-        draw_text(draw, (w - 11, mid_bottom - 5), code[0], int(style.index * 0.5), SUIT_INK[code[1]], anchor="rs",
-                  bold=True)
+        draw_text(draw, (w - 11, mid_bottom - 5), code[0], max(19, int(style.index * 0.5)), SUIT_INK[code[1]],
+                  anchor="rs", bold=True)
     _index(draw, face, style, code, top_base, wild)
     if strip:
         _index(draw, face, style, code, strip_base, wild)
@@ -205,19 +207,26 @@ def _empty_slot(style: CardStyle) -> Image.Image:
     img = Image.new("RGBA", (style.w + 1, style.h + 1), FAINT + (0,))
     draw = ImageDraw.Draw(img)
     dashed_rect(draw, (0, 0, style.w, style.h), FAINT, width=2, dash=9, gap=7)
-    draw_text(draw, (style.w // 2, style.h // 2), "empty", 18, FAINT, anchor="mm")
+    draw_text(draw, (style.w // 2, style.h // 2), "empty", 20, FAINT, anchor="mm")
     return img
 
 
 # --- layouts ---------------------------------------------------------------------------------
+CARD = CardStyle(w=108, h=150, strip=42, index=42, radius=10)  # the tableaus' cards and the card just drawn
+PANEL_H = 8 + NAME_ROW + STACK_ROW + CARD.h + (MAX_FAN - 1) * CARD.strip + 6 + LABEL_ROW + PAD
+
+
 @dataclass(frozen=True)
 class Layout:
     height: int
     style: CardStyle
-    middle: Box  # the pile column
+    piles: Box  # the strip with the piles and the card just drawn
     panels: tuple[Box, ...]  # by seat
-    spare: Box | None  # an unused grid cell (three players)
-    stacks_row: bool  # stacks in a row under the name (wide cards) or in a column right of the slots
+    spare: Box | None  # an unused grid cell (three players): how to read the table
+
+    @property
+    def middle(self) -> Box:  # (the piles' strip, by its older name)
+        return self.piles
 
     def slot_x(self, seat: int, slot: int) -> int:
         return self.panels[seat][0] + PAD + slot * (self.style.w + SLOT_GAP)
@@ -227,72 +236,57 @@ class Layout:
         return self.panels[seat][3] - PAD - LABEL_ROW
 
     def stack_box(self, seat: int) -> Box:
-        x0, y0, x1, y1 = self.panels[seat]
-        if self.stacks_row:
-            return (x0 + PAD, y0 + 8 + NAME_ROW, x1 - PAD, y0 + 8 + NAME_ROW + STACK_ROW)
-        return (self.slot_x(seat, SLOTS) + 2, y0 + 8 + NAME_ROW + 6, x1 - 8, y1 - PAD)
+        x0, y0, x1, _ = self.panels[seat]
+        return (x0 + PAD, y0 + 8 + NAME_ROW, x1 - PAD, y0 + 8 + NAME_ROW + STACK_ROW)
+
+    def pile_x(self, i: int) -> int:
+        """The middle of the draw pile (0) and of the discard pile (1)."""
+        return self.piles[0] + 70 + i * 170
 
 
 def _layout(seats: int) -> Layout:
-    if seats == 2:  # tall panels: the stacks go in a row under the name and the cards get the width
-        height, mid_w, style = 675, 180, CardStyle(w=142, h=198, strip=54, index=52, radius=12)
-    else:
-        height, mid_w, style = 900, 200, CardStyle(w=100, h=140, strip=40, index=40, radius=8)
-    panel_w = (W - mid_w - 4 * GAP) // 2
-    top, bottom = HEADER + GAP, height - FOOTER - GAP
-    left = (GAP, GAP + panel_w)
-    right = (W - GAP - panel_w, W - GAP)
-    middle = (left[1] + GAP, top, right[0] - GAP, bottom)
-    if seats == 2:
-        cells = [(left[0], top, left[1], bottom), (right[0], top, right[1], bottom)]
-    else:
-        row_h = (bottom - top - GAP) // 2
-        rows = ((top, top + row_h), (bottom - row_h, bottom))
-        cells = [(x[0], y[0], x[1], y[1]) for y in rows for x in (left, right)]
+    rows = 1 if seats == 2 else 2
+    panel_w = (W - 3 * GAP) // 2
+    piles = (GAP, HEADER + GAP, W - GAP, HEADER + GAP + PILES)
+    top = piles[3] + GAP
+    cells = [(GAP + c * (panel_w + GAP), top + r * (PANEL_H + GAP), GAP + c * (panel_w + GAP) + panel_w,
+              top + r * (PANEL_H + GAP) + PANEL_H) for r in range(rows) for c in range(2)]
+    height = top + rows * (PANEL_H + GAP) + FOOTER
     spare = cells[seats] if seats < len(cells) else None
-    return Layout(height=height, style=style, middle=middle, panels=tuple(cells[:seats]), spare=spare,
-                  stacks_row=seats == 2)
+    return Layout(height=height, style=CARD, piles=piles, panels=tuple(cells[:seats]), spare=spare)
 
 
 LAYOUTS = {n: _layout(n) for n in (2, 3, 4)}
-PILE_STYLE = CardStyle(w=72, h=100, strip=28, index=28, radius=6)  # the discard pile's top card, face up
-
-
-def _badge(radius: int) -> Image.Image:
-    outer, inner = shape_sprite("o", 2 * radius, INK), shape_sprite("o", 2 * radius - 4, WHITE)
-    outer.alpha_composite(inner, (2, 2))
-    return outer
 
 
 # --- fixed text, drawn once ----------------------------------------------------------------------
-
-
 @cache
 def _slot_label(slot: int, cards: int, last_move: bool) -> Label:
     """Under a slot: its number and how many cards it holds; a pill where the last move touched it."""
     text = f"{slot + 1}" if cards == 0 else f"{slot + 1} \u00b7 {cards} card{'s' * (cards != 1)}"
     if last_move:
-        return pill_label(text, 16, INK, HIGHLIGHT, pad=7, bold=True)
-    return text_label(text, 17, MUTED, bold=True)
+        return pill_label(text, 19, INK, HIGHLIGHT, pad=7, bold=True)
+    return text_label(text, 20, MUTED, bold=True)
 
 
 # faces for the text that changes, set glyph by glyph
 NAME = Glyphs(NAME_SIZE, WHITE, bold=True)  # player names and scores
 HEAD = Glyphs(HEADLINE_SIZE, YELLOW, bold=True)  # whose turn, the result
 BODY = Glyphs(22, WHITE, bold=True)  # the last move, "drawn by", stack counts
-NOTE = Glyphs(17, MUTED)  # options, points per stack, cards left
-PILE = Glyphs(30, WHITE, bold=True)
-BADGE_NUMBER = Glyphs(20, INK, bold=True)
+NOTE = Glyphs(20, MUTED)  # options, points per stack, cards left, recycles
+PILE = Glyphs(26, WHITE, bold=True)  # how many cards a pile holds
+CHIP_RANK = {ink: Glyphs(20, ink, bold=True) for ink in (*SUIT_INK.values(), JOKER_INK)}  # the viewer's discards
+CHIP_W, CHIP_H = 58, 32
 
 
 def _last_move_key() -> Label:
     """The footer's legend: a dashed swatch (the outline style of the last move) and its name."""
-    text = text_label("LAST MOVE", 17, HIGHLIGHT, bold=True)
+    text = text_label("LAST MOVE", 19, HIGHLIGHT, bold=True)
     img = Image.new("RGBA", (36 + 10 + text.image.width, max(24, text.height)), HIGHLIGHT + (0,))
     cy = img.height // 2
     dashed_rect(ImageDraw.Draw(img), (0, cy - 11, 36, cy + 11), HIGHLIGHT, width=3, dash=7, gap=4)
     text.paste(img, (46, cy))
-    return Label(img)
+    return Label(img, 0, "LAST MOVE", 19)
 
 
 # --- the palette ------------------------------------------------------------------------------------
@@ -307,7 +301,7 @@ def _palette() -> Image.Image:
         (PANEL, shade(PANEL, SHADOW_ALPHA)), (PANEL, INK), (PANEL, HIGHLIGHT), (PANEL, BACK),
         (STRIP, WHITE), (STRIP, MUTED), (STRIP, YELLOW), (STRIP, HIGHLIGHT), (STRIP, FAINT),
         (FELT_CENTRE, WHITE), (FELT_CENTRE, MUTED), (FELT_CENTRE, YELLOW), (FELT_EDGE, WHITE),
-        (FELT_CENTRE, BACK), (FELT_EDGE, MUTED),
+        (FELT_CENTRE, BACK), (FELT_EDGE, MUTED), (FELT_CENTRE, HIGHLIGHT), (FELT_EDGE, HIGHLIGHT),
         (WHITE, INK), (WHITE, VERMILLION), (WHITE, BLUE), (WHITE, GREEN), (WHITE, JOKER_INK),
         (WHITE, CARD_EDGE), (WHITE, COURT_EDGE), (WHITE, shade(WHITE, SHADOW_ALPHA)), (WHITE, PANEL),
         (COURT_TINT, INK), (COURT_TINT, VERMILLION), (COURT_TINT, BLUE), (COURT_TINT, GREEN),
@@ -327,25 +321,26 @@ def _legend(img: Image.Image, box: Box) -> None:
     draw = ImageDraw.Draw(img)
     x0, y0 = box[0], box[1]
     draw.rounded_rectangle(box, radius=14, outline=PANEL_EDGE, width=2)
-    draw_text(draw, (x0 + 20, y0 + 24), "HOW TO READ THE TABLE", 18, MUTED, anchor="lm", bold=True)
-    x, y, step = x0 + 20, y0 + 64, 52
+    draw_text(draw, (x0 + 18, y0 + 26), "HOW TO READ THE TABLE", 19, MUTED, anchor="lm", bold=True)
+    x, y, step = x0 + 18, y0 + 72, 50
     draw.rounded_rectangle((x, y - 16, x + 44, y + 16), radius=6, outline=YELLOW, width=5)
-    draw_text(draw, (x + 60, y), "thick border: to play (at the end: won)", 18, WHITE, anchor="lm")
+    draw_text(draw, (x + 58, y), "thick border: to play", 20, WHITE, anchor="lm")
     y += step
     dashed_rect(draw, (x, y - 16, x + 44, y + 16), HIGHLIGHT, width=4, dash=8, gap=4)
-    draw_text(draw, (x + 60, y), "dashed outline: last move", 18, WHITE, anchor="lm")
+    draw_text(draw, (x + 58, y), "dashed outline: last move", 20, WHITE, anchor="lm")
     y += step
     draw.rounded_rectangle((x + 6, y - 18, x + 38, y + 18), radius=4, fill=COURT_TINT, outline=COURT_EDGE)
-    draw_text(draw, (x + 60, y), "J Q K: can break, when just drawn", 18, WHITE, anchor="lm")
+    draw_text(draw, (x + 58, y), "J Q K just drawn: can break", 20, WHITE, anchor="lm")
     y += step
     draw.rounded_rectangle((x + 6, y - 18, x + 38, y + 18), radius=4, fill=WHITE, outline=CARD_EDGE)
     _paste(img, shape_sprite("*", 24, JOKER_INK), (x + 10, y - 12))
-    draw_text(draw, (x + 60, y), "star: wild (Joker, or Aces if wild)", 18, WHITE, anchor="lm")
-    y += step
-    draw_text(draw, (x, y), "Cards fan upward: the top card is the one", 17, MUTED, anchor="lm")
-    draw_text(draw, (x, y + 24), "that counts, the bottom card sits lowest.", 17, MUTED, anchor="lm")
-    draw_text(draw, (x, y + 60), "Moves: draw, place 2, discard,", 17, MUTED, anchor="lm")
-    draw_text(draw, (x, y + 84), "break P2 1 onto 3, merge 1 onto 2, done", 17, MUTED, anchor="lm")
+    draw_text(draw, (x + 58, y), "star: wild card", 20, WHITE, anchor="lm")
+    y += step - 4
+    for line in ("Cards fan upward: the top", "card is the one that counts.", "",
+                 "draw \u00b7 place 2 \u00b7 discard", "break P2 1 onto 3", "merge 1 onto 2 \u00b7 done"):
+        if line:
+            draw_text(draw, (x, y), line, 19, MUTED, anchor="lm")
+        y += 27 if line else 10
 
 
 @cache
@@ -357,16 +352,12 @@ def _table(layout: Layout) -> Image.Image:
     draw.rectangle((0, layout.height - FOOTER, W, layout.height), fill=STRIP)
     draw.line((0, HEADER, W, HEADER), fill=PANEL_EDGE, width=1)
     draw.line((0, layout.height - FOOTER, W, layout.height - FOOTER), fill=PANEL_EDGE, width=1)
-    draw_text(draw, (GAP + 4, HEADER // 2), TITLE, 30, WHITE, anchor="lm", bold=True)
-    for seat, box in enumerate(layout.panels):
+    draw_text(draw, (GAP + 4, HEADER // 2), TITLE, 26, WHITE, anchor="lm", bold=True)
+    for box in layout.panels:
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
-        if not layout.stacks_row:
-            sx0, sy0, sx1, _ = layout.stack_box(seat)
-            draw_text(draw, ((sx0 + sx1) // 2, sy0), "STACKS", 15, MUTED, anchor="mt", bold=True)
-    mx0, my0, mx1, _ = layout.middle
-    half = (mx1 - mx0) // 2
+    _, py0, _, _ = layout.piles
     for i, label in enumerate(("DRAW", "DISCARD")):
-        draw_text(draw, (mx0 + half // 2 + i * half, my0 + 10), label, 17, MUTED, anchor="mt", bold=True)
+        draw_text(draw, (layout.pile_x(i), py0 + 14), label, 19, MUTED, anchor="mt", bold=True)
     if layout.spare:
         _legend(img, layout.spare)
     return img
@@ -379,23 +370,19 @@ class _Sprites:
 
     @cached_property
     def TITLE_END(self) -> int:
-        return GAP + 4 + int(text_width(TITLE, 30))
+        return GAP + 4 + int(text_width(TITLE, 26, bold=True))
 
     @cached_property
     def PILE_BACK(self) -> Image.Image:
         return _back(72, 100)
 
     @cached_property
-    def STACK_BACK(self) -> Image.Image:
-        return _back(50, 70, radius=5)
+    def HELD_BACK(self) -> Image.Image:
+        return _back(CARD.w, CARD.h, radius=CARD.radius)
 
     @cached_property
     def MINI_BACK(self) -> Image.Image:
-        return _back(28, 40, radius=4)
-
-    @cached_property
-    def BADGE(self) -> Image.Image:
-        return _badge(15)
+        return _back(26, 36, radius=4)
 
     @cached_property
     def SEAT_BADGE(self) -> dict[tuple[int, bool], Label]:
@@ -404,27 +391,28 @@ class _Sprites:
 
     @cached_property
     def TO_PLAY(self) -> Label:
-        return pill_label("TO PLAY", 17, INK, YELLOW, icon=">")
+        return pill_label("TO PLAY", 19, INK, YELLOW, icon=">")
 
     @cached_property
     def WINNER(self) -> Label:
-        return pill_label("WINNER", 17, INK, YELLOW, icon="*")
+        return pill_label("WINNER", 19, INK, YELLOW, icon="*")
 
     @cached_property
     def ORDINAL(self) -> dict[int, Label]:
-        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 17, WHITE, PANEL_EDGE) for n in range(2, 5)}
+        return {n: pill_label({2: "2nd", 3: "3rd"}.get(n, f"{n}th"), 19, WHITE, PANEL_EDGE) for n in range(2, 5)}
 
     @cached_property
     def NEW_STACK(self) -> Label:
-        return pill_label("new!", 15, INK, HIGHLIGHT, pad=6)
+        return pill_label("new!", 19, INK, HIGHLIGHT, pad=6)
 
     @cached_property
     def PHASE_PILL(self) -> dict[str, Label]:
-        return {"final": pill_label("FINAL ROUND", 16, INK, HIGHLIGHT), "over": pill_label("GAME OVER", 16, INK, WHITE)}
+        return {"final": pill_label("FINAL ROUND", 19, INK, HIGHLIGHT), "over": pill_label("GAME OVER", 19, INK, WHITE)}
 
     @cached_property
     def HINT(self) -> dict[str, Label]:
-        return {h: text_label(h, 18, MUTED) for h in ("merge or done", "place, break or discard", "draw or merge")}
+        return {h: text_label(h, 20, MUTED) for h in ("may merge, or done", "place, break or discard",
+                                                       "draw or merge")}
 
     @cached_property
     def HEAD_ICON(self) -> dict[str, Label]:
@@ -432,11 +420,19 @@ class _Sprites:
 
     @cached_property
     def DRAWN_BY(self) -> Label:
-        return text_label("DRAWN BY", 16, YELLOW, bold=True)
+        return text_label("DRAWN BY", 19, YELLOW, bold=True)
+
+    @cached_property
+    def FACE_DOWN(self) -> Label:
+        return text_label("face down", 19, MUTED)
+
+    @cached_property
+    def YOURS(self) -> Label:
+        return text_label("yours:", 19, MUTED, bold=True)
 
     @cached_property
     def NO_MOVES(self) -> Label:
-        return text_label("New game: no moves yet", 20, MUTED)
+        return text_label("New game: no moves yet", 22, MUTED)
 
     @cached_property
     def LAST_MOVE(self) -> Label:
@@ -448,6 +444,11 @@ class _Sprites:
 
 
 _S = _Sprites()
+
+# Breaks tells players apart by name and seat number (P1-P4), never by colour: yellow marks the players to act
+# (with a TO PLAY tag and a thick border), the same for every seat. Suits have colours and shapes of their own.
+PLAYER_COLOURS: dict[str, Colour] = {}
+SECOND_CUE: dict[str, str] = {}
 
 
 # --- text that changes ------------------------------------------------------------------------------
@@ -468,14 +469,14 @@ def _result_line(result: ResultView, names: list[str]) -> str:
 
 
 def _status(view: BreaksView, names: list[str]) -> tuple[str, str]:
-    """The headline and a hint (a key of :attr:`_Sprites.HINT` or "") for the header strip."""
-    short = [HEAD.fit(n, 240) for n in names]
+    """The headline and a hint (a key of :attr:`_Sprites.HINT` or "")."""
+    short = [HEAD.fit(n, 200) for n in names]
     if view["phase"] == "over" and view["result"]:
         return _result_line(view["result"], short), ""
     who = join_names(short[p] for p in view["to_act"])
     if view["phase"] == "final":
-        return f"Final merge round: {who}", "merge or done"
-    if view["pending"]:
+        return f"{who} to merge", "may merge, or done"
+    if view["pending_seat"] is not None:
         return f"{who} to play", "place, break or discard"
     return f"{who} to play", "draw or merge"
 
@@ -493,6 +494,23 @@ def _options_text(options: BreaksOptions) -> str:
     if options["tiebreak"] == "cards_left":
         bits.append("tiebreak: cards left")
     return " \u00b7 ".join(bits)
+
+
+def _wrap(face: Glyphs, text: str, width: int, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` pixels, cut at spaces (the last one cut short if need be)."""
+    out: list[str] = []
+    words = text.split(" ")
+    line = ""
+    for k, word in enumerate(words):
+        trial = f"{line} {word}" if line else word
+        if face.width(trial) <= width or not line:
+            line = trial
+            continue
+        if len(out) == lines - 1:
+            return out + [face.fit(" ".join([line] + words[k:]), width)]
+        out.append(line)
+        line = word
+    return out + [face.fit(line, width)]
 
 
 # --- drawing -------------------------------------------------------------------------------------
@@ -522,9 +540,10 @@ def _stack_points(points: Sequence[int]) -> list[str]:
     return [f"+{p}" for p in points]
 
 
-def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int],
+def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int], score: int,
                 court: bool, fresh: bool, cards_left: int | None) -> None:
-    """Completed stacks on one line: a small face-down pile, "3 stacks", per-stack points in court scoring."""
+    """Under the name: completed stacks as a small face-down pile, "2 stacks" (and "new!" when the last move made one),
+    the points of each stack in court scoring, cards left with that tiebreak, and the score on the right."""
     x0, y0, x1, y1 = box
     cy = (y0 + y1) // 2
     bw, bh = _S.MINI_BACK.size
@@ -537,64 +556,22 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
     if fresh:
         dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), HIGHLIGHT, width=3,
                     dash=6, gap=3)
+    right = NAME.paste(img, (x1, cy), _points(score), anchor="r")[0] - 12
+    if cards_left is not None:
+        right = NOTE.paste(img, (right, cy), f"{cards_left} left", anchor="r")[0] - 10
     count = len(stacks)
-    x = BODY.paste(img, (px + bw + 2 * layers + 14, cy), f"{count} stack" if count == 1 else f"{count} stacks")[2]
+    x = BODY.paste(img, (px + bw + 2 * layers + 12, cy), f"{count} stack" if count == 1 else f"{count} stacks")[2]
     x += 10
     if fresh:
         x = _S.NEW_STACK.paste(img, (x, cy))[2] + 10
-    right = x1
-    if cards_left is not None:
-        right = NOTE.paste(img, (right, cy), f"{cards_left} cards left", anchor="r")[0] - 10
-    if court and stacks:
+    if court and stacks and right - x > 30:
         NOTE.paste(img, (x, cy), NOTE.fit(" ".join(_stack_points(stacks)), right - x))
-
-
-def _stacks(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int],
-            court: bool, fresh: bool, cards_left: int | None) -> None:
-    """Completed stacks as a small face-down pile with a count badge, in a column; per-stack points in
-    court scoring."""
-    x0, y0, x1, y1 = box
-    cx = (x0 + x1) // 2
-    bw, bh = _S.STACK_BACK.size
-    layers = min(len(stacks), 5)
-    px, py = cx - bw // 2 - layers, y0 + 24 + 4 * layers
-    if not stacks:
-        dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), FAINT, width=2, dash=6, gap=5)
-    for i in range(layers):
-        _paste(img, _S.STACK_BACK, (px + i * 2, py - i * 4))
-    count_y = py - 4 * max(0, layers - 1) + bh // 2
-    _paste(img, _S.BADGE, (cx - _S.BADGE.width // 2, count_y - _S.BADGE.height // 2))
-    BADGE_NUMBER.paste(img, (cx, count_y), str(len(stacks)), anchor="m")
-    y = py + bh + 18
-    if fresh:
-        dashed_rect(draw, (px - 7, py - 4 * layers - 5, px + bw + 9, py + bh + 5), HIGHLIGHT, width=3, dash=7,
-                    gap=4)
-        _S.NEW_STACK.paste(img, (cx, y), anchor="m")
-        y += 26
-    if court and stacks:
-        lines: list[str] = []
-        line = ""
-        for word in _stack_points(stacks):
-            trial = f"{line} {word}".strip()
-            if line and NOTE.width(trial) > x1 - x0:
-                lines.append(line)
-                line = word
-            else:
-                line = trial
-        lines.append(line)
-        if len(lines) > 3:
-            lines = lines[:2] + [ELLIPSIS]
-        for text in lines:
-            NOTE.paste(img, (cx, y), text, anchor="m")
-            y += 21
-    if cards_left is not None:
-        NOTE.paste(img, (cx, y1 - 10), f"{cards_left} left", anchor="m")
 
 
 def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView, seat: int,
            name: str) -> None:
     box = layout.panels[seat]
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     style = layout.style
     player = view["players"][seat]
     options = view["options"]
@@ -604,11 +581,9 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     if acting or winner:
         draw.rounded_rectangle(box, radius=14, outline=YELLOW, width=6)
 
-    # name row: seat badge, name, status badge, score
+    # name row: seat badge, name, status tag
     cy = y0 + 8 + NAME_ROW // 2
     badge = _S.SEAT_BADGE[(seat, acting or winner)].paste(img, (x0 + PAD, cy))
-    score_box = NAME.paste(img, (x1 - PAD, cy), _points(player["score"]), anchor="r")
-    tag_right = score_box[0] - 14
     tag: Label | None = None
     if acting:
         tag = _S.TO_PLAY
@@ -616,7 +591,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
         tag = _S.WINNER
     elif result:
         tag = _S.ORDINAL.get(result["ranks"][seat])
-    tag_left = tag.paste(img, (tag_right, cy), anchor="r")[0] if tag else tag_right
+    tag_left = tag.paste(img, (x1 - PAD, cy), anchor="r")[0] if tag else x1 - PAD
     name_x = badge[2] + 10
     NAME.paste(img, (name_x, cy), NAME.fit(name, tag_left - 12 - name_x))
 
@@ -630,75 +605,115 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
         top = _fan(img, style, sx, baseline, cards, aces_wild)
         last_move = (seat, i) in touched
         if last_move:
-            dashed_rect(draw, (sx - 6, top - 6, sx + style.w + 8, baseline + 7), HIGHLIGHT, width=4, dash=12, gap=6)
-        _slot_label(i, len(cards), last_move).paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 4),
+            dashed_rect(draw, (sx - 5, top - 5, sx + style.w + 6, baseline + 6), HIGHLIGHT, width=4, dash=12, gap=6)
+        _slot_label(i, len(cards), last_move).paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 5),
                                                      anchor="m")
 
     left = player["cards_left"] if options["tiebreak"] == "cards_left" else None
-    draw_stacks = _stacks_row if layout.stacks_row else _stacks
-    draw_stacks(img, draw, layout.stack_box(seat), player["stack_points"], options["scoring"] == "court",
-                bool(last and seat in last["stacked"]), left)
+    _stacks_row(img, draw, layout.stack_box(seat), player["stack_points"], player["score"],
+                options["scoring"] == "court", bool(last and seat in last["stacked"]), left)
 
 
-def _middle(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView,
-            names: list[str]) -> None:
-    mx0, my0, mx1, _ = layout.middle
-    cx = (mx0 + mx1) // 2
-    half = (mx1 - mx0) // 2
+def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView,
+           names: list[str]) -> None:
+    """The draw pile and the face-down discard pile with their counts (the viewer's own discards named), and the
+    card just drawn: its face to its drawer, its back to everyone else."""
+    x0, y0, x1, y1 = layout.piles
+    draw.rounded_rectangle(layout.piles, radius=14, outline=PANEL_EDGE, width=2)
     bw, bh = _S.PILE_BACK.size
+    last = view["last"]
     for i, count in enumerate((view["draw_pile"], view["discard_pile"])):
-        px = mx0 + half // 2 + i * half
-        x, y = px - bw // 2, my0 + 36
+        px = layout.pile_x(i)
+        x, y = px - bw // 2, y0 + 40
         if count:
             layers = min(4, 1 + count // 12)
             for k in range(layers):
                 _paste(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
         else:
             dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
-        PILE.paste(img, (px, y + bh + 32), str(count), anchor="m")
-    y = my0 + 36 + bh + 64
-    NOTE.paste(img, (cx, y), f"recycles left: {view['recycles_left']}", anchor="m")
-    pending, seat = view["pending"], view["pending_seat"]
-    if pending is None or seat is None:
+        PILE.paste(img, (px, y + bh + 28), str(count), anchor="m")
+        if i == 1 and last is not None and last["move"] == "discard":  # the last move: a discard
+            dashed_rect(draw, (x - 14, y - 6, x + bw + 12, y + bh + 12), HIGHLIGHT, width=4, dash=10, gap=5)
+    NOTE.paste(img, (layout.pile_x(0), y1 - 20), f"recycles left: {view['recycles_left']}", anchor="m")
+    if view["discard_pile"]:
+        _S.FACE_DOWN.paste(img, (layout.pile_x(1), y1 - 20), anchor="m")
+    mine = view["my_discards"]
+    dx = layout.pile_x(1) + bw // 2 + 30
+    hx = x1 - PAD - CARD.w  # the card just drawn
+    if mine:  # the viewer's own discards, newest first (the others' stay unknown)
+        _S.YOURS.paste(img, (dx, y0 + 26))
+        _chips(img, (dx, y0 + 46, hx - 20, y1 - 8), list(reversed(mine)))
+    seat = view["pending_seat"]
+    hy = y0 + (y1 - y0 - CARD.h) // 2
+    if seat is None:
+        headline, hint = _status(view, names)
+        if hint:
+            _S.HINT[hint].paste(img, (x1 - PAD, (y0 + y1) // 2), anchor="r")
         return
-    style = layout.style
-    top = y + 40
-    _S.DRAWN_BY.paste(img, (cx, top), anchor="m")
-    BODY.paste(img, (cx, top + 26), BODY.fit(names[seat], mx1 - mx0 - 8), anchor="m")
-    card_y = top + 50
-    x = cx - style.w // 2
-    draw.rounded_rectangle((x - 7, card_y - 7, x + style.w + 7, card_y + style.h + 7), radius=style.radius + 5,
+    pending = view["pending"]
+    sprite = _card(_deck(CARD), pending, view["options"]["aces_wild"]) if pending else _S.HELD_BACK
+    draw.rounded_rectangle((hx - 6, hy - 6, hx + CARD.w + 6, hy + CARD.h + 6), radius=CARD.radius + 4,
                            outline=YELLOW, width=3)
-    _paste(img, _card(_deck(style), pending, view["options"]["aces_wild"]), (x, card_y))
+    _paste(img, sprite, (hx, hy))
+    tx = hx - 18
+    _S.DRAWN_BY.paste(img, (tx, hy + 24), anchor="r")
+    BODY.paste(img, (tx, hy + 56), BODY.fit(names[seat], tx - dx), anchor="r")
+    if not mine:
+        _S.HINT["place, break or discard"].paste(img, (tx, hy + CARD.h - 20), anchor="r")
+
+
+def _chips(img: Image.Image, box: Box, cards: list[str]) -> None:
+    """Cards as small white chips (rank and suit shape) in rows within ``box``; "+N" for those that do not fit."""
+    x0, y0, x1, y1 = box
+    per_row = max(1, (x1 - x0 + 6) // (CHIP_W + 6))
+    rows = max(1, (y1 - y0 + 6) // (CHIP_H + 6))
+    room = per_row * rows
+    shown = cards if len(cards) <= room else cards[:room - 1]
+    draw = ImageDraw.Draw(img)
+    for k, code in enumerate(shown):
+        x, y = x0 + (k % per_row) * (CHIP_W + 6), y0 + (k // per_row) * (CHIP_H + 6)
+        draw.rounded_rectangle((x, y, x + CHIP_W, y + CHIP_H), radius=6, fill=WHITE, outline=CARD_EDGE)
+        if code == JOKER:
+            label, ink, shape = "JK", JOKER_INK, "*"
+        else:
+            label, ink, shape = ("10" if code[0] == "T" else code[0]), SUIT_INK[code[1]], code[1]
+        face = CHIP_RANK[ink]
+        right = face.paste(img, (x + 6, y + CHIP_H // 2), label)[2]
+        _paste(img, shape_sprite(shape, 18, ink), (right + 3, y + CHIP_H // 2 - 9))
+    if len(shown) < len(cards):
+        k = len(shown)
+        x, y = x0 + (k % per_row) * (CHIP_W + 6), y0 + (k // per_row) * (CHIP_H + 6)
+        NOTE.paste(img, (x + 4, y + CHIP_H // 2), f"+{len(cards) - len(shown)}")
 
 
 def _header(img: Image.Image, view: BreaksView, names: list[str]) -> None:
     cy = HEADER // 2
-    x = _S.TITLE_END + 16
+    x = _S.TITLE_END + 14
     phase = view["phase"]
     if phase in _S.PHASE_PILL:
         x = _S.PHASE_PILL[phase].paste(img, (x, cy))[2]
-    headline, hint = _status(view, names)
+    headline, _ = _status(view, names)
     right = W - GAP - 4
-    if hint:
-        right = _S.HINT[hint].paste(img, (right, cy), anchor="r")[0] - 14
-    left = HEAD.paste(img, (right, cy), HEAD.fit(headline, right - x - 50), anchor="r")[0]
+    left = HEAD.paste(img, (right, cy), HEAD.fit(headline, right - x - 40), anchor="r")[0]
     _S.HEAD_ICON["*" if phase == "over" else ">"].paste(img, (left - 10, cy), anchor="r")
 
 
 def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]) -> None:
-    cy = layout.height - FOOTER // 2
+    top = layout.height - FOOTER
+    cy = top + 24
     extra = " \u00b7 ".join(b for b in (_options_text(view["options"]), f"move {view['ply']}") if b)
-    room = NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")[0] - 20
     last = view["last"]
     if not last:
-        _S.NO_MOVES.paste(img, (GAP + 4, cy))
+        NOTE.paste(img, (W - GAP - 4, cy), extra, anchor="r")
+        _S.NO_MOVES.paste(img, (GAP + 4, top + FOOTER // 2))
         return
-    x = _S.LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 12
-    text = f"{BODY.fit(names[last['seat']], 260)} {view['last_said']}"
+    x = _S.LAST_MOVE.paste(img, (GAP + 4, cy))[2] + 16
+    NOTE.paste(img, (W - GAP - 4, cy), NOTE.fit(extra, W - GAP - 4 - x), anchor="r")
+    text = f"{BODY.fit(names[last['seat']], 300)} {view['last_said']}"
     if last["stacked"]:
-        text += " - completed a stack!"
-    BODY.paste(img, (x, cy), BODY.fit(text, room - x))
+        text += ", and completed a stack!"
+    for k, line in enumerate(_wrap(BODY, text, W - 2 * GAP - 8, 2)):
+        BODY.paste(img, (GAP + 4, top + 58 + 30 * k), line)
 
 
 def render(view: BreaksView, names: Sequence[str]) -> bytes:
@@ -711,9 +726,9 @@ def render(view: BreaksView, names: Sequence[str]) -> bytes:
     _header(img, view, shown)
     for seat in range(seats):
         _panel(img, draw, layout, view, seat, shown[seat])
-    _middle(img, draw, layout, view, shown)
+    _piles(img, draw, layout, view, shown)
     _footer(img, layout, view, shown)
     return encode_png(img, _S.PALETTE)
 
 
-__all__ = ["render"]
+__all__ = ["LAYOUTS", "PLAYER_COLOURS", "SECOND_CUE", "render"]

@@ -16,7 +16,7 @@ from PIL import Image
 
 from engine.breaks.view import BreaksView
 from render.breaks import HIGHLIGHT, LAYOUTS, render
-from render.common import YELLOW
+from render.common import YELLOW, recording
 from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
 from tests.view_schema import problems
@@ -73,9 +73,22 @@ def check_board(view: View, names: list[str] | None = None) -> Image.Image:
     png = render_registered(view, names if names is not None else NAMES[: len(view["players"])])
     assert len(png) < MAX_BYTES
     img = decode(png)
-    assert img.width > img.height, "the board is landscape"
-    assert img.size == (1200, LAYOUTS[len(view["players"])].height)
+    assert img.size == (800, LAYOUTS[len(view["players"])].height), "800 px wide: 18 px type reads on a phone"
     return img
+
+
+def held_box(seats: int) -> tuple[int, int, int, int]:
+    """Where the card just drawn lies: the right end of the piles' strip."""
+    x0, y0, x1, y1 = LAYOUTS[seats].piles
+    return (x1 - 140, y0, x1, y1)
+
+
+def texts(view: View, names: list[str] | None = None) -> tuple[list[Any], int]:
+    """Every text the renderer sets for ``view`` (rendered afresh: the platform's renderer may answer from a cache),
+    and the picture's width."""
+    with recording() as drawn:
+        png = render(view, names if names is not None else NAMES[: len(view["players"])])
+    return list(drawn), decode(png).width
 
 
 def count_colour(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
@@ -97,9 +110,13 @@ def test_mid_game_with_pending_card_and_last_move(seats: int) -> None:
     views = playout(seats, {}, seed=10 + seats, own=True)
     view = first(views[len(views) // 3:], lambda v: v["pending"] is not None and v["last"] is not None)
     img = check_board(view)
-    # the drawn card is shown in the pile column: white card face pixels in the middle column
-    mx0, my0, mx1, my1 = LAYOUTS[seats].middle
-    assert count_colour(img, (mx0, my0 + 200, mx1, my1), (255, 255, 255)) > 2000
+    # the drawn card is shown to its drawer, right in the piles' strip: white card face pixels
+    held = held_box(seats)
+    assert count_colour(img, held, (255, 255, 255)) > 6000
+    # everyone else sees that a card is held, face down: a blue back, hardly any white
+    public = copy.deepcopy(view)
+    public["pending"] = None
+    assert count_colour(check_board(public), held, (255, 255, 255)) < 2500
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -266,7 +283,63 @@ def test_the_discard_pile_lies_face_down() -> None:
     views = playout(2, {}, seed=3)
     view = first(views, lambda v: v["discard_pile"] > 0)
     lay = LAYOUTS[2]
-    mx0, my0, mx1, _ = lay.middle
-    pile = ((mx0 + mx1) // 2, my0 + 30, mx1, my0 + 150)
+    x, y0 = lay.pile_x(1), lay.piles[1]
+    pile = (x - 45, y0 + 30, x + 45, y0 + 150)
     shown = check_board(view)
     assert count_colour(shown, pile, (255, 255, 255)) < 600  # blue backs with a white rim, no white card face
+    drawn, _ = texts(view)
+    assert str(view["discard_pile"]) in {d.text for d in drawn} and "face down" in {d.text for d in drawn}
+
+
+def test_a_player_sees_their_own_discards_and_only_they_do() -> None:
+    views = playout(3, {}, seed=4, own=True)
+    view = first(views, lambda v: len(v["my_discards"]) >= 2)
+    lay = LAYOUTS[3]
+    x0, y0, x1, y1 = lay.piles
+    chips = (lay.pile_x(1) + 60, y0 + 40, x1 - 150, y1)
+    assert count_colour(check_board(view), chips, (255, 255, 255)) > 1500  # white chips, a card each
+    hidden = copy.deepcopy(view)
+    hidden["my_discards"] = []
+    assert count_colour(check_board(hidden), chips, (255, 255, 255)) < 100
+    drawn, _ = texts(view)
+    ranks = {("10" if c[0] == "T" else c[0]) for c in view["my_discards"] if c != "JK"}
+    assert "yours:" in {d.text for d in drawn} and ranks <= {d.text for d in drawn}
+
+
+def test_the_last_move_is_in_words_and_a_discard_is_outlined() -> None:
+    views = playout(2, {}, seed=3)
+    view = first(views, lambda v: bool(v["last"] and v["last"]["move"] == "discard"))
+    assert view["last_said"] == "discarded a card, face down"
+    img = check_board(view)
+    drawn, _ = texts(view)
+    words = " ".join(d.text for d in drawn)
+    assert "LAST MOVE" in words and f"{NAMES[view['last']['seat']]} discarded a card, face down" in words
+    lay = LAYOUTS[2]
+    x, y0 = lay.pile_x(1), lay.piles[1]
+    around = (x - 60, y0 + 26, x + 60, y0 + 160)
+    assert count_colour(img, around, HIGHLIGHT) > 300
+    other = copy.deepcopy(view)
+    assert other["last"] is not None
+    other["last"]["move"] = "merge 1 onto 2"
+    assert count_colour(check_board(other), around, HIGHLIGHT) < 50
+
+
+def test_the_public_board_has_no_private_line() -> None:
+    """Nothing on the public picture speaks to one player: no "yours", no "You"."""
+    for seats in (2, 3, 4):
+        for view in playout(seats, {"jokers": True}, seed=40 + seats)[::7]:
+            drawn, _ = texts(view)
+            assert drawn
+            for d in drawn:
+                assert "yours" not in d.text.lower() and not d.text.startswith("You"), d.text
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_every_needed_text_reads_on_a_phone(seats: int) -> None:
+    """Every text a player needs is at least 9 px high when the picture is shown 400 px wide (18 px here)."""
+    views = playout(seats, {"scoring": "court", "tiebreak": "cards_left", "jokers": True}, seed=50 + seats)
+    own = playout(seats, {"scoring": "court", "tiebreak": "cards_left", "jokers": True}, seed=50 + seats, own=True)
+    for view in views[::9] + own[::9] + [views[-1]]:
+        drawn, width = texts(view, ["Alexandra-Marguerite", "محمد", "נועה", "Bo"][:seats])
+        small = [(d.text, d.size) for d in drawn if not d.decorative and d.size * 400 / width < 9]
+        assert drawn and not small, small
