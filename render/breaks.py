@@ -277,6 +277,7 @@ NOTE = Glyphs(20, MUTED)  # options, points per stack, cards left, recycles
 PILE = Glyphs(26, WHITE, bold=True)  # how many cards a pile holds
 CHIP_RANK = {ink: Glyphs(20, ink, bold=True) for ink in (*SUIT_INK.values(), JOKER_INK)}  # the viewer's discards
 CHIP_W, CHIP_H = 58, 32
+HELD_WORDS = 150  # room for "DRAWN BY" and the drawer's name, left of the card just drawn
 
 
 def _last_move_key() -> Label:
@@ -640,10 +641,11 @@ def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     mine = view["my_discards"]
     dx = layout.pile_x(1) + bw // 2 + 30
     hx = x1 - PAD - CARD.w  # the card just drawn
+    seat = view["pending_seat"]
+    words = hx - 18 - HELD_WORDS  # where "DRAWN BY" and the drawer's name begin
     if mine:  # the viewer's own discards, newest first (the others' stay unknown)
         _S.YOURS.paste(img, (dx, y0 + 26))
-        _chips(img, (dx, y0 + 46, hx - 20, y1 - 8), list(reversed(mine)))
-    seat = view["pending_seat"]
+        _chips(img, (dx, y0 + 46, (hx if seat is None else words) - 20, y1 - 8), list(reversed(mine)))
     hy = y0 + (y1 - y0 - CARD.h) // 2
     if seat is None:
         headline, hint = _status(view, names)
@@ -657,7 +659,7 @@ def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     _paste(img, sprite, (hx, hy))
     tx = hx - 18
     _S.DRAWN_BY.paste(img, (tx, hy + 24), anchor="r")
-    BODY.paste(img, (tx, hy + 56), BODY.fit(names[seat], tx - dx), anchor="r")
+    BODY.paste(img, (tx, hy + 56), BODY.fit(names[seat], tx - (words if mine else dx)), anchor="r")
     if not mine:
         _S.HINT["place, break or discard"].paste(img, (tx, hy + CARD.h - 20), anchor="r")
 
