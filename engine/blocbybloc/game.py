@@ -179,7 +179,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         rng = Rng(state.rng)
         state.ply += 1
         f = mover_faction(state, seat, move)
-        cells, turn, first = touched(state, seat, f, move), turn_key(state), len(events)
+        cells, turn, first, run = touched(state, seat, f, move), turn_key(state), len(events), state.run
         if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
             exchange(state, move, events)
         elif state.pending:
@@ -188,7 +188,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             act(state, state.faction_now(), move, events, rng)
         if state.offers:
             lapse(state, events)
-        record(state, f, move, cells, turn, events[first:])
+        record(state, f, move, cells, turn, events[first:], run)
         state.rng = rng.state
 
     def result(self, state: BlocState) -> Result | None:

@@ -29,22 +29,31 @@ def mover_faction(state: BlocState, seat: int, move: Move) -> int:
     return state.faction_now()
 
 
-def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, events: list[Event]) -> None:
+def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, events: list[Event],
+           run: int = -1) -> None:
     """Record ``move``, made by faction ``f`` in the turn ``turn``, as the latest move: its line is the first of
-    its events that ``f`` says (not a roll it set off first), or else the move in words."""
+    its events that ``f`` says (not a roll it set off first), or else, when it waits on that roll (a Lookouts
+    question), the roll in the district ``run`` of the attacks it closed; or else the move in words."""
     seat = state.controller[f]
     name = named(f)
     want = MAIN.get(move.kind)
-    text = ""
-    for e in events:
-        if e.seat != seat or e.kind in PRELUDE or (want is not None and e.kind != want):
-            continue
-        if e.kind == CANCEL or name in e.text or e.kind == "manifestation":
-            text = e.text if name in e.text else f"{name}: {e.text}"
-            break
-    if not text:
-        text = f"{name}: {spoken(move)}."
-    state.last = Last(f, text, sorted(set(cells)), move.kind, turn)
+    own = [e for e in events if e.seat == seat]
+    main = [e for e in own if e.kind not in PRELUDE and (want is None or e.kind == want)
+            and (e.kind == CANCEL or name in e.text or e.kind == "manifestation")]
+    if main:
+        text = main[0].text
+    elif own and own[0].kind == "reaction" and run >= 0:  # the move waits on the roll it set off
+        text, cells = own[0].text, [run]
+    else:
+        text = f"{spoken(move)}."
+    if name not in text:
+        text = f"{name}: {text}"
+    state.last = Last(f, plain(text), sorted(set(cells)), move.kind, turn)
+
+
+def plain(text: str) -> str:
+    """A line as the picture writes it: arrows in words, no notation marks."""
+    return text.replace(" → ", " to ").replace("`", "")
 
 
 def spoken(move: Move) -> str:

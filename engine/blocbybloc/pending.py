@@ -80,9 +80,11 @@ def pending_decision(state: BlocState, p: Pending, alongside: bool = False) -> D
     seat = state.controller[p.faction]
     name = named(p.faction)
     if p.kind == "start":
+        # two players: a seat's second Start goes on from its first (one board when both are placed)
+        second = any(state.controller[g] == seat and "start" not in state.mats[g] for g in state.order)
         return Decision(seat, "start", f"{name}: choose the district of your Faction Start.",
                         clock="decision", default=format_move(start_default(state, p.faction)),
-                        alongside=alongside)
+                        alongside=alongside, followup=second)
     if p.kind == "stop":
         actor = state.faction_now()
         return Decision(seat, "stop", f"{name}: {named(actor)} declared `{p.action}` where you have the "

@@ -57,7 +57,7 @@ def test_an_old_stored_game_without_the_field_loads() -> None:
     state.blocs[c("B3")][W] = 2
     state, _ = play(state, "move 3 B3 C3 2")
     data = G.dump(state)
-    assert data["last"]["text"] == "Workers move 2 blocs B3 → C3 (die 3)."
+    assert data["last"]["text"] == "Workers move 2 blocs B3 to C3 (die 3)."
     old = {k: v for k, v in data.items() if k != "last"}
     loaded = G.load(old)
     assert loaded.last is None and "last" not in G.view(loaded, None)
@@ -70,7 +70,7 @@ def test_every_view_shows_the_same_last_move() -> None:
     state.blocs[c("B3")][W] = 2
     state, _ = play(state, "move 3 B3 C3 2")
     views = [G.view(state, seat) for seat in (None, 0, 1, 2, 3)]
-    assert all(v["last"] == {"faction": W, "text": "Workers move 2 blocs B3 → C3 (die 3).",
+    assert all(v["last"] == {"faction": W, "text": "Workers move 2 blocs B3 to C3 (die 3).",
                              "cells": ["B3", "C3"]} for v in views)
 
 
@@ -117,9 +117,9 @@ def test_a_stop_a_reroll_a_split_and_a_pass_name_their_faction() -> None:
     state.blocs[c("B3")][W], state.blocs[c("B3")][S] = 1, 2
     rig(state, 4)
     state, _ = play(state, "build 5 B3 kitchen")
-    assert last(state) == (W, "Workers declare `build 5 B3 kitchen`; Students may stop it.", ["B3"])
+    assert last(state) == (W, "Workers declare build 5 B3 kitchen; Students may stop it.", ["B3"])
     state, _ = play(state, "stop")
-    assert last(state) == (S, "Students stop `build 5 B3 kitchen`: the die goes back to Workers.", ["B3"])
+    assert last(state) == (S, "Students stop build 5 B3 kitchen: the die goes back to Workers.", ["B3"])
 
     look = blank(position(), W, [6, 6])
     look.blocs[c("A4")][W] = 2
@@ -183,6 +183,14 @@ def scan_asked() -> BlocState:
     state, _ = play(state, "scanner")
     assert state.pending[0].kind == "scan"
     return state
+
+
+def test_a_move_that_waits_on_its_roll_says_the_roll_not_the_move() -> None:
+    """A barricade that closes a run of attacks waits for the run's reaction roll (and a Lookouts question): the
+    last line is the roll, in the run's district, not a barricade that is not built yet."""
+    state = lookout_asked()
+    assert last(state) == (W, "Workers: Reaction roll 1 in A4.", ["A4"])
+    assert "B3-C3" not in state.barricades
 
 
 @pytest.mark.parametrize("asked", [lookout_asked, communique_asked, scan_asked])
@@ -392,3 +400,15 @@ def test_barricade_fever_places_what_the_pool_allows() -> None:
     state, _ = play(state, G.format_move(walls[0]))
     assert sum(state.barricades.values()) == BARRICADES
     assert not state.pending or state.pending[0].kind != "fever", "nothing left to place: the question ends"
+
+
+def test_two_players_a_seats_second_start_goes_on_from_its_first() -> None:
+    state = G.new_game(2, {"city": "beginner"}, 7)
+    seat = 0
+    first = G.decision(state, seat)
+    assert first is not None and first.kind == "start" and not first.followup
+    state, _ = G.apply(state, seat, G.parse_move(first.default or ""))
+    second = G.decision(state, seat)
+    assert second is not None and second.kind == "start" and second.followup and G.goes_on(state, seat)
+    other = G.decision(state, 1)
+    assert other is not None and not other.followup, "the other player's first Start comes with the board"
