@@ -352,8 +352,34 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button],
         await _guard(interaction, cog.on_button(interaction, self.action, self.tournament_id))
 
 
+LOOK_BUTTONS = {"first": ("⏮️", "Start"), "back": ("◀️", "Back"), "fwd": ("▶️", "Forward"), "last": ("⏭️", "Latest")}
+
+
+class LookButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=rf"bh:look:(?P<table>{ID}):(?P<position>{PAGE}):(?P<tag>first|back|fwd|last)"):
+    """Steps a private look back (``/board move:``) to another public position of the game: the one it names (from
+    1, the start; ``tag`` keeps the ids of one message distinct). Anyone may look: only public boards show."""
+
+    def __init__(self, table_id: int, position: int, tag: str, *, disabled: bool = False) -> None:
+        emoji, label = LOOK_BUTTONS[tag]
+        super().__init__(discord.ui.Button(label=label, emoji=emoji, style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"bh:look:{table_id}:{position}:{tag}"))
+        self.table_id = table_id
+        self.position = position
+        self.latest = tag == "last"  # the latest position when clicked (a game going on has had more since)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> LookButton:
+        return cls(int(match["table"]), int(match["position"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _guard(interaction, _cog(interaction).on_look(interaction, self.table_id,
+                                                                None if self.latest else self.position))
+
+
 DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, RematchButton, LogButton, RulesButton,
-                 HistoryButton, TournamentButton)
+                 HistoryButton, TournamentButton, LookButton)
 
 
 def known_control(custom_id: str) -> bool:

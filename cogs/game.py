@@ -17,7 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs.controls import OOPS, REFUSED, board_stamp, known_control, last_word, run_control
+from cogs.controls import (
+    OOPS,
+    REFUSED,
+    DynamicView,
+    LookButton,
+    board_stamp,
+    known_control,
+    last_word,
+    run_control,
+)
 from cogs.present import (
     edit_kwargs,
     for_edit,
@@ -35,6 +44,7 @@ from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
 from tables.lobby import CLOCKS, ON_TIMEOUT
 from tables.menu import decode_path, encode_path
 from tables.outcome import PREVIEW_FILE
+from tables.presenter import LookBack
 
 if TYPE_CHECKING:
     from cogs.client import Blockhouse
@@ -761,13 +771,29 @@ class GameCog(commands.Cog):
         await self._run(interaction, self.service.hand(interaction.channel_id, actor_of(interaction)))
 
     # --- information ------------------------------------------------------------------
-    @app_commands.command(name="board", description="Post the current board here")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="board", description="Post the current board here, or look back at an earlier one")
+    @app_commands.describe(move="Look back, privately, at the board as it was at this position (1 is the start)")
+    async def board(self, interaction: discord.Interaction, move: app_commands.Range[int, 1] | None = None) -> None:
         if not await self._defer(interaction):
+            return
+        if move is not None:
+            shown = await self._ask(interaction, self.service.presenter.look_back(
+                move, channel_id=interaction.channel_id or 0))
+            if shown is not None:
+                await interaction.followup.send(ephemeral=True, **look_kwargs(shown))
             return
         out = await self._ask(interaction, self.service.board(interaction.channel_id or 0))
         if out is not None and await self.deliver(interaction, out):
             await self._private(interaction, "Board posted." if out.public else "Here it is.")
+
+    async def on_look(self, interaction: discord.Interaction, table_id: int, position: int | None) -> None:
+        """A step button on a private look back: the same message shows that position (None: the latest)."""
+        if not await self._defer(interaction, private=False):
+            return
+        shown = await self._ask(interaction, self.service.presenter.look_back(position, table_id=table_id,
+                                                                              guild_id=interaction.guild_id))
+        if shown is not None:
+            await interaction.edit_original_response(**for_edit(look_kwargs(shown)))
 
     @app_commands.command(name="status", description="Players, scores and whose turn it is")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -867,6 +893,21 @@ class GameCog(commands.Cog):
             log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
                       interaction.channel_id, exc_info=error)
         await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
+
+
+def look_kwargs(shown: LookBack) -> dict[str, Any]:
+    """A look back, privately: its board and buttons to the start, the position before, the one after and the
+    latest (each names the position it shows: a click after a restart needs nothing else)."""
+    assert shown.reply_post is not None and shown.table_id is not None
+    kwargs = message_kwargs(shown.reply_post, ephemeral=True)
+    view = DynamicView()
+    at, last, table = shown.position, shown.positions, shown.table_id
+    view.add_item(LookButton(table, 1, "first", disabled=at == 1))
+    view.add_item(LookButton(table, max(1, at - 1), "back", disabled=at == 1))
+    view.add_item(LookButton(table, min(last, at + 1), "fwd", disabled=at == last))
+    view.add_item(LookButton(table, last, "last", disabled=at == last))
+    kwargs["view"] = view
+    return kwargs
 
 
 def played_embed(message: discord.Message, played: bool = True) -> discord.Embed | None:

@@ -374,11 +374,12 @@ class Presenter:
             return Outcome(reply_post=post, table_id=table.id)
         return Outcome(public=[post], table_id=table.id, channel_id=table.channel_id)
 
-    async def look_back(self, position: int, *, channel_id: int | None = None, table_id: int | None = None,
+    async def look_back(self, position: int | None, *, channel_id: int | None = None, table_id: int | None = None,
                         guild_id: int | None = None) -> LookBack:
         """The public board as it was at ``position`` (from 1, the start) of the game here or of table ``table_id`` (a
         button's, in this server: ``guild_id``), privately: a position is one the channel saw a board of
-        (:func:`tables.replay.public_positions`), so nothing hidden at the time shows, nor a secret pick."""
+        (:func:`tables.replay.public_positions`), so nothing hidden at the time shows, nor a secret pick. ``position``
+        None: the latest."""
         if table_id is None:
             table = await self.core.table_in(channel_id or 0, finished_ok=True)
         else:
@@ -404,6 +405,8 @@ class Presenter:
             while len(self._looked) > LOOKED_KEPT:
                 self._looked.pop(next(iter(self._looked)))
         total = len(positions)
+        if position is None:
+            position = total
         if not 1 <= position <= total:
             raise Refusal(f"This game has {total} position{'s' if total != 1 else ''} so far: `/board move:` takes "
                           f"1 (the start) to {total} (the latest).")
