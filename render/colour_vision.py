@@ -27,8 +27,11 @@ _MATRICES = {
     "protanopia": ((0.152286, 1.052583, -0.204868),
                    (0.114503, 0.786281, 0.099216),
                    (-0.003882, -0.048116, 1.051998)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779),  # rare (about 1 in 10,000): pictures only, not the checks
+                   (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
 }
-KINDS = tuple(_MATRICES)
+KINDS = ("deuteranopia", "protanopia")  # the checks: red-green colour blindness, 99 % of colour-blind viewers
 
 # Two colours that tell players apart must differ by at least this much (CIEDE2000) to every viewer, or each must
 # carry a second cue (a letter, a name, a symbol) readable on a phone. Okabe and Ito's palette, made for
@@ -51,7 +54,8 @@ def _encode(c: float) -> int:
 
 
 def simulate(colour: Colour, kind: str) -> Colour:
-    """``colour`` as a viewer with ``kind`` ("deuteranopia", "protanopia") sees it; "normal" returns it."""
+    """``colour`` as a viewer with ``kind`` ("deuteranopia", "protanopia", "tritanopia") sees it; "normal" returns
+    it."""
     if kind == "normal":
         return colour
     m = _MATRICES[kind]

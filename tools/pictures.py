@@ -32,28 +32,13 @@ from PIL import Image
 
 from engine.base import Game
 from engine.rng import Rng
+from render import colour_vision
 from tables.catalog import GameEntry, default_catalog
 
 NAMES = ("Мария", "Zoë Åström", "山田太郎", "Ελένη", "محمد", "देवी")
 PHONE = 400
 
-# Machado et al. 2009, severity 1.0: linear-RGB matrices, rows = output R, G, B.
-CVD = {
-    "deutan": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
-    "protan": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
-    "tritan": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
-}
-
-
-def _to_linear(v: float) -> float:
-    v /= 255
-    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
-
-
-def _to_srgb(v: float) -> int:
-    v = min(1.0, max(0.0, v))
-    v = 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
-    return round(v * 255)
+CVD = {"deutan": "deuteranopia", "protan": "protanopia", "tritan": "tritanopia"}  # file suffix: colour_vision's kind
 
 
 def simulate(image: Image.Image, kind: str) -> Image.Image:
@@ -61,11 +46,9 @@ def simulate(image: Image.Image, kind: str) -> Image.Image:
 
     Exact per colour: a board has few distinct colours (its palette), so each is mapped once."""
     rgb = image.convert("RGB")
-    matrix = CVD[kind]
     mapped: dict[Any, tuple[int, ...]] = {}
     for _, colour in rgb.getcolors(maxcolors=1 << 24) or []:
-        lin = [_to_linear(c) for c in colour]  # type: ignore[union-attr]
-        mapped[colour] = tuple(_to_srgb(sum(m * c for m, c in zip(row, lin, strict=True))) for row in matrix)
+        mapped[colour] = colour_vision.simulate(colour, CVD[kind])  # type: ignore[arg-type]
     out = Image.new("RGB", rgb.size)
     out.putdata([mapped[p] for p in rgb.get_flattened_data()])
     return out
