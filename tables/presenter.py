@@ -413,13 +413,13 @@ class Presenter:
         shown = positions[position - 1]
         view = game.view(shown.state, None)  # the public view: never a seat's own
         board = await self.render(game, view, names)
+        latest = " (the latest)" if position == total else ""
         if position == 1:
-            head = "The start of the game."
+            head = f"**Position 1 of {total}**{latest}: the start of the game."
         else:
             step = rows[positions[position - 2].moves:shown.moves]
-            head = f"After {_movers([names[m.seat] for m in step])}:\n" + "\n".join(
-                _latest(self.log_lines(table, step), LOOK_CHARS))
-        latest = " (the latest)" if position == total else ""
+            head = f"**Position {position} of {total}**{latest}, after {_movers([names[m.seat] for m in step])}:\n" \
+                + "\n".join(_latest(self.log_lines(table, step), LOOK_CHARS))
         fields = []
         scores = game.scores(shown.state)
         if scores:
@@ -427,7 +427,7 @@ class Presenter:
         if board is None and self.core.render_images:
             head += "\n" + PICTURE_FAILED
         post = Post(title=f"{game.name} · table #{table.id} · position {position} of {total}{latest}",
-                    description=f"**Position {position} of {total}**{latest}. {head}"[:4000], fields=fields,
+                    description=head[:4000], fields=fields,
                     footer="Only you see this: the public board as it was · ◀️ ▶️ step through the positions",
                     colour=COLOUR_PLAY if table.status == ACTIVE else COLOUR_OVER, board=board)
         return LookBack(reply_post=post, table_id=table.id, position=position, positions=total)

@@ -71,7 +71,7 @@ async def test_a_watcher_steps_through_the_public_boards_with_the_buttons(simcor
         embed = message.embeds[0]
         assert f"position {at} of {total}" in embed.title, embed.title
         step = (await simcord_env.bot.db.moves(table.id))[positions[at - 2].moves:positions[at - 1].moves]
-        assert embed.description.startswith(f"**Position {at} of {total}**. After {names[step[0].seat]}'s move:")
+        assert embed.description.startswith(f"**Position {at} of {total}**, after {names[step[0].seat]}'s move:")
         state = positions[at - 1].state
         png = await picture(message)
         assert png == render(game.view(state, None), names), "the public board of that position"
