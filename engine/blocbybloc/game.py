@@ -180,6 +180,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         state.ply += 1
         f = mover_faction(state, seat, move)
         cells, turn, first, run = touched(state, seat, f, move), turn_key(state), len(events), state.run
+        asked = pending_of(state, seat) if state.pending else None
+        declined = asked is not None and one_holder(asked) and move.kind in ("pass", "accept")
         if move.kind in EXCHANGES or (move.kind == "accept" and move.n):
             exchange(state, move, events)
         elif state.pending:
@@ -188,7 +190,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             act(state, state.faction_now(), move, events, rng)
         if state.offers:
             lapse(state, events)
-        record(state, f, move, cells, turn, events[first:], run)
+        record(state, f, move, cells, turn, events[first:], run, declined)
         state.rng = rng.state
 
     def result(self, state: BlocState) -> Result | None:

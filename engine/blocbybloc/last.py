@@ -8,7 +8,7 @@ from engine.base import CANCEL, Event
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import named
 from engine.blocbybloc.model import BlocState, Last
-from engine.blocbybloc.moves import Move, describe
+from engine.blocbybloc.moves import Move, describe, parse
 from engine.blocbybloc.pending import pending_of
 from engine.blocbybloc.view import LastView
 
@@ -30,10 +30,12 @@ def mover_faction(state: BlocState, seat: int, move: Move) -> int:
 
 
 def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, events: list[Event],
-           run: int = -1) -> None:
+           run: int = -1, declined: bool = False) -> None:
     """Record ``move``, made by faction ``f`` in the turn ``turn``, as the latest move: its line is the first of
-    its events that ``f`` says (not a roll it set off first), or else, when it waits on that roll (a Lookouts
-    question), the roll in the district ``run`` of the attacks it closed; or else the move in words."""
+    its events that ``f`` says (not a roll it set off first), or else the roll it set off or answered (in the
+    district ``run`` of the attacks it closed, if any), or else the move in words. A one-holder question
+    ``declined`` (Lookouts, Communiqué: cards.md decision 21) is never told: the line is then what followed it in
+    public, for nobody's faction, or else the last move stays."""
     seat = state.controller[f]
     name = named(f)
     want = MAIN.get(move.kind)
@@ -42,8 +44,14 @@ def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, ev
             and (e.kind == CANCEL or name in e.text or e.kind == "manifestation")]
     if main:
         text = main[0].text
-    elif own and own[0].kind == "reaction" and run >= 0:  # the move waits on the roll it set off
-        text, cells = own[0].text, [run]
+    elif own and own[0].kind == "reaction":  # the move waits on the roll it set off, or answered it
+        text = own[0].text
+        cells = [run] if run >= 0 else cells
+    elif declined:
+        public = [e for e in events if e.seat is None]
+        if public:
+            state.last = Last(-1, plain(public[0].text), sorted(set(cells)), move.kind, turn)
+        return
     else:
         text = f"{spoken(move)}."
     if name not in text:
@@ -52,8 +60,9 @@ def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, ev
 
 
 def plain(text: str) -> str:
-    """A line as the picture writes it: arrows in words, no notation marks."""
-    return text.replace(" → ", " to ").replace("`", "")
+    """A line as the picture writes it: arrows in words, no notation marks, no emoji (its font has none)."""
+    text = text.replace(" → ", " to ").replace("`", "")
+    return "".join(ch for ch in text if ord(ch) < 0x2600 and ch != "\ufe0f").strip()
 
 
 def spoken(move: Move) -> str:
@@ -65,21 +74,30 @@ def spoken(move: Move) -> str:
 def touched(state: BlocState, seat: int, f: int, move: Move) -> list[int]:
     """The districts ``move`` (faction ``f``'s) touches, read before it is carried out: its district and
     destination, both ends of each connection it barricades or crosses, the occupation whose ability it uses, the
-    district a pending answer is about."""
+    district a pending answer is about (and for a Lookouts answer, the move that waited on the roll)."""
     exchange = move.kind in ("give", "offer", "decline") or (move.kind == "accept" and move.n)
     if exchange:  # (its ``to`` is a faction)
         return []
-    city = state.city
-    ends = {c.id: (c.a, c.b) for c in city.connections}
-    cells = [c for c in (move.cell, move.to) if c >= 0]
-    for conn in (move.conn, *move.extra):
-        cells += ends.get(conn, ())
-    if move.kind in ("hall", "hacker", "workshop") and not state.pending:
-        cells += [c for c in (state.occupation_cell(f, move.kind),) if c >= 0]
-    if state.pending and not cells and move.kind not in ("order", "discard"):
+    if not state.pending:
+        return cells_of(state, f, move)
+    cells = cells_of(state, f, move)
+    if not cells and move.kind not in ("order", "discard"):
         p = pending_of(state, seat) or state.pending[0]
         if p.cell >= 0:
             cells.append(p.cell)
+        if p.kind == "lookout" and p.action:
+            cells += cells_of(state, f, parse(p.action))
+    return cells
+
+
+def cells_of(state: BlocState, f: int, move: Move) -> list[int]:
+    """The districts a move of faction ``f``'s own turn touches (see :func:`touched`)."""
+    ends = {c.id: (c.a, c.b) for c in state.city.connections}
+    cells = [c for c in (move.cell, move.to) if c >= 0]
+    for conn in (move.conn, *move.extra):
+        cells += ends.get(conn, ())
+    if move.kind in ("hall", "hacker", "workshop"):
+        cells += [c for c in (state.occupation_cell(f, move.kind),) if c >= 0]
     return cells
 
 

@@ -51,7 +51,7 @@ PROMPTS = {
 
 PASSED = {"repression": "{f} play no card in the Police Repression window.",
           "liberation": "{f} play no card in the District Liberation window.",
-          "communique": "{f} do not play Communiqué.", "squat": "{f} build no occupation (Squatting Wave).",
+          "squat": "{f} build no occupation (Squatting Wave).",
           "fever": "{f} place no more barricades (Barricade Fever).", "reveal": "{f} discard no revealed card."}
 """What a pass says, by the pending decision's action (a window) or kind."""
 
@@ -187,7 +187,8 @@ def pending_moves(state: BlocState, p: Pending) -> list[Move]:
 
 def answer(state: BlocState, seat: int, move: Move, events: list[Event], rng: Rng) -> None:
     p = pending_of(state, seat) or state.pending[0]
-    if move.kind == "pass":  # said, so that the board a pass brings tells it (it may be all that happened)
+    if move.kind == "pass" and p.kind != "communique":  # said, so that the board a pass brings tells it (it may
+        # be all that happened); not a Communiqué declined: only its holder was asked (cards.md decision 21)
         said = PASSED.get(p.action or p.kind, "{f} pass.")
         say(events, state, "pass", said.format(f=named(p.faction)), p.faction)
     if p.kind == "start":

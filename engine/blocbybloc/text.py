@@ -89,4 +89,4 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         return (f"Bloc by Bloc, night {view['night']} ({view['countdown']} left), police morale "
                 f"{view['morale_name']}. {held} of {len(states)} State districts occupied, "
                 f"{plural(occupied, 'occupation')} in all, {plural(cops, 'cop')} and {plural(vans, 'van')} in the "
-                "city.")
+                "city." + (f" Last: {last['text']}" if (last := view.get("last")) is not None else ""))

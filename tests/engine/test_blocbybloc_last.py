@@ -129,7 +129,7 @@ def test_a_stop_a_reroll_a_split_and_a_pass_name_their_faction() -> None:
     look, _ = play(look, "defeat 6 A4")
     look, _ = play(look, "barricade 6 B3-C3")
     look, _ = play(look, "reroll")
-    assert last(look) == (W, "Workers play Lookouts: the reaction die is rolled again: 4.", ["A4"])
+    assert last(look) == (W, "Workers play Lookouts: the reaction die is rolled again: 4.", ["A4", "B3", "C3"])
 
     clash = blank(position(), W, [])
     for f, home in ((W, "B5"), (S, "C2"), (N, "E1"), (3, "E4")):
@@ -257,12 +257,42 @@ def test_no_public_view_status_or_alt_text_carries_a_one_holder_question(players
         for _ in range(400):
             if G.is_over(state):
                 break
-            if state.pending and one_holder(state.pending[0]):
-                asked[state.pending[0].kind] = asked.get(state.pending[0].kind, 0) + 1
+            question = state.pending[0] if state.pending and one_holder(state.pending[0]) else None
+            if question is not None:
+                asked[question.kind] = asked.get(question.kind, 0) + 1
                 assert_unseen(state)
             seat = sorted(G.to_act(state))[0]
-            state, _ = G.apply(state, seat, rnd.choice(G.search_moves(state, seat)))
+            move = rnd.choice(G.search_moves(state, seat))
+            state, events = G.apply(state, seat, move)
+            if question is not None and move.kind in ("accept", "pass"):
+                assert_declined_unsaid(state, [e.text for e in events])
     assert asked.get("lookout") and asked.get("scan"), asked
+
+
+def assert_declined_unsaid(state: BlocState, said: list[str]) -> None:
+    """After a one-holder question is declined, nothing public tells that it was asked: not the channel's lines,
+    not the last move, not the status line."""
+    public = G.view(state, None)
+    texts = [*said, str(public.get("last", "")), G.text.status_line(state)]
+    for text in texts:
+        for word in ("Lookouts", "Communiqué", "reaction roll stands", "keep this reaction roll", "do not play"):
+            assert word not in text, (word, text)
+
+
+def test_a_declined_lookouts_or_communique_is_never_told() -> None:
+    look = lookout_asked()
+    before = last(look)
+    look, events = play(look, "accept")
+    assert_declined_unsaid(look, [e for e in events])
+    f, text, cells = last(look)
+    assert (f, text) == (W, "Workers barricade B3-C3.") and before[1] == "Workers: Reaction roll 1 in A4."
+    assert cells == ["A4", "B3", "C3"], "the roll's district and the barricade's"
+    com = communique_asked()
+    com, events = play(com, "pass")
+    assert_declined_unsaid(com, events)
+    f, text, cells = last(com)
+    assert (f, cells) == (-1, ["B5"]), "nobody's move: what the liberation did, in public"
+    assert text == "Workers may build up to 2 barricades around districts where they have blocs.", text
 
 
 @pytest.mark.parametrize("asked", [lookout_asked, communique_asked, scan_asked])
@@ -412,3 +442,13 @@ def test_two_players_a_seats_second_start_goes_on_from_its_first() -> None:
     assert second is not None and second.kind == "start" and second.followup and G.goes_on(state, seat)
     other = G.decision(state, 1)
     assert other is not None and not other.followup, "the other player's first Start comes with the board"
+
+
+def test_the_alt_text_says_the_last_move_too() -> None:
+    state = blank(position(), W, [3])
+    state.blocs[c("B3")][W] = 2
+    fresh = G.new_game(4, {}, 3)
+    assert "Last:" not in G.text.alt_text(G.view(fresh, None), ["a", "b", "c", "d"])
+    state, _ = play(state, "move 3 B3 C3 2")
+    alt = G.text.alt_text(G.view(state, None), ["a", "b", "c", "d"])
+    assert alt.endswith("Last: Workers move 2 blocs B3 to C3 (die 3).")
