@@ -273,8 +273,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         p = state.pending[0] if state.pending and not state.outcome else None
         if p is not None and one_holder(p) and seat != state.controller[p.faction]:
             # asked of one card's holder (cards.md decision 21): everyone else sees only that the game waits for a
-            # reaction, not the question, its choices or whom it asks (a scan stays "Police Scanner": its card was
-            # played in the open, and the board tells its order from the pooled reveal's by that)
+            # reaction, not the question, its choices or whom it asks (a private scan's prompt is the bare card name,
+            # played in the open anyway: the renderer tells it from the public reorder of a pooled reveal by it)
             prompt = "Police Scanner" if p.kind == "scan" else ""
             to_act = []
             acting = state.faction_now() if state.phase == "sunset" else -1  # a turn's faction is no secret
