@@ -202,7 +202,9 @@ class Decision:
     seat when that timer runs out (``None``: the platform's policy for the table, e.g. a bot plays).
     The engine has no clock: deadlines are the platform's, computed from ``clock``. ``followup``: the decision
     continues the same seat's turn (Breaks: placing the card just drawn), so the channel gets one board when the
-    turn ends, listing the whole turn, and the seat carries on privately.
+    turn ends, listing the whole turn, and the seat carries on privately. ``unnamed``: who is asked is itself
+    secret (Bloc by Bloc: a question only a card's holder gets, which would say who holds the card), so the board
+    says only that the game waits for an answer, and the seat is told privately, never mentioned in the channel.
 
     Two kinds of decision run beside the game's main line instead of taking their turn in it: ``alongside``, an
     answer owed while the main line goes on (Bloc by Bloc: a trade offered to a faction while the offering faction
@@ -221,6 +223,7 @@ class Decision:
     default: str | None = None  # a move in notation
     alongside: bool = False  # answered while the main line goes on; holds nothing up
     optional: bool = False  # the seat may act, nothing waits for it (beside the main line; no clock, no default)
+    unnamed: bool = False  # who is asked is secret: never named or mentioned in public (implies ``private``)
 
     @property
     def beside(self) -> bool:

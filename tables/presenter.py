@@ -128,13 +128,14 @@ class Presenter:
         if not over:
             acting = sorted(sit.to_act)
             owed = sit.owed
-            fields.insert(0, ("To play", ", ".join(_who(table, p) + (" (an answer)" if p in sit.answering else "")
-                                                   for p in acting)))
+            secret = [p for p in acting if owed[p].unnamed]  # who is asked is itself hidden: said without a name
+            named = [_who(table, p) + (" (an answer)" if p in sit.answering else "") for p in acting if p not in secret]
+            fields.insert(0, ("To play", ", ".join(named + ["a reaction, asked privately"] * bool(secret))))
             status = name_seats(game.text.status_line(state), names)
             if status:
                 fields.append(("Now", status))
-            mention_ids = [uid for p in acting
-                           if (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
+            mention_ids = [uid for p in acting if p not in secret
+                           and (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
             mention_ids = await self.mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
                 # a choice owed outside one's own turn (stop or allow, a split of losses, a trade) is not "your turn"
@@ -231,6 +232,10 @@ class Presenter:
         acting = [table.seats[p] for p in sorted(sit.to_act)
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.core.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
+        for s in acting:  # asked a secret question: never mentioned in the channel, so told by DM whatever they chose
+            decision = sit.decision(s.seat)
+            if decision is not None and decision.unnamed and s.user_id is not None:
+                modes[s.user_id] = "dm"
         # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
         answering = {table.seats[p].user_id for p in sit.choosing}
         return [DirectMessage(user_id=u, table_id=table.id,
@@ -274,7 +279,7 @@ class Presenter:
             desc = " ".join(filter(None, [game.text.idle_note(state, seat),
                                           "You are done for this turn; waiting for the others."]))
         else:  # true whenever it is read: a DM after your move, or /hand while others play
-            waiting = ", ".join(names[p] for p in sorted(sit.to_act))
+            waiting = waiting_for(table, sit)
             desc = f"Waiting for {waiting}. {await self.told_how(table, table.seats[seat].user_id)}".rstrip()
         held = game.text.private_words(state, seat)
         if held:  # in words as well as in the picture
@@ -318,12 +323,11 @@ class Presenter:
                 continue
             state = game.load(table.state or {})
             seat = table.seat_of(actor.user_id)
-            acting = sorted(game.to_act(state))
-            if seat is not None and seat.seat in acting:
+            sit = Situation.of(game, state)
+            if seat is not None and seat.seat in sit.to_act:
                 waiting.append(f"• **{game.name}**: your turn · {link}")
             else:
-                names = ", ".join(table.seats[p].name for p in acting) or "nobody"
-                others.append(f"• **{game.name}**: waiting for {names} · {link}")
+                others.append(f"• **{game.name}**: waiting for {waiting_for(table, sit) or 'nobody'} · {link}")
         if not tables:
             return Outcome(reply="You have no games in progress. `/game new` opens one.")
         lines = waiting + others
@@ -534,11 +538,18 @@ class Presenter:
             raise Refusal(f"Those controls are {table.seats[decision.seat].name}'s. Yours are under **My view**.")
 
     def not_your_turn(self, table: TableRow, sit: Situation) -> str:
-        names = [s.name for s in table.seats]
-        waiting = ", ".join(names[s] for s in sorted(sit.to_act))
+        waiting = waiting_for(table, sit)
         if sit.simultaneous:  # the seat asking has made all its picks for this turn
             return f"You are done for this turn: waiting for {waiting}."
         return f"It is not your turn: waiting for {waiting}."
+
+
+def waiting_for(table: TableRow, sit: Situation) -> str:
+    """Who the game waits for, by name, except a seat asked a question whose asking is itself secret
+    (``Decision.unnamed``): that is "a reaction, asked privately", as on the board."""
+    owed = sit.owed
+    named = [table.seats[p].name for p in sorted(sit.to_act) if not (p in owed and owed[p].unnamed)]
+    return ", ".join(named + ["a reaction, asked privately"] * (len(named) < len(sit.to_act)))
 
 
 TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}

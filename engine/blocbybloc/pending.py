@@ -104,7 +104,8 @@ def pending_decision(state: BlocState, p: Pending, alongside: bool = False) -> D
     # of one card's holder (cards.md decision 21: the board says only that the game waits for a reaction)
     private = p.kind in ("keep", "window") or one_holder(p)
     return Decision(seat, p.kind, prompt, private=private, clock="turn" if own else "decision",
-                    default=pending_default(state, p), followup=own and goes_on(state, p.faction))
+                    default=pending_default(state, p), followup=own and goes_on(state, p.faction),
+                    unnamed=one_holder(p))
 
 
 def one_holder(p: Pending) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.blocbybloc.model import FACTIONS, LOOT_NAMES
+from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, Pending
 from engine.rng import Rng
 from tables import TableService
 from tables.catalog import default_catalog
@@ -65,3 +65,38 @@ def test_every_hidden_thing_a_seat_holds_is_in_its_words(key: str, options: dict
         if not acting:
             break
         state, _ = game.apply(state, acting[0], game.sample_move(state, acting[0], rng))
+
+
+async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(svc: TableService) -> None:
+    """Cards.md decision 21: a Communiqué's holder is asked privately. The board says a reaction is wanted, names
+    and mentions nobody for it; the holder hears by DM (whatever /notify says), and /hand asks them."""
+    tid, _ = await started(svc, ALICE, BOB, game="blocbybloc", options="city=beginner")
+    table = await read(svc, tid)
+    game, state = state_of(svc, table)
+    while state.pending:  # the Faction Starts, by default
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
+    holder = next(f for f in state.order if state.controller[f] != state.controller[state.faction_now()])
+    state.hands[holder].append("communique")
+    state.pending = [Pending("communique", holder, cell=0)]
+    await svc.db.record_moves(tid, table.version, [], game.dump(state), 0.0)
+    table = await read(svc, tid)
+    seat = state.controller[holder]
+    decision = game.decision(state, seat)
+    assert decision is not None and decision.unnamed and decision.private
+    (post,) = (await svc.board(CH)).public
+    to_play = dict(post.fields)["To play"]
+    assert to_play == "a reaction, asked privately" and table.seats[seat].name not in to_play
+    assert not post.mention_ids and "<@" not in post.content and post.controls is None
+    dms = await svc.presenter.turn_dms(table, svc.core.situation(table, game))  # the holder chose mentions
+    assert [d.user_id for d in dms] == [table.seats[seat].user_id]
+    asked = await svc.hand(CH, actor_of(table, seat))
+    assert asked.reply_post is not None and "Communiqué" in (asked.reply_post.description or "")
+    other = actor_of(table, 1 - seat)  # the other player is told the game waits, not for whom
+    told = await svc.hand(CH, other)
+    assert told.reply_post is not None
+    assert "Waiting for a reaction, asked privately." in (told.reply_post.description or "")
+    assert table.seats[seat].name not in (told.reply_post.description or "")
+    mine = await svc.my_games(table.guild_id, other)
+    listed = mine.reply_post.description if mine.reply_post else ""
+    assert "waiting for a reaction, asked privately" in listed and table.seats[seat].name not in listed
