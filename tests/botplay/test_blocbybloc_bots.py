@@ -142,7 +142,7 @@ def test_the_planner_reads_only_the_seat_view_and_keeps_to_its_search_size(monke
     monkeypatch.setattr(planner, "forecast", counting)
     state = G.new_game(2, {"difficulty": "easy"}, 11)
     most = {150.0: 0, 1500.0: 0}
-    for ply in range(60):
+    for ply in range(24):  # the opening's Starts, then a night and more of real choices
         if G.is_over(state):
             break
         seat = min(G.to_act(state))
