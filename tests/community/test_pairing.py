@@ -25,9 +25,9 @@ from community.pairing import History, bracket_order, circle_rounds, swiss_table
 from community.tournament import Format, Round, Settings, Tournament
 from engine.rng import Rng
 
-# The first 200 of bench.pairing's 1,000 tournaments (~5 CPU-seconds; all 1,000 take ~25, so they are the bench's:
+# The first 80 of bench.pairing's 1,000 tournaments (~2 CPU-seconds; all 1,000 take ~25, so they are the bench's:
 # `python -m bench.pairing`, see bench/README.md).
-QUALITY_RUNS = 200
+QUALITY_RUNS = 80
 
 
 def test_swiss_has_no_avoidable_rematch_and_byes_go_to_players_without_one() -> None:
