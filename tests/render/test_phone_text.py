@@ -23,7 +23,9 @@ GAMES = [e.key for e in default_catalog().entries()]
     if k in NOT_YET else k for k in GAMES])
 def test_every_needed_text_is_readable_at_400_px(key: str) -> None:
     seen = survey([key])
-    assert seen and all(s.size for s in seen if s.who == "public"), "a picture drew no needed text at all"
+    # A renderer draws the parts that never change once per process and pastes them after (their text is recorded
+    # when drawn, at the one size they are always shown): so the first picture must record text, not every one.
+    assert seen and seen[0].size, "the first picture drew no needed text at all"
     small = sorted((s for s in seen if s.size and s.on_phone < NEEDED), key=lambda s: s.on_phone)
     assert not small, "\n".join(
         f"{s.on_phone:.1f} px at 400: {s.text[:50]!r} ({s.seats} seats, {s.who}, {s.width} px wide, stage {s.stage})"
