@@ -105,7 +105,7 @@ async def test_full_game_from_lobby_to_result(simcord_env: Any) -> None:
     assert att.filename == "board.png"
     assert att.description and att.description.startswith("Breaks.") and "alice" in att.description
     png = Image.open(io.BytesIO(await att.read()))
-    assert png.width > png.height
+    assert 400 <= png.width <= 1200 and png.height > 0  # laid out for a phone's 400 px and a desktop
     assert first.embeds[0].image.url == "attachment://board.png"
     assert any(f.name == "To play" for f in first.embeds[0].fields)
     assert len(to_act(first)) == 1
