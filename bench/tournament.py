@@ -17,7 +17,8 @@ time budget instead.
 Last measured (2 cores, 2026-11-25, 200 games per pairing; hard bot at 150 iterations; Breaks re-measured on
 2026-11-26, its search is a fixed expectimax that ``--iterations`` does not change): medium beats easy in 97%
 (Breaks), 100% (Blockers!), 93% (Breaker Blocks) and 100% (BLOCK for two); hard beats medium in 59% (Breaks, 95%
-CI 52–66%, below the 65% target; 59% of 700 games, 55–63%), 71% (Blockers!, 65–77%), 93% (Breaker Blocks,
+CI 52–66%, below the 65% target; 59% of 700 games, 55–63%; again 59.1% of 700, 55–63%, on 2026-11-27 with the
+discard pile face down and the bot seeing only its seat's cards), 71% (Blockers!, 65–77%), 93% (Breaker Blocks,
 89–96%) and 99% (BLOCK for two, 96–100%), at 23, 6, 120 and 72 ms a move. BLOCK solo averages (200 games): easy
 −3.9, medium 14.9, hard 40.2. Bloc by Bloc tables of hard bots (2026-11-26, 20–40 games per setup): 26 wins in 240
 games (11%), from 0% to 20% a setup (bench/README.md has the table); medium tables 1 win in 180.
