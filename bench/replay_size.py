@@ -14,6 +14,7 @@ Run from the repository root::
     python -m bench.replay_size                       # 20 games of each game: long (Bloc by Bloc draws ~1 s a frame)
     python -m bench.replay_size --game blocbybloc --games 5
     python -m bench.replay_size --level easy --json /tmp/replay.json
+    python -m bench.replay_size --game blocbybloc --games 5 --look-back   # what a /board move: look costs
 """
 
 from __future__ import annotations
@@ -98,6 +99,27 @@ def measure(game: Game[Any, Any, Any], render: Renderer[Any], seats: int, seed: 
                   time.perf_counter() - start)
 
 
+def look_back(game: Game[Any, Any, Any], render: Renderer[Any], seats: int, seed: int, level: str) -> None:
+    """What one ``/board move:`` costs on a long game: the replay of its log to its public positions (done once per
+    table version, then kept for the next steps) and the picture of a late position, in CPU milliseconds (the
+    median of 5; the first picture, which loads the fonts, is left out)."""
+    log = bot_log(game, seats, seed, level)
+    names = [f"Player {i + 1}" for i in range(seats)]
+    replays, pictures = [], []
+    positions = replay.public_positions(game, seats, {}, seed, log)
+    render(game.view(positions[0].state, None), names)
+    for i in range(5):
+        start = time.process_time()
+        positions = replay.public_positions(game, seats, {}, seed, log)
+        replays.append(time.process_time() - start)
+        start = time.process_time()
+        render(game.view(positions[-2 - i].state, None), names)  # a late position not drawn yet
+        pictures.append(time.process_time() - start)
+    replayed, drawn = statistics.median(replays) * 1000, statistics.median(pictures) * 1000
+    print(f"{game.key:<13}{seats:>5} {len(log):>6} moves {len(positions):>4} positions: replay to the end "
+          f"{replayed:.0f} ms, a late position's picture {drawn:.0f} ms (CPU)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", help="one game key (default: every registered game)")
@@ -105,9 +127,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="medium", help="the bots' level: easy, medium or hard")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write every game's numbers to this file")
+    parser.add_argument("--look-back", action="store_true", help="time /board move: on each game instead")
     args = parser.parse_args(argv)
     catalog = default_catalog()
     keys = [args.game] if args.game else [g.key for g in catalog.all()]
+    if args.look_back:
+        for key in keys:
+            entry = catalog.entry(key)
+            for i in range(args.games):
+                look_back(entry.rules, entry.render, entry.rules.max_players, args.seed + i, args.level)
+        return 0
     cap = replay.UPLOAD_CAP / MIB
     print(f"cap {cap:.2f} MiB (animation and move log); {args.games} games each, {args.level} bots, max seats")
     print(f"{'game':<13}{'seats':>5} {'moves max/med':>14} {'before MiB max/med':>19} {'frames':>7} "
