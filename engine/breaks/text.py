@@ -50,6 +50,17 @@ class BreaksText(GameText[BreaksState, Move, BreaksView]):
             return "{p%d} drew a card and must place, break or discard it." % state.turn  # (read by everyone)
         return "{p%d} to play: draw or merge." % state.turn
 
+    def private_words(self, state: BreaksState, seat: int) -> str:
+        """The card ``seat`` drew and has not placed, and its own discards in the face-down pile (newest first)."""
+        parts = []
+        if state.pending is not None and state.turn == seat:
+            parts.append(f"You drew the {spoken(state.pending)} (only you see it until you place it).")
+        mine = [c for c, by in zip(state.discard, state.discarded_by, strict=True) if by == seat]
+        if mine:
+            parts.append("Your discards in the face-down pile, newest first: "
+                         + ", ".join(spoken(c) for c in reversed(mine)) + ".")
+        return " ".join(parts)
+
     def alt_text(self, view: BreaksView, names: Sequence[str]) -> str:
         parts = []
         for p, pl in enumerate(view["players"]):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engine.base import name_seats
+from engine.breaks.cards import spoken
 from engine.breaks.game import Breaks, BreaksState
 from engine.rng import Rng
 
@@ -95,6 +96,9 @@ def test_each_seat_sees_its_own_discards_and_its_drawn_card_only(seats: int, opt
             assert view == G.view(scramble(state, seat, rnd), seat), f"ply {state.ply}, seat {seat}"
             mine = [c for c, by in zip(state.discard, state.discarded_by, strict=True) if by == seat]
             assert view["my_discards"] == mine
+            words = G.text.private_words(state, seat)
+            assert words == G.text.private_words(scramble(state, seat, rnd), seat)
+            assert ("Your discards" in words) == bool(mine) and all(spoken(c) in words for c in mine)
             own += bool(mine)
             if state.pending is not None:
                 assert view["pending"] == (state.pending if seat == state.turn else None)
