@@ -62,11 +62,11 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    # Breaks: the luck of the draw drowns sampled comparisons; the next cards are averaged over exactly (the pile's
-    # composition is public) through the opponent's next turn, the opponent playing the medium bot's heuristic, and
-    # the leaf is a regression of the result on public features (bots.breaks). Hard v medium: 59.1% over 700 games
-    # (seeds 1000-1399, 5000-5299; 95% CI 55-63%) at 23 ms a move, where paired flat Monte Carlo on the old leaf
-    # won 54.8% of 600 (1000-1299, 5000-5299); 59% of the tournament's 200 (that one: 60%)
+    # Breaks: the luck of the draw drowns sampled comparisons; the next cards are averaged over exactly (any card the
+    # drawer cannot see: the pile and the others' face-down discards) through the opponent's next turn, the opponent
+    # playing the medium bot's heuristic, and the leaf is a regression of the result on public features
+    # (bots.breaks). Hard v medium with face-down discards: 59.1% over 700 games (seeds 1000-1399, 5000-5299; 95% CI
+    # 55.4-62.7%; bench.tournament), where paired flat Monte Carlo on the old leaf won 54.8% of 600
     "breaks": Profile(chance="breaks", playout_plies=2, leaf="breaks_fit", policy_leaf=""),
     # Blockers!: the leaf that sees likely merges, one move ahead over every move (deeper search did worse)
     "blockers": Profile(one_ply=True, leaf="blockers_reach"),
@@ -151,8 +151,8 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
 def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, prof: Profile,
             legal: dict[str, Any], budget_ms: float, iterations: int | None) -> Any:
     """Expectimax on a determinization, for games whose chance events are few enough to list (a game hook,
-    :data:`bots.heuristics.CHANCES`, gives a move's outcomes: for Breaks every distinct card the pile can show,
-    which depends on the pile's public composition only, not on the determinization's order). A move that draws is
+    :data:`bots.heuristics.CHANCES`, gives a move's outcomes: for Breaks every distinct card the drawer cannot
+    see, which depends on what the seat sees only, not on the determinization's order). A move that draws is
     worth the average over its outcomes of the seat's best answer; then the others play by the policy (each the
     best move by ``policy_leaf``), their draws averaged too, for ``playout_plies`` plies or until the seat is to act
     again, where the leaf scores the position. Every candidate is searched, those with fewest outcomes first; past
