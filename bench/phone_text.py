@@ -19,13 +19,14 @@ import argparse
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from PIL import Image
 
 from engine.base import Game
 from engine.rng import Rng
-from render.common import recording
+from render.common import Drawn, recording
 from tables.catalog import default_catalog
 
 PHONE = 400  # px: a picture's width in a phone's chat
@@ -81,33 +82,46 @@ def positions(game: Game[Any, Any, Any], seats: int, seed: int = 7) -> Iterator[
             state = game.apply(state, seat, move)[0]
 
 
-def smallest(png: bytes, texts: Sequence[Any]) -> tuple[int, str, int]:
-    """The picture's width and its smallest needed text (text, size); ("", 0) when it has none."""
-    width = Image.open(io.BytesIO(png)).width
-    needed = [t for t in texts if not t.decorative]
-    if not needed:
-        return width, "", 0
-    low = min(needed, key=lambda t: t.size)
-    return width, low.text, low.size
+@dataclass(frozen=True)
+class Picture:
+    """One picture of the survey: which, its width and every text it set."""
+
+    game: str
+    seats: int
+    stage: float
+    who: str  # "public" or "seat N"
+    width: int
+    texts: tuple[Drawn, ...]
 
 
-def survey(keys: Sequence[str] | None = None, every_seat_at: str = "max") -> list[Seen]:
-    """The smallest needed text of each picture of :func:`positions` (see the module's doc)."""
+@cache
+def pictures(key: str) -> tuple[Picture, ...]:
+    """Every picture of :func:`positions` for game ``key`` (see the module's doc), drawn once per process: the
+    tests that read texts off the same pictures share them."""
+    entry = default_catalog().entry(key)
+    game = entry.rules
+    out = []
+    for seats in range(game.min_players, game.max_players + 1):
+        names = NAMES[:seats]
+        for stage, state in positions(game, seats):
+            for who in [None, *(range(seats) if seats == game.max_players else [0])]:
+                with recording() as texts:
+                    png = entry.render(game.view(state, who), names)
+                out.append(Picture(key, seats, stage, "public" if who is None else f"seat {who}",
+                                   Image.open(io.BytesIO(png)).width, tuple(texts)))
+    return tuple(out)
+
+
+def survey(keys: Sequence[str] | None = None) -> list[Seen]:
+    """The smallest needed text of each picture of :func:`pictures`."""
     out = []
     for entry in default_catalog().entries():
-        game = entry.rules
-        if keys and game.key not in keys:
+        if keys and entry.key not in keys:
             continue
-        for seats in range(game.min_players, game.max_players + 1):
-            names = NAMES[:seats]
-            all_seats = seats == game.max_players if every_seat_at == "max" else True
-            for stage, state in positions(game, seats):
-                for who in [None, *(range(seats) if all_seats else [0])]:
-                    with recording() as texts:
-                        png = entry.render(game.view(state, who), names)
-                    width, text, size = smallest(png, texts)
-                    out.append(Seen(game.key, seats, stage, "public" if who is None else f"seat {who}", width,
-                                    text, size))
+        for p in pictures(entry.key):
+            needed = [t for t in p.texts if not t.decorative]
+            low = min(needed, key=lambda t: t.size) if needed else None
+            out.append(Seen(p.game, p.seats, p.stage, p.who, p.width, low.text if low else "", low.size if low else 0))
     return out
 
 

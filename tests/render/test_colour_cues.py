@@ -12,16 +12,13 @@ apart by colour (Breaks: by name and P1–P4) names none.
 from __future__ import annotations
 
 import importlib
-import io
 from itertools import combinations
 from typing import Any
 
 import pytest
-from PIL import Image
 
-from bench.phone_text import NAMES, NEEDED, PHONE, positions
+from bench.phone_text import NEEDED, PHONE, pictures
 from render.colour_vision import APART, KINDS, delta_e, simulate
-from render.common import recording
 from tables.catalog import default_catalog
 
 ENTRIES = {e.key: e for e in default_catalog().entries()}
@@ -54,15 +51,8 @@ def test_the_second_cues_are_readable_on_the_public_board(key: str) -> None:
     needed = {name for a, b, _, _ in close_pairs(module.PLAYER_COLOURS) for name in (a, b)}
     if not needed:
         return  # every pair stays apart: colour alone tells them apart for every viewer
-    entry = ENTRIES[key]
-    game = entry.rules
-    seats = game.max_players
-    readable: set[str] = set()
-    for _, state in positions(game, seats):
-        with recording() as texts:
-            png = entry.render(game.view(state, None), NAMES[:seats])
-        scale = min(1.0, PHONE / Image.open(io.BytesIO(png)).width)
-        readable |= {t.text for t in texts if t.size * scale >= NEEDED}
+    readable = {t.text for p in pictures(key) if p.who == "public"
+                for t in p.texts if t.size * min(1.0, PHONE / p.width) >= NEEDED}
     missing = [name for name in sorted(needed)
                if not any(module.SECOND_CUE[name] in text for text in readable)]
     assert not missing, f"cues never drawn at {NEEDED} px on a phone: {[module.SECOND_CUE[n] for n in missing]}"
