@@ -464,7 +464,7 @@ def test_solo_game_over_and_the_ladder() -> None:
 def test_random_playouts_render(seats: int) -> None:
     """Views from random games, public and private, at every phase, render into valid small portrait PNGs."""
     rendered = 0
-    for seed in range(3):
+    for seed in range(2):
         states = playout(seats, seed)
         step = max(1, len(states) // 12)
         for i, state in enumerate(states):
@@ -474,7 +474,7 @@ def test_random_playouts_render(seats: int) -> None:
             for viewer in (None, seat):
                 check(GAME.view(state, viewer), rgb=False)  # (the pixels are not read here)
                 rendered += 1
-    assert rendered >= 60
+    assert rendered >= 40
 
 
 # --- the contract --------------------------------------------------------------------------------------------------
