@@ -44,6 +44,7 @@ from render.common import (
     seat_names,
     text_label,
     text_width,
+    wrap_text,
 )
 from render.common import fit_text as common_fit_text
 
@@ -115,29 +116,11 @@ def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: 
     return _label(text, size, fill, bold).paste(img, xy, anchor=anchor)[2]
 
 
-@lru_cache(maxsize=2048)
-def wrap(text: str, size: int, width: float, bold: bool = False) -> tuple[str, ...]:
-    """``text`` in lines that fit ``width`` (a word longer than a line is cut with an ellipsis)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if text_width(candidate, size, bold) <= width:
-            line = candidate
-        else:
-            if line:
-                lines.append(line)
-            line = fit_text(word, size, width, bold)
-    if line:
-        lines.append(line)
-    return tuple(lines)
-
-
 def _lines(img: Image.Image, x: float, y: float, text: str, size: int, fill: Colour, width: float,
            bold: bool = False, step: int = 0) -> float:
     """``text`` wrapped to ``width`` from the top ``y``; returns the y below it."""
     step = step or size + 8
-    for line in wrap(text, size, width, bold):
+    for line in wrap_text(text, size, width, bold=bold):
         _put(img, (x, y + step / 2), line, size, fill, "l", bold)
         y += step
     return y
@@ -181,7 +164,7 @@ class Layout:
 @lru_cache(maxsize=256)
 def _heading(name: str, type_: str, liberated: bool) -> tuple[tuple[str, ...], str]:
     """A district's name in lines (four at most, the last cut if need be), and its kind line."""
-    lines = wrap(name, SMALL, TILE - 2 * PAD, True)
+    lines = tuple(wrap_text(name, SMALL, TILE - 2 * PAD, bold=True))
     if len(lines) > 4:
         lines = (*lines[:3], fit_text(" ".join(lines[3:]), SMALL, TILE - 2 * PAD, True))
     return lines, "LIBERATED" if liberated else type_.upper()
@@ -507,10 +490,10 @@ def layout(view: BlocView, names: Sequence[str]) -> Layout:
     """Where the city lies in the picture of ``view``: below the title, the status and the last move, each row as
     tall as its busiest district."""
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
-    y = 50 + 28 * len(wrap(status(view, shown), TEXT, W - 2 * (MARGIN + 8), True))
+    y = 50 + 28 * len(wrap_text(status(view, shown), TEXT, W - 2 * (MARGIN + 8), bold=True))
     last = view.get("last")
     if last is not None and last["text"]:
-        y += 28 * len(wrap(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8), False))
+        y += 28 * len(wrap_text(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8)))
     return Layout(y + 6, tuple(max(104, *(_needed(c) for c in view["cells"] if c["cell"][0] == r))
                                for r in "ABCDE"))
 

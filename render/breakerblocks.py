@@ -50,6 +50,7 @@ from render.common import (
     seat_names,
     text_label,
     text_width,
+    wrap_text,
 )
 
 W = 800  # px; shown 400 px wide on a phone, so every needed text is at least SMALL = 18 px
@@ -103,22 +104,6 @@ def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: 
          bold: bool = False, decorative: bool = False) -> Box:
     """Text by its vertical middle (``anchor`` l / m / r), from a cache of drawn labels; returns its box."""
     return _label(text, size, fill, bold, decorative).paste(img, xy, anchor=anchor[0])
-
-
-def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """``text`` in lines that fit ``width`` (at a space; a single word too long is cut with an ellipsis)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if text_width(trial, size, bold) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return [fit_text(x, size, width, bold) for x in lines]
 
 
 def _kind_name(kind: str) -> str:
@@ -399,15 +384,15 @@ def _neutral_lines(view: BreakerView) -> list[str]:
         lines.append(f"AUTHENTICATE on the board: {view['authenticated']} of 2 (the second ends the game)")
     if view["power_overwhelming"]:
         lines.append("Power Overwhelming: a player who starts their turn controlling 2 circuits wins")
-    return [part for line in lines for part in _wrap(line, BODY, W - 2 * MARGIN - 8)]
+    return [part for line in lines for part in wrap_text(line, BODY, W - 2 * MARGIN - 8)]
 
 
 def layout(view: BreakerView, names: list[str]) -> Layout:
     last = last_text(view, names)
     return Layout(
-        last=_wrap(last, BODY, W - 2 * MARGIN - 66) if last else [],
+        last=wrap_text(last, BODY, W - 2 * MARGIN - 66) if last else [],
         hands=[_hand(view, seat) for seat in (0, 1)],
-        supplies=[_wrap(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
+        supplies=[wrap_text(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
         neutral=_neutral_lines(view),
     )
 
@@ -544,7 +529,7 @@ def render(view: BreakerView, names: Sequence[str]) -> bytes:
     if view["viewer"] is not None:  # a private picture: whose eyes it is for
         _put(img, (W - MARGIN, 24), fit_text(f"{shown[view['viewer']]}'s view", SMALL, W / 2, bold=True), SMALL,
              WHITE, anchor="r", bold=True)
-    lines = _wrap(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
+    lines = wrap_text(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
     for i, line in enumerate(lines):
         _put(img, (MARGIN, 58 + 30 * i + (15 if len(lines) == 1 else 0)), line, STATUS, YELLOW, bold=True)
     y = GRID_BOTTOM + 12

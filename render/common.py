@@ -359,6 +359,25 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return text[:lo].rstrip() + ELLIPSIS
 
 
+def wrap_text(text: str, size: int, width: float, lines: int = 0, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width`` pixels, each cut with an ellipsis where one word is
+    longer than a line; with ``lines``, at most that many, the last one holding the rest, cut short."""
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if not line or text_width(trial, size, bold) <= width:
+            line = trial
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    if lines and len(out) > lines:
+        out = out[:lines - 1] + [" ".join(out[lines - 1:])]
+    return [fit_text(x, size, width, bold) for x in out]
+
+
 def bold_stroke(size: int) -> float:
     """Stroke width that makes the regular face read as bold at ``size`` (fractional strokes work)."""
     return max(0.5, size / 32)

@@ -48,6 +48,7 @@ from render.common import (
     rounded_mask,
     shape_sprite,
     text_width,
+    wrap_text,
 )
 
 W = 800  # drawing width; Discord shows it at 400
@@ -85,27 +86,6 @@ def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: i
     if anchor[0] == "m":
         return xy[0] + width / 2
     return xy[0]
-
-
-def _wrap(words: str, size: int, width: float, lines: int, bold: bool = False) -> list[str]:
-    """``words`` broken into at most ``lines`` lines of ``width`` pixels; the last one cut with an ellipsis."""
-    out: list[str] = []
-    line = ""
-    rest = words.split()
-    while rest:
-        trial = f"{line} {rest[0]}".strip()
-        if not line or text_width(trial, size, bold) <= width:
-            line = trial
-            rest.pop(0)
-            continue
-        out.append(line)
-        line = ""
-        if len(out) == lines - 1:
-            line = " ".join(rest)
-            break
-    if line:
-        out.append(line)
-    return [fit_text(s, size, width, bold) for s in out[:lines]]
 
 
 # --- words ---------------------------------------------------------------------------------------------
@@ -283,7 +263,7 @@ def _game_block(game: GameLine) -> Image.Image:
     extra = clean_text(game["extra"])
     if extra:
         y += 8
-        for line in _wrap(extra, LABEL + 2, INNER, 2):
+        for line in wrap_text(extra, LABEL + 2, INNER, 2):
             _text(draw, (left, y + 16), line, LABEL + 2, MUTED)
             y += 32
     y += PAD - 2
@@ -676,7 +656,7 @@ def render_standings(view: StandingsView) -> bytes:
     table_top = y
     heights = [_row_height(r, final) for r in rows]
     body = sum(heights) if rows else 110
-    legend = _wrap(LEGEND, LABEL, W - 2 * MARGIN - 2 * PAD, 3) if tiebreaks and rows else []
+    legend = wrap_text(LEGEND, LABEL, W - 2 * MARGIN - 2 * PAD, 3) if tiebreaks and rows else []
     table_bottom = table_top + HEAD_H + body + 14 + len(legend) * 28 + (10 if legend else 0)
     height = table_bottom + (46 if more > 0 else 0) + MARGIN
     img = felt((W, height))

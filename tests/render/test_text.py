@@ -14,11 +14,13 @@ from render.common import (
     clean_name,
     clean_text,
     face_of,
+    fit_text,
     runs,
     seat_names,
     text_label,
     text_width,
     visual_runs,
+    wrap_text,
 )
 
 NAMES = {
@@ -155,3 +157,13 @@ def test_the_isolation_marks_take_no_room_and_are_not_drawn() -> None:
     assert seat_names(["Ann"], 1) == ["Ann"]  # only a name with right-to-left letters is marked
     plain, marked = text_label("محمد wins", 30, (0, 0, 0)), text_label(name + " wins", 30, (0, 0, 0))
     assert plain.image.tobytes() == marked.image.tobytes()
+
+
+def test_wrapped_lines_fit_and_keep_every_word_unless_cut() -> None:
+    text = "Workers start in Global Shipping & Receiving Center, then move two blocs"
+    lines = wrap_text(text, 20, 200)
+    assert " ".join(lines) == text and all(text_width(x, 20) <= 200 for x in lines) and len(lines) > 2
+    two = wrap_text(text, 20, 200, lines=2)
+    assert len(two) == 2 and two[0] == lines[0] and two[1].endswith("…")
+    assert wrap_text("Supercalifragilistic", 20, 60) == [fit_text("Supercalifragilistic", 20, 60)]
+    assert wrap_text("", 20, 100) == [] and wrap_text("one", 20, 100, lines=3) == ["one"]
