@@ -19,7 +19,7 @@ from engine.block.view import BlockPlayer
 from engine.rng import Rng
 
 G = Block()
-SEEDS = range(5)
+SEEDS = range(3)
 SIZES = (3, 4, 5, 6, 7)
 
 
