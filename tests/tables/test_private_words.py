@@ -9,9 +9,11 @@ import pytest
 
 from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, Pending
 from engine.rng import Rng
+from storage import Database
 from tables import TableService
 from tables.catalog import default_catalog
 from tests.tables.helpers import ALICE, BOB, CH, actor_of, read, started, state_of
+from tests.tables.test_turn_clock import Clock
 
 
 async def test_hand_names_every_bloc_by_bloc_card_of_the_seats_factions(svc: TableService) -> None:
@@ -67,10 +69,13 @@ def test_every_hidden_thing_a_seat_holds_is_in_its_words(key: str, options: dict
         state, _ = game.apply(state, acting[0], game.sample_move(state, acting[0], rng))
 
 
-async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(svc: TableService) -> None:
+async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(db: Database) -> None:
     """Cards.md decision 21: a Communiqué's holder is asked privately. The board says a reaction is wanted, names
-    and mentions nobody for it; the holder hears by DM (whatever /notify says), and /hand asks them."""
-    tid, _ = await started(svc, ALICE, BOB, game="blocbybloc", options="city=beginner")
+    and mentions nobody for it; the holder hears by DM (whatever /notify says), as do the turn clock's reminders,
+    and /hand asks them."""
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    tid, _ = await started(svc, ALICE, BOB, game="blocbybloc", options="city=beginner clock=1h")
     table = await read(svc, tid)
     game, state = state_of(svc, table)
     while state.pending:  # the Faction Starts, by default
@@ -79,7 +84,7 @@ async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(sv
     holder = next(f for f in state.order if state.controller[f] != state.controller[state.faction_now()])
     state.hands[holder].append("communique")
     state.pending = [Pending("communique", holder, cell=0)]
-    await svc.db.record_moves(tid, table.version, [], game.dump(state), 0.0)
+    await svc.db.record_moves(tid, table.version, [], game.dump(state), clock.now, deadline=clock.now + 3600)
     table = await read(svc, tid)
     seat = state.controller[holder]
     decision = game.decision(state, seat)
@@ -100,3 +105,7 @@ async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(sv
     mine = await svc.my_games(table.guild_id, other)
     listed = mine.reply_post.description if mine.reply_post else ""
     assert "waiting for a reaction, asked privately" in listed and table.seats[seat].name not in listed
+    await svc.db.set_remind_at(tid, clock.now + 1)  # the clock's reminder: by DM to the holder, nothing in public
+    clock.now += 2
+    (reminded,) = await svc.remind()
+    assert not reminded.public and [d.user_id for d in reminded.dms] == [table.seats[seat].user_id]
