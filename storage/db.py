@@ -576,14 +576,18 @@ class Database:
         async with self._reading() as conn, conn.execute(
                 "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
             row = await cur.fetchone()
-        return (row["clock_seconds"], row["on_timeout"], row["archive_hours"]) if row else (DEFAULT_CLOCK, "bot", 24)
+        if row is None:
+            return DEFAULT_CLOCK, "bot", 24
+        clock = row["clock_seconds"] if row["clock_set"] else DEFAULT_CLOCK  # a row another setting made
+        return clock, row["on_timeout"], row["archive_hours"]
 
     async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
                                  archive_hours: int, now: float, reminders_per_day: int = 3) -> None:
         async with self.transaction() as conn:
-            await run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, on_timeout, archive_hours, "
-                       "reminders_per_day, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE "
-                       "SET clock_seconds = excluded.clock_seconds, on_timeout = excluded.on_timeout, "
+            await run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, clock_set, on_timeout, "
+                       "archive_hours, reminders_per_day, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?) "
+                       "ON CONFLICT (guild_id) DO UPDATE "
+                       "SET clock_seconds = excluded.clock_seconds, clock_set = 1, on_timeout = excluded.on_timeout, "
                        "archive_hours = excluded.archive_hours, reminders_per_day = excluded.reminders_per_day, "
                        "updated_at = excluded.updated_at",
                        (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))

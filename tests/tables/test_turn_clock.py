@@ -631,3 +631,16 @@ async def test_players_late_together_forfeit_in_one_write(db: Database) -> None:
     note = "⏰ Alice, Bob ran out of time and forfeited: the game is over."
     assert note in out.public[0].description
     assert [o.note for o in await db.undelivered()] == [note]
+
+
+async def test_a_server_that_set_only_other_things_keeps_the_default_clock(db: Database) -> None:
+    """Naming an organiser role (or changing the rating rules) writes the server's settings row: its lobbies still
+    get the 24 h default clock, which only /settings clock: changes (a review found it read as 'no clock')."""
+    clock = Clock()
+    svc = TableService(db, default_catalog(), clock=clock, seeds=lambda: 7, render=False)
+    await db.set_organiser_role(5, 777, clock.now)
+    assert (await db.guild_settings(5))[0] == 24 * HOUR
+    await svc.settings(5, ALICE, "off", None, None, can_manage_server=True)
+    assert (await db.guild_settings(5))[0] is None  # chosen: none
+    await db.set_organiser_role(5, None, clock.now)
+    assert (await db.guild_settings(5))[0] is None  # and kept
