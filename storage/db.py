@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -124,6 +124,7 @@ class MoveRow:
     notation: str
     events: list[str]
     created_at: float
+    unnamed: bool = False  # it answered a question whose asking is secret: shown without its player while running
 
 
 def _migrations() -> list[tuple[int, str, str]]:
@@ -278,7 +279,8 @@ class Database:
             args = (table_id, last)  # type: ignore[assignment]
         async with self._reading() as conn, conn.execute(sql, args) as cur:
             rows = await cur.fetchall()
-        return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"]) for r in rows]
+        return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"],
+                        bool(r["unnamed"])) for r in rows]
 
     async def _row_of(self, conn: aiosqlite.Connection, table_id: int) -> TableRow:
         """The table as it stands inside the current transaction (a write returns its new row this way)."""
@@ -412,7 +414,7 @@ class Database:
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
                            announce: bool = True, outbox: bool = False,
                            deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = "",
-                           paused_left: float | None | bool = False) -> TableRow:
+                           paused_left: float | None | bool = False, unnamed: Collection[int] = ()) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
@@ -437,8 +439,10 @@ class Database:
                 await _owe(conn, table_id, version + 1, now, note=note, plies=(min(m[0] for m in moves), last))
             await self._bump(conn, table_id, version, now, sets, args)
             await run_many(conn,
-                "INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(table_id, ply, seat, text, json.dumps(events), now) for ply, seat, text, events in moves],
+                "INSERT INTO moves (table_id, ply, seat, notation, events, created_at, unnamed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, ply, seat, text, json.dumps(events), now, int(ply in unnamed))
+                 for ply, seat, text, events in moves],
             )
             await run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
                             [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])

@@ -59,6 +59,17 @@ class Run:
     noted: bool = False  # the change (a start, a resignation, a seat given away, a forfeit) was stored with the word
     # its board opens with, and owes that board whatever the picks
     by_bot: bool = False  # a bot chose one of the moves played for a late player
+    unnamed: set[int] = field(default_factory=set)  # indices in ``record`` of answers to a secret question
+
+    def note_unnamed(self, before: Situation, seat: int) -> None:
+        """The move just recorded answered a question whose asking is secret (``Decision.unnamed``): it is stored
+        so, and /log shows it without its player."""
+        decision = before.decision(seat)
+        if decision is not None and decision.unnamed:
+            self.unnamed.add(len(self.record) - 1)
+
+    def unnamed_plies(self) -> set[int]:
+        return {self.base + i + 1 for i in self.unnamed}
 
     @classmethod
     async def of(cls, core: Core, table: TableRow, sit: Situation, *, stored: bool = False) -> Run:
@@ -122,6 +133,7 @@ class Play:
         said = game.text.describe_move(sit.state, seat, move)  # in words, as the menu offered it
         run = await Run.of(self.core, table, sit)
         run.record.append((seat, notation, events))
+        run.note_unnamed(sit, seat)
         run.sit = Situation.of(game, state)
         out = await self.advance(run, before=sit, mover=seat)
         cancels = [e for e in events if e.kind == CANCEL]
@@ -353,6 +365,7 @@ class Play:
                 move = game.parse_move(what)
             state, events = run.sit.apply(seat, move)
             run.record.append((seat, game.format_move(move), events))
+            run.note_unnamed(run.sit, seat)
             run.sit = Situation.of(game, state)
 
     def _movers(self, run: Run, late: Late, auto: dict[int, str]) -> Iterator[tuple[int, str, str]]:
@@ -399,11 +412,11 @@ class Play:
         try:
             run.table = await self.core.db.record_moves(
                 table.id, table.version, self._rows(run), game.dump(run.sit.state), self.core.clock(),
-                announce=False, asked=asked_anew(table, run.written, run.sit))
+                announce=False, asked=asked_anew(table, run.written, run.sit), unnamed=run.unnamed_plies())
         except StaleVersion:
             raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         run.base += len(run.record)
-        run.record, run.stored, run.written = [], True, run.sit
+        run.record, run.stored, run.written, run.unnamed = [], True, run.sit, set()
 
     @staticmethod
     def _rows(run: Run) -> list[tuple[int, int, str, list[str]]]:
@@ -442,7 +455,7 @@ class Play:
                     table.id, table.version, rows, game.dump(sit.state), self.core.clock(), result=result,
                     announce=not continuing, outbox=posts_board and bool(rows), deadline=deadline,
                     asked=asked_anew(table, run.written, sit), note="" if run.noted else intro,
-                    paused_left=paused_left)
+                    paused_left=paused_left, unnamed=run.unnamed_plies())
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
         lines = earlier + [name_seats(e.text, names) for _, _, evs in run.record for e in evs]

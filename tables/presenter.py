@@ -422,7 +422,9 @@ class Presenter:
             head = f"**Position 1 of {total}**{latest}: the start of the game."
         else:
             step = rows[positions[position - 2].moves:shown.moves]
-            head = f"**Position {position} of {total}**{latest}, after {_movers([names[m.seat] for m in step])}:\n" \
+            secret = table.status == ACTIVE  # an answer to a secret question is nobody's move while the game runs
+            movers = [names[m.seat] for m in step if not (secret and m.unnamed)] or ["an answer asked privately"]
+            head = f"**Position {position} of {total}**{latest}, after {_movers(movers)}:\n" \
                 + "\n".join(_latest(self.log_lines(table, step), LOOK_CHARS))
         fields = []
         scores = game.scores(shown.state)
@@ -525,11 +527,15 @@ class Presenter:
         else:
             first_secret = None
         running = table.status == ACTIVE  # while it runs, a move that names hidden cards says only how many
-        return [f"`{m.ply:>3}` {names[m.seat]}: "
-                + ("*a private pick (shown when the turn resolves)*" if first_secret and m.ply >= first_secret
-                   else f"`{game.public_notation(m.notation) if running else m.notation}`")
-                + (" — " + " ".join(m.events) if m.events else "")
-                for m in moves]
+
+        def said(m: MoveRow) -> str:
+            if running and m.unnamed:  # who was asked is secret: nor the answer's player, nor its notation
+                return "*an answer asked privately*"
+            if first_secret and m.ply >= first_secret:
+                return f"{names[m.seat]}: *a private pick (shown when the turn resolves)*"
+            return f"{names[m.seat]}: `{game.public_notation(m.notation) if running else m.notation}`"
+
+        return [f"`{m.ply:>3}` {said(m)}" + (" — " + " ".join(m.events) if m.events else "") for m in moves]
 
     def check_board_controls(self, table: TableRow, sit: Situation, seat: int) -> None:
         """The public board's controls are for the seat its decision asks; anyone else is pointed to their own."""

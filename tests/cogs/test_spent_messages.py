@@ -126,6 +126,8 @@ async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None
     assert res.response.content == "Played: Move C4 → C3: 1 bloc, die 6."  # the reaction roll comes first: Lookouts?
     res = await player.slash(thread, "move", move="accept")
     assert res.response.content == "Played: Keep this reaction roll. " + cancelled.removeprefix("Not played: ")
+    log = (await player.slash(thread, "log", count=3)).response.content or ""  # whoever asks: the holder unnamed
+    assert "an answer asked privately" in log and "accept" not in log, log
 
     player = await workers_attack_then_roll_a_one()  # again, from the private menu
     await player.slash(thread, "board")

@@ -109,3 +109,9 @@ async def test_a_question_only_a_cards_holder_gets_never_names_them_in_public(db
     clock.now += 2
     (reminded,) = await svc.remind()
     assert not reminded.public and [d.user_id for d in reminded.dms] == [table.seats[seat].user_id]
+    holder_name = table.seats[seat].name
+    ply = (await svc.db.moves(tid, last=1))[-1].ply + 1 if await svc.db.moves(tid, last=1) else 1
+    await svc.db.record_moves(tid, table.version, [(ply, seat, "pass", [])], game.dump(state), clock.now,
+                              unnamed={ply})  # as the play loop stores an answer to it (tests/cogs: Lookouts)
+    log = await svc.history(CH, last=1)
+    assert "an answer asked privately" in log and holder_name not in log and "pass" not in log
