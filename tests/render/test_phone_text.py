@@ -13,14 +13,10 @@ import pytest
 from bench.phone_text import NEEDED, survey
 from tables.catalog import default_catalog
 
-# Games whose pictures are being redrawn for phones (issue 24): each comes off this list with its new layout.
-NOT_YET: set[str] = set()
 GAMES = [e.key for e in default_catalog().entries()]
 
 
-@pytest.mark.parametrize("key", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason="issue 24: not yet laid out for phones"))
-    if k in NOT_YET else k for k in GAMES])
+@pytest.mark.parametrize("key", GAMES)
 def test_every_needed_text_is_readable_at_400_px(key: str) -> None:
     seen = survey([key])
     # A renderer draws the parts that never change once per process and pastes them after (their text is recorded
