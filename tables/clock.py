@@ -70,14 +70,12 @@ class TurnClock:
             modes = await self.core.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
             if not modes:
                 continue
-            for s in late:  # asked a question whose asking is secret (Decision.unnamed): by DM only, never in public
-                decision = sit.decision(s.seat)
-                if decision is not None and decision.unnamed and s.user_id in modes:
-                    modes[s.user_id] = "dm"
+            # asked a question whose asking is secret (Decision.unnamed): by DM only, never in public
+            secret = {s.user_id for s in late if s.seat in sit.unnamed and s.user_id in modes}
+            modes.update(dict.fromkeys(secret, "dm"))
             reminders = {s.user_id: self._reminder(table, sit, s.seat, left) for s in late
                          if s.user_id in modes}  # each its own: one may owe the turn, another an answer beside it
             # DM-only players hear by DM, unless DMs fail
-            secret = {s.user_id for s in late if (d := sit.decision(s.seat)) is not None and d.unnamed}
             mentioned = set(await self.presenter.mentioned(table, list(modes))) - secret
             out = Outcome(table_id=table.id, channel_id=table.channel_id)
             for text in dict.fromkeys(reminders.values()):

@@ -64,8 +64,7 @@ class Run:
     def note_unnamed(self, before: Situation, seat: int) -> None:
         """The move just recorded answered a question whose asking is secret (``Decision.unnamed``): it is stored
         so, and /log shows it without its player."""
-        decision = before.decision(seat)
-        if decision is not None and decision.unnamed:
+        if seat in before.unnamed:
             self.unnamed.add(len(self.record) - 1)
 
     def unnamed_plies(self) -> set[int]:

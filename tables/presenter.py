@@ -38,6 +38,7 @@ LOG_PAGE_CHARS = 1800  # a /log page: well inside an embed description, short en
 ALT_LIMIT = 1024  # Discord's attachment description limit
 PICTURE_FAILED = "⚠️ The picture could not be drawn this time (the error is logged); the game goes on."
 COLOUR_LOBBY, COLOUR_PLAY, COLOUR_OVER, COLOUR_CANCELLED = 0x3B82F6, 0x2B7A78, 0xD4A017, 0x6B7280
+ASKED_PRIVATELY = "a reaction, asked privately"  # whom the game waits for, when who is asked is secret
 LOOK_CHARS = 2400  # a look back lists the latest moves that made its position that fit in this many characters
 LOOKED_KEPT = 8  # tables whose public positions are kept for the next look back
 
@@ -128,13 +129,13 @@ class Presenter:
         if not over:
             acting = sorted(sit.to_act)
             owed = sit.owed
-            secret = [p for p in acting if owed[p].unnamed]  # who is asked is itself hidden: said without a name
-            named = [_who(table, p) + (" (an answer)" if p in sit.answering else "") for p in acting if p not in secret]
-            fields.insert(0, ("To play", ", ".join(named + ["a reaction, asked privately"] * bool(secret))))
+            named = [_who(table, p) + (" (an answer)" if p in sit.answering else "") for p in acting
+                     if p not in sit.unnamed]  # who is asked is itself hidden: said without a name
+            fields.insert(0, ("To play", ", ".join(named + [ASKED_PRIVATELY] * bool(sit.unnamed & sit.to_act))))
             status = name_seats(game.text.status_line(state), names)
             if status:
                 fields.append(("Now", status))
-            mention_ids = [uid for p in acting if p not in secret
+            mention_ids = [uid for p in acting if p not in sit.unnamed
                            and (uid := table.seats[p].user_id) is not None and not table.seats[p].resigned]
             mention_ids = await self.mentioned(table, mention_ids)  # DM-only players hear of it by DM
             if mention_ids:
@@ -233,8 +234,7 @@ class Presenter:
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
         modes = await self.core.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
         for s in acting:  # asked a secret question: never mentioned in the channel, so told by DM whatever they chose
-            decision = sit.decision(s.seat)
-            if decision is not None and decision.unnamed and s.user_id is not None:
+            if s.seat in sit.unnamed and s.user_id is not None:
                 modes[s.user_id] = "dm"
         # an answer (a trade's) or a choice owed outside one's own turn (stop or allow, a split…) is not a turn
         answering = {table.seats[p].user_id for p in sit.choosing}
@@ -553,9 +553,8 @@ class Presenter:
 def waiting_for(table: TableRow, sit: Situation) -> str:
     """Who the game waits for, by name, except a seat asked a question whose asking is itself secret
     (``Decision.unnamed``): that is "a reaction, asked privately", as on the board."""
-    owed = sit.owed
-    named = [table.seats[p].name for p in sorted(sit.to_act) if not (p in owed and owed[p].unnamed)]
-    return ", ".join(named + ["a reaction, asked privately"] * (len(named) < len(sit.to_act)))
+    named = [table.seats[p].name for p in sorted(sit.to_act) if p not in sit.unnamed]
+    return ", ".join(named + [ASKED_PRIVATELY] * bool(sit.unnamed & sit.to_act))
 
 
 TIMEOUT_WORDS = {"bot": "a bot plays the turn", "skip": "the turn is skipped", "forfeit": "the player forfeits"}

@@ -103,6 +103,12 @@ class Situation:
         return frozenset(d.seat for d in self.decisions if d.clock == "decision")
 
     @cached_property
+    def unnamed(self) -> frozenset[int]:
+        """Seats asked a question whose asking is itself secret (``Decision.unnamed``): never named or mentioned in
+        public, told by DM."""
+        return frozenset(d.seat for d in self.decisions if d.unnamed)
+
+    @cached_property
     def asked(self) -> dict[int, tuple[str, str]]:
         """What each seat is asked (its decision's kind and prompt): a seat asked something else has stale controls."""
         return {d.seat: (d.kind, d.prompt) for d in self.decisions}
