@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -429,7 +429,8 @@ def text_label(text: str, size: int, fill: Colour, bold: bool = False, pad: int 
 
 @lru_cache(maxsize=512)
 def _string_label(text: str, size: int, fill: Colour, bold: bool) -> Label:
-    return text_label(text, size, fill, bold, pad=4)
+    """A :class:`Glyphs` string set whole: without words of its own (the glyphs note the string they set)."""
+    return replace(text_label(text, size, fill, bold, pad=4), text="")
 
 
 def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = None, pad: int = 8,
@@ -473,7 +474,7 @@ class Glyphs:
             return False
         self._advance[c] = _font(index, self.size, self.bold).getlength(c)
         if not c.isspace():
-            self._sprites[c] = text_label(c, self.size, self.fill, self.bold, pad=4)
+            self._sprites[c] = replace(text_label(c, self.size, self.fill, self.bold, pad=4), text="")  # (noted whole)
         return True
 
     def _by_glyph(self, text: str) -> bool:
@@ -512,15 +513,13 @@ class Glyphs:
         left = x
         half = self._height // 2
         if not self._by_glyph(text):
-            label = _string_label(text, self.size, self.fill, self.bold)
-            img.paste(label.image, (round(x) - label.pad, round(y - label.image.height / 2)), label.image)
+            _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y))
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
         for c in text:
             sprite = sprites.get(c)
-            if sprite is not None:  # as Label.paste, without noting each character
-                image = sprite.image
-                img.paste(image, (round(x) - sprite.pad, round(y - image.height / 2)), image)
+            if sprite is not None:
+                sprite.paste(img, (x, y))
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
