@@ -52,34 +52,22 @@ class Seen:
         return self.size * min(1.0, PHONE / self.width)
 
 
-def _plies(game: Game[Any, Any, Any], seats: int, options: dict[str, Any], seed: int) -> list[tuple[int, Any]]:
-    """A random legal game's moves, to its end (or a cap)."""
+def positions(game: Game[Any, Any, Any], seats: int, seed: int = 7) -> Iterator[tuple[float, Any]]:
+    """The states of one random game (legal moves, the first seat to act moving, to its end or a cap) at each of
+    :data:`STAGES`."""
     rng = Rng(seed)
-    state = game.new_game(seats, options, seed)
-    out: list[tuple[int, Any]] = []
+    state = game.new_game(seats, game.resolve_options({}, seats), seed)
+    states = [state]
     for _ in range(3000):
         acting = sorted(game.to_act(state))
         if not acting:
             break
-        seat = acting[0]
-        move = game.sample_move(state, seat, rng)
-        state = game.apply(state, seat, move)[0]
-        out.append((seat, move))
-    return out
-
-
-def positions(game: Game[Any, Any, Any], seats: int, seed: int = 7) -> Iterator[tuple[float, Any]]:
-    """The states of one random game at each of :data:`STAGES`."""
-    options = game.resolve_options({}, seats)
-    plies = _plies(game, seats, options, seed)
-    marks = {min(len(plies), int(stage * len(plies))): stage for stage in STAGES}
-    state = game.new_game(seats, options, seed)
-    for i in range(len(plies) + 1):
-        if i in marks:
-            yield marks[i], state
-        if i < len(plies):
-            seat, move = plies[i]
-            state = game.apply(state, seat, move)[0]
+        state = game.apply(state, acting[0], game.sample_move(state, acting[0], rng))[0]
+        states.append(state)
+    plies = len(states) - 1
+    marks = {min(plies, int(stage * plies)): stage for stage in STAGES}
+    for i, stage in sorted(marks.items()):
+        yield stage, states[i]
 
 
 @dataclass(frozen=True)
