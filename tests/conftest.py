@@ -16,8 +16,10 @@ import pytest
 import pytest_asyncio
 from simcord.env import Env
 
+import tables.bots
 from cogs.client import Blockhouse
 from storage import Database
+from tables.bots import Thinker
 from tables.catalog import LazyRenderer
 from tests.support import OPEN_BOTS, make_bot, scaled
 
@@ -118,3 +120,41 @@ def _each_board_drawn_once() -> Iterator[None]:
         yield
     finally:
         LazyRenderer.__call__ = drawing  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session")
+def _shared_bot_worker() -> Iterator[list[Any]]:
+    """The one bots' worker process the session's table services share (see ``_one_bot_worker``), shut down and
+    reaped at the end, so its CPU is counted with the suite's."""
+    shared: list[Any] = []
+    yield shared
+    for pool in shared:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture(autouse=True)
+def _one_bot_worker(request: pytest.FixtureRequest, _shared_bot_worker: list[Any],
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table service starts its own bots' worker process on its first medium or hard bot, and some 35 tests
+    each started one (a spawn imports the engine and the bots: ~0.3 CPU-s apiece). Here they share one per session,
+    as a running bot's tables share theirs; a test that kills it gets a new one, as the bot would. Tests of the
+    worker's own life (``@pytest.mark.own_bot_worker``) start and stop their own."""
+    if request.node.get_closest_marker("own_bot_worker"):
+        return
+    shared = _shared_bot_worker
+
+    def executor(self: Thinker) -> Any:
+        if self._pool is None:
+            usable = [p for p in shared if not p._broken and not p._shutdown_thread]
+            if not usable:
+                shared.append(tables.bots.ProcessPoolExecutor(
+                    max_workers=1, mp_context=tables.bots.multiprocessing.get_context("spawn")))
+                usable = shared[-1:]
+            self._pool = usable[0]
+        return self._pool
+
+    def close(self: Thinker) -> None:
+        self._pool = None  # (the session's, shut down at its end)
+
+    monkeypatch.setattr(Thinker, "_executor", executor)
+    monkeypatch.setattr(Thinker, "close", close)

@@ -18,6 +18,8 @@ from tables.bots import Thinker
 from tables.catalog import default_catalog
 from tests.support import scaled
 
+pytestmark = pytest.mark.own_bot_worker  # each test here starts, kills and stops its own
+
 
 async def test_two_bots_thinking_when_the_worker_dies_both_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables' hard bots wait on the one worker when it is killed: each gets a legal move, through a new
