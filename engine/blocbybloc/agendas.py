@@ -7,6 +7,12 @@ words; the engine checks their objectives.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.rng import Rng
+
+if TYPE_CHECKING:
+    from engine.blocbybloc.model import BlocState
 
 COOPERATIVE, ALONE = "C", "A"
 VANGUARDIST, SECTARIAN, NIHILIST = 8, 9, 10
@@ -57,3 +63,20 @@ def describe(number: int) -> str:
     agenda = AGENDAS[number]
     parts = [("win alone" if o.kind == ALONE else "win together") + ": " + o.text for o in agenda.options]
     return f"{agenda.name}: {parts[0]}; or {parts[1]}."
+
+
+def deal(state: BlocState, rng: Rng, removed: tuple[int, ...] = (), infighting: bool = False) -> None:
+    """One agenda card face down to each faction in play, the rest to the box unseen (play part D4); ``removed``
+    cards leave the deck first (Asymmetrical Struggle's Nihilist). Let the Infighting Begin! (D5): the Vanguardist
+    and the Nihilist are taken out, one of the other 8 set aside per faction, the 2 shuffled in with them, one
+    dealt to each faction."""
+    factions = list(state.order)
+    if infighting:
+        others = [n for n in AGENDAS if n not in (VANGUARDIST, NIHILIST)]
+        rng.shuffle(others)
+        cards = others[:len(factions)] + [VANGUARDIST, NIHILIST]
+    else:
+        cards = [n for n in AGENDAS if n not in removed]
+    rng.shuffle(cards)
+    for f, card in zip(factions, cards, strict=False):
+        state.agendas[f] = card

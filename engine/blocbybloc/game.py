@@ -338,6 +338,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             raise ValueError(f"unknown Bloc by Bloc state format {data.get('format')!r}")
         if "last" not in data:  # stored before the latest move was recorded
             data = {**data, "last": None}
+        if "agendas" not in data:  # stored before the semi-cooperative game: fully cooperative, no counts needed
+            data = {**data, "agendas": [0, 0, 0, 0], "burned": 0, "vans_destroyed_by": [0, 0, 0, 0]}
         return load_state(BlocState, data)
 
     @staticmethod

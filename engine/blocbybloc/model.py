@@ -145,6 +145,9 @@ class BlocState:
     liberating: list[int] = field(default_factory=list)  # cells still to liberate this Sunrise, in order
     reveal: list[int] = field(default_factory=lambda: [0, 0, -1])  # pooled reveal: cards, discards, chooser
     vans_destroyed: int = 0
+    vans_destroyed_by: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # by faction: by its attacks
+    burned: int = 0  # burn tokens ever placed (play part D4's ``burned``)
+    agendas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # by faction: its agenda card (0: none)
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
     last: Last | None = None  # the latest move (None: none yet, or a game stored before it was recorded)
     outcome: str = ""  # "" while playing, then "win" or "loss"
