@@ -75,6 +75,11 @@ class GameText(Generic[S, M, V]):
         the seat holds nothing hidden."""
         return ""
 
+    def final_words(self, state: S) -> str:
+        """What the end post adds once the game is over, with {pN} seat placeholders ("": nothing): what was
+        secret and now may be told (Bloc by Bloc's agendas)."""
+        return ""
+
     def idle_note(self, state: S, seat: int) -> str:
         """What a seat with nothing to decide now is told of its turn, beyond waiting ("": nothing): BLOCK tells a
         seat that a penalty passes it by."""

@@ -168,7 +168,8 @@ class Presenter:
             colour = COLOUR_OVER
             rematch = table.id
         ply = game.ply(state)
-        shown = _latest(lines, EVENT_CHARS - len(note))
+        final = name_seats(game.text.final_words(state), names) if over and sit.over else ""  # what the end reveals
+        shown = _latest(lines, EVENT_CHARS - len(note) - len(final))
         if len(shown) < len(lines):
             shown.insert(0, f"… {len(lines) - len(shown)} earlier events in `/log`")
         if note:
@@ -177,7 +178,7 @@ class Presenter:
             shown.append(PICTURE_FAILED)
         return Post(
             content=content, title=f"{game.name} · table #{table.id}",
-            description="\n".join(f"• {line}" for line in shown) or "\u200b",
+            description="\n\n".join(filter(None, ["\n".join(f"• {line}" for line in shown), final])) or "\u200b",
             fields=fields, footer=(f"Move {ply} · /log for every move · Rematch below" if over
                                    else f"Move {ply} · /move to play · /hand for your view · /log for history"),
             colour=colour, board=board, controls=controls, panel_table=table.id if table.status == ACTIVE else None,
