@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -270,29 +270,54 @@ def beginner_layout(seed: int) -> Layout:
     return Layout(tuple(t for t, _ in BEGINNER), tuple(r for _, r in BEGINNER), _deal(random.Random(seed)), seed)
 
 
-def random_layout(seed: int, players: int, overpass: bool = False) -> Layout:
-    """City part A3: shuffled piles placed in zig-zag ABC order with random rotations; redrawn with the next
-    seed until connected."""
+FIRST_HIGHWAY = "highway"  # in a replacement: the regular highway whose cell comes first in reading order
+REGULAR_HIGHWAYS = ("hw1", "hw2", "hw3")
+
+
+def replace_in_place(tiles: list[str], replace: Sequence[tuple[str, str]]) -> None:
+    """City part A3 "In-place replacement": each new tile takes the old one's cell (its rotation and manifestation
+    card stay with the cell); the old tile goes back in the box. ``FIRST_HIGHWAY`` names the regular highway (not
+    the Overpass) whose cell comes first in reading order."""
+    for old, new in replace:
+        if old == FIRST_HIGHWAY:
+            cell = next(c for c in range(CELLS) if tiles[c] in REGULAR_HIGHWAYS)
+        else:
+            cell = tiles.index(old)
+        tiles[cell] = new
+
+
+def draw_layout(seed: int, players: int, overpass: bool = False, replace: Sequence[tuple[str, str]] = ()) -> Layout:
+    """One draw of city part A3 steps 1–4 for ``seed``, connected or not: shuffled piles placed in zig-zag ABC
+    order with random rotations, the manifestation deal, then a scenario's in-place ``replace``-ments."""
+    piles = {k: list(v) for k, v in BASE_PILES.items()}
+    if players == 3:
+        piles["A"].remove("d12")
+        piles["A"].append("d23")
+    if overpass:
+        piles["C"].remove("hw3")
+        piles["C"].append("overpass")
+    rng = random.Random(seed)
+    for pile in "ABC":
+        rng.shuffle(piles[pile])
+    tiles = [""] * CELLS
+    for k, cell in enumerate(ZIGZAG):
+        tiles[cell] = piles["ABC"[k % 3]].pop(0)
+    rotations = [0] * CELLS
+    for cell in ZIGZAG:
+        rotations[cell] = 90 * rng.randrange(4)
+    under = _deal(rng)
+    replace_in_place(tiles, replace)
+    return Layout(tuple(tiles), tuple(rotations), under, seed)
+
+
+def random_layout(seed: int, players: int, overpass: bool = False, replace: Sequence[tuple[str, str]] = (),
+                  accept: Callable[[Layout], bool] | None = None) -> Layout:
+    """City part A3: :func:`draw_layout` from ``seed``, redrawn with the next seed until connected (step 5) and,
+    when given, until ``accept`` takes it (a scenario's goal must not already hold at setup, play part D6.19)."""
     while True:
-        piles = {k: list(v) for k, v in BASE_PILES.items()}
-        if players == 3:
-            piles["A"].remove("d12")
-            piles["A"].append("d23")
-        if overpass:
-            piles["C"].remove("hw3")
-            piles["C"].append("overpass")
-        rng = random.Random(seed)
-        for pile in "ABC":
-            rng.shuffle(piles[pile])
-        tiles = [""] * CELLS
-        for k, cell in enumerate(ZIGZAG):
-            tiles[cell] = piles["ABC"[k % 3]].pop(0)
-        rotations = [0] * CELLS
-        for cell in ZIGZAG:
-            rotations[cell] = 90 * rng.randrange(4)
-        under = _deal(rng)
-        if build_city(tuple(tiles), tuple(rotations)).connected():
-            return Layout(tuple(tiles), tuple(rotations), under, seed)
+        layout = draw_layout(seed, players, overpass, replace)
+        if layout.city.connected() and (accept is None or accept(layout)):
+            return layout
         seed += 1
 
 

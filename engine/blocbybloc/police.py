@@ -57,9 +57,17 @@ CARDS = _deck()
 REMOVED_BY_DIFFICULTY = {"easy": ("PO18", "PO19"), "medium": ("PO19",), "hard": ()}
 
 
-def police_deck(difficulty: str, rng: Rng) -> list[str]:
-    """The shuffled deck for a difficulty; the top card is the last of the list."""
-    deck = [c for c in CARDS if c not in REMOVED_BY_DIFFICULTY[difficulty]]
+def removed_cards(difficulty: str, kinds: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The cards out of the deck for a difficulty (B3) and a scenario's removed kinds (Abolish the Police: both
+    Emergency Reinforcements, on top of the difficulty's removal)."""
+    return REMOVED_BY_DIFFICULTY[difficulty] + tuple(c for c, card in CARDS.items() if card.kind in kinds)
+
+
+def police_deck(difficulty: str, rng: Rng, removed: tuple[str, ...] = ()) -> list[str]:
+    """The shuffled deck for a difficulty, without the cards of the ``removed`` kinds; the top card is the last of
+    the list."""
+    out = removed_cards(difficulty, removed)
+    deck = [c for c in CARDS if c not in out]
     rng.shuffle(deck)
     return deck
 

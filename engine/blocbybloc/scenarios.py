@@ -8,12 +8,19 @@ changes replace or add to the 4-player ones as the table says; a scenario withou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.blocbybloc.city import COMMERCIAL, FACTION_TYPES, STATE, City
+from engine.blocbybloc.city import FIRST_HIGHWAY as FIRST_HIGHWAY  # in ``replace``: see city.replace_in_place
+
+if TYPE_CHECKING:
+    from engine.blocbybloc.model import BlocState
 
 COOP, SEMI = "coop", "semi"
 MODES = (COOP, SEMI)
 NONE = "none"
-FIRST_HIGHWAY = "highway"  # in ``replace``: the regular highway whose cell comes first in reading order
 
 
 @dataclass(frozen=True)
@@ -147,3 +154,150 @@ def lobby_lines() -> list[str]:
         modes = "/".join(s.modes)
         out.append(f"`{s.key}` {s.name} ({counts} players, {modes}): {s.goal}")
     return out
+
+
+def scenario_of(state: BlocState) -> str:
+    """The game's scenario key (``none`` for the base game and games stored before scenarios)."""
+    return str(state.options.get("scenario", NONE))
+
+
+def seats_of(state: BlocState) -> int:
+    """The player count whose lineup applies: 3 when three factions are in play, else 4 (2 and 4 players share
+    every line)."""
+    return 3 if len(state.order) == 3 else 4
+
+
+# --- goals (play part D3 step 2, D5's success predicates, D6.13) --------------------------------------------
+def _states(city: City) -> list[int]:
+    return [c for c in city.districts if city.tile(c).type == STATE]
+
+
+def _zone_cells(city: City) -> list[int]:
+    return [c for c in city.districts if city.tiles[c] in ZONES]
+
+
+def zone_neighbours(city: City) -> list[int]:
+    """Autonomous Zone Phase II's districts (D6.13): the liberatable districts adjacent to either Autonomous Zone
+    (a zone adjacent to the other counts too)."""
+    zones = _zone_cells(city)
+    return sorted({n for z in zones for n in city.adjacent[z] if city.tile(n).liberatable})
+
+
+def _own_cells(city: City, f: int) -> list[int]:
+    return [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f]]
+
+
+def _holds_own(state: BlocState, city: City, f: int) -> bool:
+    return all(state.occ_owner[c] == f for c in _own_cells(city, f))
+
+
+def _police_in_zones(state: BlocState, city: City) -> bool:
+    return any(state.police(c) for c in _zone_cells(city))
+
+
+def _count(items: list[bool]) -> tuple[int, int]:
+    return sum(items), len(items)
+
+
+def _occupied_states(state: BlocState) -> tuple[int, int]:
+    return _count([state.occ_owner[c] >= 0 for c in _states(state.city)])
+
+
+def _traffic(state: BlocState) -> tuple[int, int]:
+    # "Highway entrances" = highway connections (D6.13): each district-to-district link through a highway tile.
+    return _count([state.barricades.get(c.id, 0) > 0 for c in state.city.connections if c.highway is not None])
+
+
+def _company_town(state: BlocState) -> tuple[int, int]:
+    city = state.city
+    return _count([mark == 2 for c in city.districts if city.tile(c).type == COMMERCIAL for mark in state.shops[c]])
+
+
+def _abolish(state: BlocState) -> tuple[int, int]:
+    # six vans destroyed, then every cop out: one step per van and per cop off the 30 (done = needed exactly when
+    # all six are in the box and no cop is in the city)
+    return min(state.vans_destroyed, 6) + 30 - sum(state.cops), 36
+
+
+def _occupy(state: BlocState) -> tuple[int, int]:
+    city = state.city
+    return _count([state.occ_owner[c] == f for f in state.order for c in _own_cells(city, f)])
+
+
+def _asymmetrical(state: BlocState) -> tuple[int, int]:
+    city = state.city
+    states = _states(city)
+    return _count([any(state.occ_owner[c] == f for c in states) or _holds_own(state, city, f) for f in state.order])
+
+
+def _collective(state: BlocState) -> tuple[int, int]:
+    return min(sum(state.liberated), 10), 10
+
+
+def _smash(state: BlocState) -> tuple[int, int]:
+    return _count([state.occ_owner[c] >= 0 and state.liberated[c] for c in _states(state.city)])
+
+
+def _zone_two(state: BlocState) -> tuple[int, int]:
+    city = state.city
+    done, needed = _count([state.liberated[c] for c in zone_neighbours(city)])
+    return done + (0 if _police_in_zones(state, city) else 1), needed + 1
+
+
+PROGRESS: dict[str, Callable[[BlocState], tuple[int, int]]] = {
+    NONE: _occupied_states, "traffic": _traffic, "company-town": _company_town, "abolish": _abolish,
+    "occupy": _occupy, "asymmetrical": _asymmetrical, "collective": _collective, "zone-1": _occupied_states,
+    "infighting": _occupied_states, "smash": _smash, "zone-2": _zone_two,
+}
+
+
+def progress(state: BlocState) -> tuple[int, int]:
+    """How far the goal is: (done, needed), with done == needed exactly when :func:`goal_met` holds."""
+    return PROGRESS[scenario_of(state)](state)
+
+
+def goal_met(state: BlocState) -> bool:
+    """The success predicate of play part D3 step 2: without a scenario, every State district holds an occupation;
+    with one, its own predicate (D5). Gates (:func:`gated`) are not part of it."""
+    done, needed = progress(state)
+    return done >= needed
+
+
+def gated(state: BlocState) -> bool:
+    """Autonomous Zone Phase I's gate (D5): a riot cop or van in either Autonomous Zone blocks every win (D3 steps
+    3 and 4) while it holds. False in every other game."""
+    return bool(SCENARIOS[scenario_of(state)].gate) if scenario_of(state) != NONE and _police_in_zones(
+        state, state.city) else False
+
+
+def goal_words(state: BlocState) -> str:
+    """The goal's progress in words: "3 of 7 highway connections barricaded"."""
+    key = scenario_of(state)
+    done, needed = progress(state)
+    city = state.city
+    if key == "traffic":
+        return f"{done} of {needed} highway connections barricaded"
+    if key == "company-town":
+        return f"{done} of {needed} Commercial shopping centres burned"
+    if key == "abolish":
+        cops = sum(state.cops)
+        return f"{min(state.vans_destroyed, 6)} of 6 riot vans destroyed, {cops} riot cop{'s' * (cops != 1)} " \
+               "in the city"
+    if key == "occupy":
+        return f"{done} of {needed} own districts hold their faction's occupation"
+    if key == "asymmetrical":
+        return f"{done} of {needed} factions with a State occupation or all their own districts"
+    if key == "collective":
+        return f"{min(sum(state.liberated), 10)} of 10 districts liberated"
+    if key == "smash":
+        return f"{done} of {needed} State districts occupied and liberated"
+    if key == "zone-2":
+        near = zone_neighbours(city)
+        lib = sum(state.liberated[c] for c in near)
+        police = "police in an Autonomous Zone" if _police_in_zones(state, city) else "no police in the zones"
+        return f"{lib} of {len(near)} districts next to the Autonomous Zones liberated, {police}"
+    words = f"{done} of {needed} State districts occupied"
+    if gated(state):
+        words += " (police in an Autonomous Zone: no win yet)"
+    return words
+

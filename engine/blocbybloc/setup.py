@@ -6,27 +6,66 @@ from __future__ import annotations
 from typing import Any
 
 from engine.base import Event
+from engine.blocbybloc import agendas
 from engine.blocbybloc import police as pol
-from engine.blocbybloc.city import STATE, TILES, beginner_layout, manifestation_deck, random_layout
+from engine.blocbybloc.city import STATE, TILES, City, Layout, beginner_layout, manifestation_deck, random_layout
 from engine.blocbybloc.common import district_name, named, say
 from engine.blocbybloc.model import FACTIONS, BlocState, Pending, loot_deck, occupations_of
 from engine.blocbybloc.moves import Move
 from engine.blocbybloc.night import begin_turn, first_faction
+from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, Lineup, goal_met, lineup, scenario_of, seats_of
 from engine.rng import Rng
+
+
+def deploy(city: City, lu: Lineup | None) -> tuple[list[int], list[int]]:
+    """The police at setup (police part B1, play part D5), by cell: cops and vans (-1: none). Without a scenario a
+    van and 3 cops in every State district and in The Stadium; a scenario's lineup names its districts ("State":
+    every State district of the city after its replacements; a tile key: that tile's district) and the cops per
+    van."""
+    cops, vans = [0] * 25, [-1] * 25
+    if lu is None:
+        cells = [c for c in city.districts if city.tile(c).type == STATE or city.tile(c).key == "d23"]
+        k = 3
+    else:
+        cells = []
+        for name in lu.police:
+            cells += [c for c in city.districts if (city.tile(c).type == STATE if name == "State"
+                                                    else city.tile(c).key == name)]
+        k = lu.cops
+    for cell in cells:
+        cops[cell], vans[cell] = k, 0
+    return cops, vans
+
+
+def _table(opts: dict[str, Any], layout: Layout, order: list[int], controller: list[int], lu: Lineup | None,
+           countdown: int) -> BlocState:
+    """A new game's board with its city, factions and police; decks and hands empty (the caller deals them)."""
+    cops, vans = deploy(layout.city, lu)
+    deck_rest = manifestation_deck()
+    for card in layout.manifestations:
+        deck_rest.remove(card)
+    return BlocState(
+        options=opts, rng=0, tiles=list(layout.tiles), rotations=list(layout.rotations),
+        under=list(layout.manifestations), spare=deck_rest, city_seed=layout.seed, order=order,
+        controller=controller, liberated=[False] * 25,
+        shops=[[0] * TILES[t].shops for t in layout.tiles], blocs=[[0, 0, 0, 0] for _ in range(25)],
+        occ_owner=[-1] * 25, occ_kind=[""] * 25, mats=[occupations_of(f) if f in order else [] for f in range(4)],
+        cops=cops, vans=vans, vans_box=0, barricades={}, morale=1,
+        police_deck=[], police_discard=[], lockdown=-1,
+        loot_deck=[], loot_discard=[], hands=[[] for _ in range(4)], countdown=countdown,
+    )
 
 
 def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
     """A new game for ``seats`` players with resolved options: the city, the factions in play and who plays them,
-    the police, the decks and two loot cards each; every faction owes its Start placement."""
+    the police, the decks and two loot cards each (and, semi-cooperative, an agenda each); every faction owes its
+    Start placement. A scenario (play part D5) starts 3 players from the 4-player tile set, replaces tiles in place,
+    places its own police, sets the countdown and removes its cards; a city on which its goal already holds is
+    redrawn (D6.19). Options stored before scenarios may lack ``scenario`` and ``mode``."""
     rng = Rng(seed)
     city_seed = rng.next64() & 0xFFFFFFFF
-    if opts["city"] == "beginner":
-        layout = beginner_layout(city_seed)
-    else:
-        layout = random_layout(city_seed, seats, overpass=opts["overpass"])
-    deck_rest = manifestation_deck()
-    for card in layout.manifestations:
-        deck_rest.remove(card)
+    key, mode = opts.get("scenario", NONE), opts.get("mode", COOP)
+    lu = lineup(key, seats)
     factions = list(range(4))
     rng.shuffle(factions)
     if seats == 2:
@@ -38,32 +77,34 @@ def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
         controller = [-1] * 4
         for seat, f in enumerate(order):
             controller[f] = seat
-    city = layout.city
-    difficulty = "easy" if opts["beginner"] else opts["difficulty"]
-    cops, vans = [0] * 25, [-1] * 25
-    for cell in city.districts:
-        tile = city.tile(cell)
-        if tile.type == STATE or tile.key == "d23":
-            cops[cell], vans[cell] = 3, 0
-    loot = loot_deck()
-    rng.shuffle(loot)
-    hands: list[list[str]] = [[] for _ in range(4)]
-    for f in order:
-        hands[f] = [loot.pop(), loot.pop()]
     if opts["beginner"]:
         countdown = 8 if seats == 3 else 6
     else:
-        countdown = 8
-    state = BlocState(
-        options=opts, rng=0, tiles=list(layout.tiles), rotations=list(layout.rotations),
-        under=list(layout.manifestations), spare=deck_rest, city_seed=layout.seed, order=order,
-        controller=controller, liberated=[False] * 25,
-        shops=[[0] * TILES[t].shops for t in layout.tiles], blocs=[[0, 0, 0, 0] for _ in range(25)],
-        occ_owner=[-1] * 25, occ_kind=[""] * 25, mats=[occupations_of(f) if f in order else [] for f in range(4)],
-        cops=cops, vans=vans, vans_box=0, barricades={}, morale=1,
-        police_deck=pol.police_deck(difficulty, rng), police_discard=[], lockdown=-1,
-        loot_deck=loot, loot_discard=[], hands=hands, countdown=countdown,
-    )
+        countdown = 8 if lu is None else lu.countdown
+    if opts["city"] == "beginner":
+        layout = beginner_layout(city_seed)
+    elif lu is None:
+        layout = random_layout(city_seed, seats, overpass=opts["overpass"])
+    else:
+        def accept(candidate: Layout) -> bool:
+            return not goal_met(_table(opts, candidate, order, controller, lu, countdown))
+
+        layout = random_layout(city_seed, 4, overpass=opts["overpass"], replace=lu.replace, accept=accept)
+    state = _table(opts, layout, order, controller, lu, countdown)
+    difficulty = "easy" if opts["beginner"] else opts["difficulty"]
+    loot = loot_deck()
+    rng.shuffle(loot)
+    for f in order:
+        state.hands[f] = [loot.pop(), loot.pop()]
+    state.loot_deck = loot
+    removed = SCENARIOS[key].removed_police if key != NONE else ()
+    state.police_deck = pol.police_deck(difficulty, rng, removed)
+    if mode == SEMI:
+        s = SCENARIOS.get(key)
+        if s is None:
+            agendas.deal(state, rng)
+        else:
+            agendas.deal(state, rng, removed=s.removed_agendas, infighting=(key == "infighting"))
     state.pending = [Pending("start", f) for f in order]
     state.rng = rng.state
     return state
@@ -86,8 +127,11 @@ def place_start(state: BlocState, p: Pending, move: Move, events: list[Event], r
     f = p.faction
     state.occ_owner[move.cell], state.occ_kind[move.cell] = f, "start"
     state.mats[f].remove("start")
-    state.blocs[move.cell][f] += 1
-    say(events, state, "start", f"{named(f)} start in {district_name(state, move.cell)}.", f)
+    lu = lineup(scenario_of(state), seats_of(state))
+    k = 1 if lu is None else lu.start  # "Start k": k blocs in total at the Start (play part D5)
+    state.blocs[move.cell][f] += k
+    blocs = "" if k == 1 else f" with {k} blocs"
+    say(events, state, "start", f"{named(f)} start in {district_name(state, move.cell)}{blocs}.", f)
     if not state.pending:
         first_faction(state, events, rng)
         begin_turn(state, events, rng)
