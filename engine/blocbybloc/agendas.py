@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.blocbybloc.city import FACTION_TYPES, PUBLIC, STATE
+from engine.blocbybloc.model import BLOCS
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -58,6 +60,96 @@ AGENDAS: dict[int, Agenda] = {a.number: a for a in (
 )}
 
 
+def own_districts(state: BlocState, f: int) -> list[int]:
+    """The districts of ``f``'s type in the city (play part D4's "own districts")."""
+    city = state.city
+    return [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f]]
+
+
+def _typed(state: BlocState, kind: str) -> list[int]:
+    city = state.city
+    return [c for c in city.districts if city.tile(c).type == kind]
+
+
+def _occupied_by(state: BlocState, f: int, cells: list[int]) -> int:
+    return sum(1 for c in cells if state.occ_owner[c] == f)
+
+
+def _every_own_occupied(state: BlocState, f: int) -> bool:
+    own = own_districts(state, f)
+    return bool(own) and all(state.occ_owner[c] == f for c in own)
+
+
+def _objective(state: BlocState, f: int, number: int, index: int) -> bool:
+    """Whether faction ``f`` meets option ``index`` (0 or 1) of card ``number`` now: play part D4's table, term by
+    term; every term reads the current state but the game's counters ``burned``, ``vans_destroyed`` and
+    ``vans_destroyed_by``."""
+    liberated = [c for c in state.city.districts if state.liberated[c]]
+    states = _typed(state, STATE)
+    key = (number, index)
+    if key == (1, 0):
+        return sum(1 for c in own_districts(state, f) if state.liberated[c]) >= 2
+    if key in ((1, 1), (9, 0)):
+        return _every_own_occupied(state, f)
+    if key == (2, 0):
+        return sum(1 for c in _typed(state, PUBLIC) if state.liberated[c]) >= 2
+    if key == (2, 1):
+        return len(liberated) >= 6
+    if key in ((3, 0), (8, 0)):
+        return _occupied_by(state, f, states) >= 2
+    if key == (3, 1):
+        return any(state.liberated[c] and state.occ_owner[c] == f for c in states)
+    if key == (4, 0):
+        return state.vans_destroyed >= 2
+    if key == (4, 1):
+        return sum(state.cops[c] for c in state.city.districts) <= 8
+    if key == (5, 0):
+        return len(state.hands[f]) >= 5
+    if key == (5, 1):
+        return state.burned >= 6
+    if key == (6, 0):
+        return all(any(state.occ_owner[c] == g for c in range(len(state.occ_owner))) for g in state.order)
+    if key == (6, 1):
+        return all(state.in_city(g) >= 4 for g in state.order)
+    if key == (7, 0):
+        return state.in_city(f) == BLOCS
+    if key == (7, 1):
+        return sum(1 for row in state.blocs if row[f] > 0) >= 5
+    if key == (8, 1):
+        return _occupied_by(state, f, states) >= 3
+    if key == (9, 1):
+        own = own_districts(state, f)
+        return bool(own) and all(state.liberated[c] for c in own) and \
+            sum(1 for owner in state.occ_owner if owner == f) >= 4
+    if key == (10, 0):
+        return state.vans_destroyed_by[f] >= 1
+    if key == (10, 1):
+        return state.burned >= 8 and state.vans_destroyed >= 2
+    raise ValueError(f"no agenda option {key}")
+
+
+def met(state: BlocState, f: int, option: int) -> bool:
+    """Whether faction ``f`` meets every objective of option ``option`` (0 or 1) of its agenda card now; a ``C``
+    option's need for the insurrection to succeed is the end check's (:func:`engine.blocbybloc.night.next_night`),
+    not this one's. A faction without a card meets nothing."""
+    number = state.agendas[f]
+    return number > 0 and _objective(state, f, number, option)
+
+
+def alone(state: BlocState, f: int) -> Option | None:
+    """The Win Alone option of ``f``'s agenda whose objectives all hold now (None: none)."""
+    number = state.agendas[f]
+    return next((o for i, o in enumerate(AGENDAS[number].options) if o.kind == ALONE and met(state, f, i)),
+                None) if number else None
+
+
+def together(state: BlocState, f: int) -> Option | None:
+    """The first Win Cooperatively option of ``f``'s agenda whose personal objectives all hold now (None: none)."""
+    number = state.agendas[f]
+    return next((o for i, o in enumerate(AGENDAS[number].options) if o.kind == COOPERATIVE and met(state, f, i)),
+                None) if number else None
+
+
 def describe(number: int) -> str:
     """The card in words, both options: "Vanguardist — win together: …; or win alone: …"."""
     agenda = AGENDAS[number]
@@ -65,12 +157,8 @@ def describe(number: int) -> str:
     return f"{agenda.name}: {parts[0]}; or {parts[1]}."
 
 
-def deal(state: BlocState, rng: Rng, removed: tuple[int, ...] = (), infighting: bool = False) -> None:
-    """One agenda card face down to each faction in play, the rest to the box unseen (play part D4); ``removed``
-    cards leave the deck first (Asymmetrical Struggle's Nihilist). Let the Infighting Begin! (D5): the Vanguardist
-    and the Nihilist are taken out, one of the other 8 set aside per faction, the 2 shuffled in with them, one
-    dealt to each faction."""
-    factions = list(state.order)
+def _dealt(factions: list[int], rng: Rng, removed: tuple[int, ...], infighting: bool) -> list[int]:
+    """The cards dealt to ``factions`` in order (play part D4; Let the Infighting Begin!'s deal, D5)."""
     if infighting:
         others = [n for n in AGENDAS if n not in (VANGUARDIST, NIHILIST)]
         rng.shuffle(others)
@@ -78,5 +166,35 @@ def deal(state: BlocState, rng: Rng, removed: tuple[int, ...] = (), infighting: 
     else:
         cards = [n for n in AGENDAS if n not in removed]
     rng.shuffle(cards)
-    for f, card in zip(factions, cards, strict=False):
+    return cards[:len(factions)]
+
+
+def deal(state: BlocState, rng: Rng, removed: tuple[int, ...] = (), infighting: bool = False) -> None:
+    """One agenda card face down to each faction in play, the rest to the box unseen (play part D4); ``removed``
+    cards leave the deck first (Asymmetrical Struggle's Nihilist). Let the Infighting Begin! (D5): the Vanguardist
+    and the Nihilist are taken out, one of the other 8 set aside per faction, the 2 shuffled in with them, one
+    dealt to each faction."""
+    for f, card in zip(state.order, _dealt(list(state.order), rng, removed, infighting), strict=True):
+        state.agendas[f] = card
+
+
+def redraw(state: BlocState, mine: set[int], rng: Rng, removed: tuple[int, ...] = (), infighting: bool = False) \
+        -> None:
+    """Every agenda but those of the factions in ``mine`` drawn again from the cards their seat can't rule out (a
+    search must not read them): the deal is made again until it gives ``mine`` the cards they hold, so each other
+    faction's card follows the deal's odds given what the seat knows (Let the Infighting Begin!'s deal favours
+    the Vanguardist and the Nihilist). Draws depend only on what the seat sees."""
+    if not any(state.agendas):
+        return
+    factions = list(state.order)
+    own = [state.agendas[f] for f in factions if f in mine]
+    for _ in range(2000):  # the odds of a match are at least 1 in 12 (Infighting's deal, 4 players)
+        cards = _dealt(factions, rng, removed, infighting)
+        if [c for f, c in zip(factions, cards, strict=True) if f in mine] == own:
+            break
+    else:  # never met in practice: any cards but the seat's own
+        pool = sorted(set(AGENDAS) - set(removed) - set(own))
+        rng.shuffle(pool)
+        cards = [state.agendas[f] if f in mine else pool.pop() for f in factions]
+    for f, card in zip(factions, cards, strict=True):
         state.agendas[f] = card

@@ -27,13 +27,14 @@ holds what they share. Its words for players (move labels, menu groups, the stat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.base import Decision, Event, Game, NotationError, OptionSpec, Result, Turns
+from engine.base import Decision, Event, Game, NotationError, OptionError, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.actions import district_actions, faction_actions
+from engine.blocbybloc.agendas import AGENDAS, redraw
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.exchanges import (
     ALL_OFFERS,
@@ -51,6 +52,7 @@ from engine.blocbybloc.exchanges import (
 from engine.blocbybloc.last import mover_faction, record, touched, view_of
 from engine.blocbybloc.model import BARRICADES, FACTIONS, LETTERS, LOOT_NAMES, BlocState, Pending
 from engine.blocbybloc.moves import ADVANCED, ATTACKS, Move, format_move, parse
+from engine.blocbybloc.night import semi
 from engine.blocbybloc.pending import (
     answer,
     one_holder,
@@ -61,14 +63,31 @@ from engine.blocbybloc.pending import (
     turn_decision,
     turn_key,
 )
+from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, why_not
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
-from engine.blocbybloc.view import BlocView, CellView, FactionView
+from engine.blocbybloc.view import AgendaView, BlocView, CellView, FactionView, ScenarioView
 from engine.rng import Rng
 from engine.state import dump_state, load_state
 
 FORMAT_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
+
+
+def scenario_view(state: BlocState) -> ScenarioView | None:
+    s = SCENARIOS.get(state.options.get("scenario", NONE))
+    return {"key": s.key, "name": s.name, "goal": s.goal} if s is not None else None
+
+
+def agenda_views(state: BlocState, factions: Iterable[int]) -> list[AgendaView]:
+    """The agenda cards of ``factions`` (those that hold one), as views show them."""
+    out: list[AgendaView] = []
+    for f in factions:
+        if state.agendas[f]:
+            card = AGENDAS[state.agendas[f]]
+            out.append({"faction": f, "number": card.number, "name": card.name,
+                        "options": [{"kind": o.kind, "text": o.text, "name": o.name} for o in card.options]})
+    return out
 
 
 class BlocByBloc(Game[BlocState, Move, BlocView]):
@@ -85,6 +104,10 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         OptionSpec("city", str, "random", "The beginner city or a random one", ("random", "beginner")),
         OptionSpec("beginner", bool, False, "Beginner game: countdown 6 (8 with 3 players), Easy"),
         OptionSpec("overpass", bool, False, "Use the Highway Overpass instead of Highway 3 (random city)"),
+        OptionSpec("mode", str, COOP, "coop: all win or lose together; semi: each faction also holds a secret agenda "
+                   "(3–4 players)", MODES),
+        OptionSpec("scenario", str, NONE, "One of the ten scenarios, with its own setup and goal (random city)",
+                   (NONE, *SCENARIOS)),
     )
 
     def __init__(self) -> None:
@@ -94,9 +117,22 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         self.text = BlocByBlocText(self)
 
     # --- setup ------------------------------------------------------------------------------------------
+    def resolve_options(self, given: Mapping[str, Any] | None = None, seats: int | None = None) -> dict[str, Any]:
+        """A scenario played in one mode only gets that mode unless ``mode`` is given; then options that can't make
+        a game (for ``seats`` players, when known) are refused, saying why."""
+        opts = super().resolve_options(given, seats)
+        s = SCENARIOS.get(opts["scenario"])
+        if s is not None and len(s.modes) == 1 and "mode" not in (given or {}):
+            opts["mode"] = s.modes[0]
+        why = why_not(opts["scenario"], opts["mode"], seats, city=opts["city"], beginner=opts["beginner"],
+                      overpass=opts["overpass"])
+        if why:
+            raise OptionError(why)
+        return opts
+
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlocState:
         self.check_seats(seats)
-        return new_state(seats, self.resolve_options(options), seed)
+        return new_state(seats, self.resolve_options(options, seats), seed)
 
     # --- the contract -----------------------------------------------------------------------------------
     def decisions(self, state: BlocState) -> tuple[Decision, ...]:
@@ -199,12 +235,20 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         self.perform(state, seat, move, [])
 
     def result(self, state: BlocState) -> Result | None:
+        """Fully cooperative: every seat wins, or none. Semi-cooperative: the seats of the winning factions rank
+        first (1.0) and beat the others (0.0); when nobody won, everybody lost together, which reads as a
+        cooperative loss (a competitive result needs a winner)."""
         if not state.outcome:
             return None
-        seats = max(state.controller) + 1
-        won = state.outcome == "win"
-        return Result(scores=tuple(1.0 if won else 0.0 for _ in range(seats)), ranks=tuple(1 for _ in range(seats)),
-                      winners=frozenset(range(seats)) if won else frozenset(), reason=state.reason, cooperative=True)
+        seats = self.seat_count(state)
+        if semi(state) and state.winners:
+            won = frozenset(state.controller[f] for f in state.winners)
+            return Result(scores=tuple(1.0 if s in won else 0.0 for s in range(seats)),
+                          ranks=tuple(1 if s in won else 2 for s in range(seats)), winners=won, reason=state.reason,
+                          cooperative=False)
+        win = state.outcome == "win"
+        return Result(scores=tuple(1.0 if win else 0.0 for _ in range(seats)), ranks=tuple(1 for _ in range(seats)),
+                      winners=frozenset(range(seats)) if win else frozenset(), reason=state.reason, cooperative=True)
 
     # --- notation ------------------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -305,6 +349,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
                        for o in state.offers],
             "difficulty": state.options["difficulty"] if not state.options["beginner"] else "easy",
             "result": r.to_json() if (r := self.result(state)) else None,
+            "mode": state.options.get("mode", COOP), "scenario": scenario_view(state),
+            "agendas": agenda_views(state, range(4) if state.outcome else sorted(mine)),
+            "winners": list(state.winners),
         }
         last = view_of(state)
         if last is not None:
@@ -322,6 +369,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         offers = [[o.id, o.frm, o.to, o.cards, o.want] for o in state.offers if mine & {o.frm, o.to}]
         if offers:
             out["offers"] = offers
+        agendas = agenda_views(state, sorted(mine))
+        if agendas and not state.outcome:  # dealt at setup: DMed then (once over, every view shows them)
+            out["agendas"] = agendas
         return out
 
     def turn_of(self, state: BlocState) -> object:
@@ -340,6 +390,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             data = {**data, "last": None}
         if "agendas" not in data:  # stored before the semi-cooperative game: fully cooperative, no counts needed
             data = {**data, "agendas": [0, 0, 0, 0], "burned": 0, "vans_destroyed_by": [0, 0, 0, 0]}
+        if "winners" not in data:  # stored before winners were recorded: fully cooperative, all or none won
+            data = {**data, "winners": list(data["order"]) if data.get("outcome") == "win" else []}
         return load_state(BlocState, data)
 
     @staticmethod
@@ -369,8 +421,8 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         return known
 
     def determinize(self, state: BlocState, seat: int, rng: Rng) -> BlocState:
-        """Other factions' hands, the loot and police decks' order and the unseen manifestation cards are
-        redrawn; the seat's own hands and everything public stay."""
+        """Other factions' hands and agendas, the loot and police decks' order and the unseen manifestation cards
+        are redrawn; the seat's own hands and agenda and everything public stay."""
         out = state.clone()
         mine = {f for f in range(4) if state.controller[f] == seat}
         # cards another faction alone is looking at: drawn to keep some (loot), seen with a Police Scanner (police)
@@ -399,6 +451,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         rng.shuffle(out.police_deck)
         for p in scanned:
             p.cards = [out.police_deck.pop() for _ in p.cards]
+        s = SCENARIOS.get(state.options.get("scenario", NONE))
+        redraw(out, mine, rng, removed=s.removed_agendas if s else (), infighting=s is not None and
+               s.key == "infighting")
         hidden = [c for c in range(25) if out.under[c]]
         cards = sorted([out.under[c] for c in hidden] + list(out.spare))
         rng.shuffle(cards)

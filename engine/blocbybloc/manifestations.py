@@ -143,6 +143,6 @@ def burn_van(state: BlocState, van: int, level: int) -> str:
     state.vans[van] = -1
     if level >= 4 or state.options.get("scenario") == "abolish":
         state.vans_box += 1
-        state.vans_destroyed += 1
+        state.vans_destroyed += 1  # a manifestation card's: counts for no faction (play part D4)
         return f"The van in {cell_name(van)} burns: destroyed."
     return f"The van in {cell_name(van)} is sent back to staging."

@@ -151,6 +151,7 @@ class BlocState:
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
     last: Last | None = None  # the latest move (None: none yet, or a game stored before it was recorded)
     outcome: str = ""  # "" while playing, then "win" or "loss"
+    winners: list[int] = field(default_factory=list)  # the factions that won, once over (fully cooperative: all)
     reason: str = ""
     ply: int = 0
 

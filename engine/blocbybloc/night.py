@@ -4,9 +4,11 @@ and after each Sunrise the end checks and the next night."""
 from __future__ import annotations
 
 from engine.base import Event
+from engine.blocbybloc.agendas import AGENDAS, Option, alone, together
 from engine.blocbybloc.city import STATE, cell_name
 from engine.blocbybloc.common import named, say
 from engine.blocbybloc.model import BlocState
+from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, ZONES
 from engine.rng import Rng
 
 
@@ -41,20 +43,76 @@ def begin_turn(state: BlocState, events: list[Event], rng: Rng) -> None:
         f"roll {' '.join(str(d) for d in state.dice)}.", f)
 
 
-def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
+def insurrection_succeeds(state: BlocState) -> bool:
+    """D3 step 2 without a scenario: every State district in the city holds an occupation (liberation not needed,
+    police allowed)."""
     city = state.city
-    for f in state.order:
+    return all(state.occ_owner[c] >= 0 for c in city.districts if city.tile(c).type == STATE)
+
+
+def success_words(state: BlocState) -> str:
+    """What the success found at D3 step 2 was, in words: the insurrection's, or the scenario's goal."""
+    s = SCENARIOS.get(state.options.get("scenario", NONE))
+    if s is None:
+        return "Every State district holds an occupation: the insurrection succeeds"
+    return f"{s.goal.split(';')[0].rstrip('.')}: {s.name} is won"
+
+
+def gated(state: BlocState) -> bool:
+    """A scenario gate that blocks every win now (D3's last paragraph): Autonomous Zone Phase I's police in either
+    zone."""
+    if state.options.get("scenario", NONE) != "zone-1":
+        return False
+    return any(state.police(c) for c in range(len(state.tiles)) if state.tiles[c] in ZONES)
+
+
+def semi(state: BlocState) -> bool:
+    """The semi-cooperative game: agendas were dealt (never with 2 players)."""
+    return state.options.get("mode", COOP) == SEMI and any(state.agendas)
+
+
+def _clause(state: BlocState, f: int, option: Option) -> str:
+    return f"{AGENDAS[state.agendas[f]].name}: {option.text}"
+
+
+def _together(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
+    """The end checks of the Next Night step in play part D3's order, then the next night."""
+    for f in state.order:  # 1. zero blocs: all lose, agendas ignored
         if state.in_city(f) == 0:
             finish(state, events, "loss", f"The {named(f)} have no bloc left in the city: the "
-                   "insurrection implodes.")
+                   "insurrection implodes.", [])
             return
-    states = [c for c in city.districts if city.tile(c).type == STATE]
-    if all(state.occ_owner[c] >= 0 for c in states):
-        finish(state, events, "win", "Every State district holds an occupation: the insurrection "
-               "succeeds!")
+    success = insurrection_succeeds(state)  # 2.
+    blocked = gated(state)
+    if semi(state) and not blocked:  # 3. Win Alone
+        lone = [(f, o) for f in state.night_order() if (o := alone(state, f)) is not None]
+        if len(lone) == 1:
+            f, option = lone[0]
+            beaten = " even though the insurrection succeeded" if success else ""
+            finish(state, events, "win", f"The {named(f)} win alone ({_clause(state, f, option)}), and everybody "
+                   f"else loses{beaten}.", [f])
+            return
+        # two or more lone completions cancel this night, in silence: naming them would reveal agendas
+    if success and not blocked:  # 4. success ends the game
+        if not semi(state):
+            finish(state, events, "win", success_words(state) + "!", list(state.order))
+            return
+        won = [(f, o) for f in state.night_order() if (o := together(state, f)) is not None]
+        lost = [f for f in state.night_order() if f not in {w for w, _ in won}]
+        if not won:
+            finish(state, events, "loss", success_words(state) + ", but no faction met a Win Cooperatively "
+                   "objective of its agenda: everybody loses.", [])
+            return
+        who = _together([f"the {named(f)} ({_clause(state, f, o)})" for f, o in won])
+        rest = f"; the {_together([named(f) for f in lost])} met no cooperative objective and lose" if lost else ""
+        finish(state, events, "win", f"{success_words(state)}: {who} win{rest}.", [f for f, _ in won])
         return
-    if state.countdown <= 1:
-        finish(state, events, "loss", "Time runs out: the military arrives.")
+    if state.countdown <= 1:  # 5. time runs out: all lose, agendas ignored
+        finish(state, events, "loss", "Time runs out: the military arrives.", [])
         return
     state.countdown -= 1
     state.night += 1
@@ -67,6 +125,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
     begin_turn(state, events, rng)
 
 
-def finish(state: BlocState, events: list[Event], outcome: str, reason: str) -> None:
-    state.outcome, state.reason, state.phase = outcome, reason, "over"
+def finish(state: BlocState, events: list[Event], outcome: str, reason: str, winners: list[int]) -> None:
+    """The game ends: ``winners`` are the factions that won (none: everybody lost)."""
+    state.outcome, state.reason, state.phase, state.winners = outcome, reason, "over", sorted(winners)
     events.append(Event("end", None, reason))

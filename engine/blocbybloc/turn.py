@@ -154,6 +154,8 @@ def advanced_action(state: BlocState, f: int, move: Move, events: list[Event], r
         shops = state.shops[cell]
         i = shops.index(1 if move.burn else 0)
         shops[i] += 1
+        if move.burn:
+            state.burned += 1  # burn tokens ever placed (play part D4's ``burned``)
         mark = "burn" if move.burn else "graffiti"
         say(events, state, "loot", f"{named(f)} loot in {cell_name(cell)} ({mark}).", f)
         hideout, uses = occ(state, f, "hideout")
@@ -220,6 +222,7 @@ def attack(state: BlocState, f: int, move: Move, events: list[Event]) -> None:
             state.vans[cell] = -1
             state.vans_box += 1
             state.vans_destroyed += 1
+            state.vans_destroyed_by[f] += 1  # an attack action's, Molotovs included (play part D4)
             say(events, state, "attack", f"{named(f)} destroy the van in {cell_name(cell)}{with_cards}!",
                 f)
         else:

@@ -72,6 +72,25 @@ class LastView(TypedDict):
     cells: list[str]  # the districts it touched, e.g. ["C3", "C4"]
 
 
+class AgendaOptionView(TypedDict):
+    kind: str  # "C" Win Cooperatively (needs the success as well), "A" Win Alone
+    text: str  # its objectives, to its holder ("your occupations in at least 3 State districts")
+    name: str  # a Win Alone option's name ("Vanguardist"), else ""
+
+
+class AgendaView(TypedDict):
+    faction: int
+    number: int  # 1–10
+    name: str
+    options: list[AgendaOptionView]
+
+
+class ScenarioView(TypedDict):
+    key: str
+    name: str
+    goal: str  # one line
+
+
 class BlocView(TypedDict):
     game: str
     viewer: int | None
@@ -103,4 +122,8 @@ class BlocView(TypedDict):
     offers: list[OfferView]  # open trade offers, oldest first
     difficulty: str
     result: ResultView | None
+    mode: str  # "coop" fully cooperative, "semi" semi-cooperative (secret agendas)
+    scenario: ScenarioView | None
+    agendas: list[AgendaView]  # the viewer's own factions' agendas while the game runs; every faction's once over
+    winners: list[int]  # the factions that won, once over (empty while playing, and when everybody lost)
     last: NotRequired[LastView]  # the latest move, once the engine records one (drawn on top and in the city)
