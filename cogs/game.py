@@ -570,7 +570,10 @@ class GameCog(commands.Cog):
             for value in values:
                 text = f"{name}={value}"
                 if text.startswith(last.lower()) and name + "=" not in head:
-                    out.append(app_commands.Choice(name=(prefix + text)[:100], value=(prefix + text)[:100]))
+                    hint = game.text.option_hint(name, value)  # e.g. a scenario's name and goal
+                    shown = prefix + text + (f" — {hint}" if hint else "")
+                    out.append(app_commands.Choice(name=shown if len(shown) <= 100 else shown[:99] + "…",
+                                                   value=(prefix + text)[:100]))
         return out[:25]
 
     @game_group.command(name="new", description="Open a lobby for a new game")

@@ -44,6 +44,11 @@ class GameText(Generic[S, M, V]):
         """A tip shown in the lobby for this seat count and these options (empty for none)."""
         return ""
 
+    def option_hint(self, option: str, value: str) -> str:
+        """A few words on one choice of a lobby option, shown beside it where the option is typed (autocomplete):
+        "" for none. Bloc by Bloc names each scenario and its goal."""
+        return ""
+
     def describe_move(self, state: S, seat: int, move: M) -> str:
         """A short label in words for menus; defaults to the notation."""
         return self.game.format_move(move)

@@ -18,6 +18,7 @@ picture as "waiting for a reaction", without its card, choices or faction (rules
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.blocbybloc.view import BlocView, CellView
+from engine.blocbybloc.view import AgendaView, BlocView, CellView
 from render.common import (
     GREEN,
     INK,
@@ -394,6 +395,38 @@ def _join(items: list[str]) -> str:
 
 
 # --- the panel below the city --------------------------------------------------------------------------------------
+def _goal(img: Image.Image, view: BlocView, y: float) -> float:
+    """The scenario's name and goal, and the mode, when either is not the base game's (which the legend and the
+    rules say): in words, so the goal is on every board."""
+    x = MARGIN + 8
+    width = W - 2 * x
+    scenario = view["scenario"]
+    semi = view["mode"] == "semi"
+    if scenario is None and not semi:
+        return y
+    if scenario is not None:
+        y = _lines(img, x, y, f"SCENARIO: {scenario['name']}", TEXT, WHITE, width, True)
+        y = _lines(img, x, y, f"Goal: {scenario['goal']}", SMALL, WHITE, width)
+    if semi:
+        y = _lines(img, x, y, "SEMI-COOPERATIVE: each faction holds a secret agenda; a Win Alone agenda met at the "
+                   "end of a night wins for its faction alone.", SMALL, MUTED, width)
+    return y + 10
+
+
+def _agenda_lines(agenda: AgendaView, own: bool) -> list[tuple[str, Colour, bool]]:
+    """An agenda in words (its name, both options, the one that wins alone said so): for its holder while the game
+    runs, for everybody once it is over."""
+    out: list[tuple[str, Colour, bool]] = [((f"Your secret agenda: {agenda['name']}" if own
+                                             else f"Agenda: {agenda['name']}"), YELLOW, True)]
+    for i, o in enumerate(agenda["options"], 1):
+        text = o["text"] if own else re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", o["text"]))
+        if o["kind"] == "A":
+            out.append((f"{i}. WIN ALONE ({o['name']}): {text}", WHITE, True))
+        else:
+            out.append((f"{i}. Win together: {text}, if the goal is reached", WHITE, False))
+    return out
+
+
 def _police(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
     x = MARGIN + 8
     _put(img, (x, y + 14), "POLICE MORALE", TEXT, WHITE, "l", True)
@@ -431,7 +464,8 @@ def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names
     for f in view["order"]:
         fv = view["factions"][f]
         acting = view["acting"] == f and f in asked and not view["pending"]
-        tag = "TURN" if acting else "ASKED" if f in asked else ""
+        won = view["result"] is not None and view["mode"] == "semi" and f in view["winners"]
+        tag = "TURN" if acting else "ASKED" if f in asked else "WON" if won else ""
         top = y
         y += 8
         draw.rounded_rectangle((x + 6, y, x + 48, y + 42), radius=8, fill=FACTION_COLOURS[f], outline=INK, width=2)
@@ -449,6 +483,9 @@ def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names
         y = _lines(img, tx, y, blocs, SMALL, WHITE, W - x - 10 - tx)
         mat = ", ".join(SHORT[o] for o in fv["occupations_mat"]) or "none"
         y = _lines(img, tx, y, f"Occupations on the mat: {mat}", SMALL, MUTED, W - x - 10 - tx)
+        for agenda in (a for a in view["agendas"] if a["faction"] == f):  # its holder's, or all once it is over
+            for text, colour, bold in _agenda_lines(agenda, view["result"] is None):
+                y = _lines(img, tx, y, text, SMALL, colour, W - x - 10 - tx, bold)
         if fv["hand"]:  # the seat's own hand (the view of the seat that plays this faction)
             _put(img, (tx, y + 15), "Your hand:", SMALL, YELLOW, "l", True)
             cards = [chip(f"{i}. {card}", (255, 246, 200), INK, square=True) for i, card in enumerate(fv["hand"], 1)]
@@ -524,7 +561,7 @@ def _own(view: BlocView) -> bool:
     if seat is None:
         return False
     return (any(f["hand"] for f in view["factions"]) or any(o["names"] for o in view["offers"])
-            or seat in view["to_act"])
+            or seat in view["to_act"] or (bool(view["agendas"]) and view["result"] is None))
 
 
 _recent: dict[str, bytes] = {}  # the last pictures drawn, by what they show
@@ -532,7 +569,7 @@ _drawing = threading.Lock()
 
 
 def _draw(view: BlocView, names: list[str]) -> bytes:
-    img = Image.new("RGB", (W, 2800), TABLE)  # cut to what is drawn (a seat with many cards: ~2,100)
+    img = Image.new("RGB", (W, 3400), TABLE)  # cut to what is drawn (a seat with many cards and its agenda: ~2,300)
     draw = ImageDraw.Draw(img)
     x = MARGIN + 8
     _put(img, (x, 24), "BLOC BY BLOC", TITLE, WHITE, "l", True)
@@ -543,7 +580,11 @@ def _draw(view: BlocView, names: list[str]) -> bytes:
         y = 50.0
     else:
         won = bool(view["result"]["winners"])
-        _put(img, (W - x, 24), "THE INSURRECTION SUCCEEDS" if won else "THE INSURRECTION FAILS", TEXT,
+        head = "THE INSURRECTION SUCCEEDS" if won else "THE INSURRECTION FAILS"
+        if view["mode"] == "semi":
+            winners = [view["factions"][f]["name"].upper() for f in view["winners"]]
+            head = ("WON BY THE " + _join(winners)) if winners else "EVERYONE LOSES"
+        _put(img, (W - x, 24), fit_text(head, TEXT, W - 2 * x - 200, True), TEXT,
              YELLOW if won else (255, 150, 150), "r", True)
         y = 50.0
     y = _lines(img, x, y, status(view, names), TEXT, YELLOW, W - 2 * x, True, step=28)
@@ -566,7 +607,8 @@ def _draw(view: BlocView, names: list[str]) -> bytes:
             dashed_rect(draw, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), MARK, width=3, dash=9)
     y = at.bottom + 10
     draw.line((MARGIN, y, W - MARGIN, y), fill=PANEL_EDGE, width=2)
-    y = _police(img, draw, view, y + 10) + 10
+    y = _goal(img, view, y + 10)
+    y = _police(img, draw, view, y) + 10
     y = _factions(img, draw, view, names, y)
     y = _dice_and_offers(img, draw, view, y)
     y = _lines(img, x, y + 6, LEGEND, SMALL, MUTED, W - 2 * x)

@@ -3,15 +3,19 @@ in words."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.blocbybloc import police as pol
+from engine.blocbybloc.agendas import AGENDAS, ALONE
 from engine.blocbybloc.city import STATE
 from engine.blocbybloc.common import district_name, named
 from engine.blocbybloc.game import BlocByBloc
 from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, BlocState
 from engine.blocbybloc.moves import ATTACKS, Move, describe
 from engine.blocbybloc.pending import one_holder
+from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, goal_words
 from engine.blocbybloc.view import BlocView
 from engine.text import GameText, plural
 
@@ -21,11 +25,48 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
                "the police deck, then liberate districts before the military arrives.")
     game: BlocByBloc
 
+    def advice(self, seats: int, options: Mapping[str, Any]) -> str:
+        """The chosen scenario (its goal) and mode, one line each, and where the ten scenarios are listed."""
+        key = str(options.get("scenario", NONE))
+        scenario = SCENARIOS.get(key)
+        lines = [f"Scenario: {scenario.name} — {scenario.goal}" if scenario is not None else
+                 "No scenario: the insurrection succeeds when every State district holds an occupation."]
+        if options.get("mode", COOP) == SEMI:
+            lines.append("Semi-cooperative: each faction gets a secret agenda; some can win alone.")
+        else:
+            lines.append("Fully cooperative: everyone wins or loses together.")
+        lines.append("The ten scenarios and their goals: `/rules game:blocbybloc` (choose one with `scenario=`, "
+                     "the agendas with `mode=semi`).")
+        return "\n".join(lines)
+
+    def option_hint(self, option: str, value: str) -> str:
+        """A scenario's name and goal, and what each mode means, beside the choice while the lobby's options are
+        typed."""
+        if option == "scenario" and value in SCENARIOS:
+            return f"{SCENARIOS[value].name}: {SCENARIOS[value].goal}"
+        if option == "mode":
+            return {COOP: "all win or lose together", SEMI: "secret agendas, 3–4 players"}.get(value, "")
+        return ""
+
     def private_words(self, state: BlocState, seat: int) -> str:
-        mine = [f for f in state.order if state.controller[f] == seat]
+        mine = sorted(f for f in state.order if state.controller[f] == seat)
         hands = [f"{FACTIONS[f]}: " + (", ".join(LOOT_NAMES[c] for c in state.hands[f]) or "no cards")
-                 for f in sorted(mine)]
-        return ("Your cards — " + "; ".join(hands) + ".") if hands else ""
+                 for f in mine]
+        words = [("Your cards — " + "; ".join(hands) + ".") if hands else ""]
+        words += [f"Your secret agenda ({FACTIONS[f]}): {agenda_words(state.agendas[f])}" for f in mine
+                  if state.agendas[f]]
+        return "\n".join(w for w in words if w)
+
+    def final_words(self, state: BlocState) -> str:
+        """Once the game is over, in a semi-cooperative game: every faction's agenda, revealed, and who won."""
+        if not state.outcome or not any(state.agendas):
+            return ""
+        lines = ["**Agendas revealed:**"]
+        for f in state.order:
+            if state.agendas[f]:
+                won = " — **won**" if f in state.winners else ""
+                lines.append(f"• {FACTIONS[f]} ({{p{state.controller[f]}}}){won}: {revealed(state.agendas[f])}")
+        return "\n".join(lines)
 
     def describe_move(self, state: BlocState, seat: int, move: Move) -> str:
         if move.kind == "order" and state.pending and state.pending[0].kind == "scan":
@@ -73,6 +114,9 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
             return state.reason
         f = self.game.acting_faction(state)
         head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
+        scenario = SCENARIOS.get(str(state.options.get("scenario", NONE)))
+        if scenario is not None:
+            head = f"{scenario.name} — goal: {scenario.goal.rstrip('.')} ({goal_words(state)}) · " + head
         if state.pending and state.pending[0].kind == "start":
             return head + "the factions place their Starts"
         if state.pending and one_holder(state.pending[0]):  # a question for one card's holder: nothing more
@@ -81,6 +125,9 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         return head + f"{named(f)} ({{p{state.controller[f]}}}) {owes}"
 
     def alt_text(self, view: BlocView, names: Sequence[str]) -> str:
+        scenario = view["scenario"]
+        goal = f" Scenario {scenario['name']}: {scenario['goal']}" if scenario is not None else ""
+        mode = " Semi-cooperative: each faction holds a secret agenda." if view["mode"] == SEMI else ""
         occupied = sum(1 for c in view["cells"] if c["occupation"])
         states = [c for c in view["cells"] if c["type"] == STATE]
         held = sum(1 for c in states if c["occupation"])
@@ -89,4 +136,30 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         return (f"Bloc by Bloc, night {view['night']} ({view['countdown']} left), police morale "
                 f"{view['morale_name']}. {held} of {len(states)} State districts occupied, "
                 f"{plural(occupied, 'occupation')} in all, {plural(cops, 'cop')} and {plural(vans, 'van')} in the "
-                "city." + (f" Last: {last['text']}" if (last := view.get("last")) is not None else ""))
+                "city." + goal + mode + (f" Last: {last['text']}" if (last := view.get("last")) is not None else ""))
+
+
+def agenda_words(number: int) -> str:
+    """An agenda card for its holder, in words: its name, both options, and which one wins alone."""
+    agenda = AGENDAS[number]
+    parts = []
+    for i, option in enumerate(agenda.options, 1):
+        if option.kind == ALONE:
+            parts.append(f"option {i}, WIN ALONE ({option.name}): {option.text} — checked at the end of every "
+                         "night, you win and every other faction loses")
+        else:
+            parts.append(f"option {i}, win together: {option.text}, when the insurrection (or the scenario's "
+                         "goal) succeeds")
+    return f"**{agenda.name}** — " + "; or ".join(parts) + "."
+
+
+def revealed(number: int) -> str:
+    """An agenda card for everybody once the game is over, short: "Sectarian (together: …; ALONE: …)"."""
+    agenda = AGENDAS[number]
+    parts = [("ALONE: " if o.kind == ALONE else "together: ") + _third_person(o.text) for o in agenda.options]
+    return f"{agenda.name} ({'; '.join(parts)})"
+
+
+def _third_person(text: str) -> str:
+    """An option's objective, written for its holder ("your occupations"), said of its faction ("their")."""
+    return re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", text))
