@@ -56,6 +56,24 @@ def _table(opts: dict[str, Any], layout: Layout, order: list[int], controller: l
     )
 
 
+def city_for(city_seed: int, seats: int, opts: dict[str, Any], order: list[int], controller: list[int]) -> Layout:
+    """The game's city from ``city_seed`` (city part A3, A4): the beginner city, a random one for ``seats`` players,
+    or a scenario's: the 4-player tile set (3 players too), its replacements in place, redrawn with the next seed
+    while it is not connected or the scenario's goal already holds on it once police are placed (play part D6.19;
+    ``order`` and ``controller`` are the factions in play, which some goals count)."""
+    if opts["city"] == "beginner":
+        return beginner_layout(city_seed)
+    lu = lineup(opts.get("scenario", NONE), seats)
+    if lu is None:
+        return random_layout(city_seed, seats, overpass=opts["overpass"])
+    scenario = lu
+
+    def accept(candidate: Layout) -> bool:
+        return not goal_met(_table(opts, candidate, order, controller, scenario, scenario.countdown))
+
+    return random_layout(city_seed, 4, overpass=opts["overpass"], replace=lu.replace, accept=accept)
+
+
 def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
     """A new game for ``seats`` players with resolved options: the city, the factions in play and who plays them,
     the police, the decks and two loot cards each (and, semi-cooperative, an agenda each); every faction owes its
@@ -81,15 +99,7 @@ def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
         countdown = 8 if seats == 3 else 6
     else:
         countdown = 8 if lu is None else lu.countdown
-    if opts["city"] == "beginner":
-        layout = beginner_layout(city_seed)
-    elif lu is None:
-        layout = random_layout(city_seed, seats, overpass=opts["overpass"])
-    else:
-        def accept(candidate: Layout) -> bool:
-            return not goal_met(_table(opts, candidate, order, controller, lu, countdown))
-
-        layout = random_layout(city_seed, 4, overpass=opts["overpass"], replace=lu.replace, accept=accept)
+    layout = city_for(city_seed, seats, opts, order, controller)
     state = _table(opts, layout, order, controller, lu, countdown)
     difficulty = "easy" if opts["beginner"] else opts["difficulty"]
     loot = loot_deck()
