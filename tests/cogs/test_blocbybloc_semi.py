@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
-from engine.blocbybloc.scenarios import SCENARIOS, why_not
+from engine.blocbybloc import BlocByBloc
+from engine.blocbybloc.agendas import AGENDAS, alone
+from engine.blocbybloc.city import FACTION_TYPES, STATE
+from engine.blocbybloc.model import FACTIONS, BlocState
+from engine.blocbybloc.scenarios import SCENARIOS, SEMI, why_not
+from tests.cogs.discord_helpers import last_board, to_act
 
 LOBBY = "table #"
 
@@ -54,8 +59,6 @@ async def test_the_ten_goals_are_offered_where_the_options_are_typed(simcord_env
 
 
 async def test_the_full_rules_list_every_scenario_and_agenda(simcord_env: Any) -> None:
-    from engine.blocbybloc.agendas import AGENDAS
-
     channel, (alice,) = world(simcord_env, "alice")
     res = await alice.slash(channel, "rules", game="blocbybloc")
     summary = res.response.embeds[0].description or ""
@@ -128,3 +131,225 @@ async def test_a_player_count_the_options_dont_allow_is_refused_at_the_start(sim
     await gus.click(lobby_message(channel), label="Join")
     await dana.click(lobby_message(channel), label="Start")
     assert "In progress" in (lobby_message(channel).embeds[0].description or "")
+
+
+# --- a whole semi-cooperative game --------------------------------------------------------------------------------
+G = BlocByBloc()
+VANGUARDIST, SECTARIAN, NIHILIST = 8, 9, 10
+
+
+def seed_dealing(*cards: int, without: tuple[int, ...] = ()) -> int:
+    """A seed whose 3-player semi-cooperative deal gives ``cards`` to factions in play, and none of ``without``."""
+    for seed in range(1, 500):
+        dealt = set(G.new_game(3, {"mode": SEMI}, seed).agendas)
+        if set(cards) <= dealt and not dealt & set(without):
+            return seed
+    raise AssertionError("no such deal")
+
+
+def holder(state: BlocState, card: int) -> int:
+    return state.agendas.index(card)
+
+
+def public_words(*channels: Any) -> str:
+    """Everything the channels show everybody: contents, embeds (titles, descriptions, fields), pictures' alt text."""
+    out = []
+    for channel in channels:
+        for m in channel.history():
+            out.append(m.content or "")
+            for e in m.embeds:
+                out += [e.title or "", e.description or "", *(f"{f.name} {f.value}" for f in e.fields)]
+            out += [a.description or "" for a in m.attachments]
+    return "\n".join(out)
+
+
+def said(res: Any) -> str:
+    """What one interaction's replies told its member (content, embeds, alt text)."""
+    out = []
+    for m in [res.response, *res.followups]:
+        if m is None:
+            continue
+        assert m.ephemeral, f"a private reply: {m.content!r}"
+        out.append(m.content or "")
+        for e in m.embeds:
+            out += [e.title or "", e.description or "", *(f"{f.name} {f.value}" for f in e.fields)]
+        out += [a.description or "" for a in m.attachments]
+    return "\n".join(out)
+
+
+def dm_words(member: Any) -> str:
+    dm = member.user.dm_channel
+    return public_words(dm) if dm is not None else ""
+
+
+def secrets(state: BlocState, f: int) -> list[str]:
+    """What must not reach anybody but ``f``'s player while the game runs: its agenda's name and options."""
+    agenda = AGENDAS[state.agendas[f]]
+    return [agenda.name, *(o.text for o in agenda.options)]
+
+
+async def semi_table(env: Any, seed: int) -> tuple[Any, Any, list[Any], BlocState]:
+    """alice, bob and carol (her DMs closed) start a 3-player semi-cooperative game: (channel, thread, members by
+    seat, the state). The options are set to semi once three are seated (see SEATS_BUG)."""
+    channel, people = world(env, "alice", "bob", "carol")
+    carol = people[2]
+    env.inject_error("POST", f"/channels/{carol.user.dm_channel.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    env.bot.service.seeds = lambda: seed
+    await people[0].slash(channel, "game new", game="blocbybloc")
+    for member in people[1:]:
+        await member.click(lobby_message(channel), label="Join")
+    res = await people[0].slash(channel.threads[0], "game options", options="mode=semi")
+    assert res.ephemeral and "mode=semi" in (res.response.content or "")
+    card = lobby_message(channel).embeds[0].description or ""
+    assert "Semi-cooperative: each faction gets a secret agenda" in card
+    await people[0].click(lobby_message(channel), label="Start")
+    thread = channel.threads[0]
+    table = await env.bot.db.latest_table_in(thread.id)
+    return channel, thread, people, G.load(table.state)
+
+
+async def agendas_are_dealt_privately(channel: Any, thread: Any, people: list[Any], state: BlocState) -> None:
+    """Each member learns their own faction's agenda, privately, and nobody else's: alice and bob by DM, carol
+    (DMs closed) from My view; /hand shows it too."""
+    mine = {seat: [f for f in state.order if state.controller[f] == seat] for seat in range(3)}
+    assert all(len(fs) == 1 and state.agendas[fs[0]] for fs in mine.values())
+    for seat, member in enumerate(people[:2]):
+        words = dm_words(member)
+        f = mine[seat][0]
+        assert f"Your secret agenda ({FACTIONS[f]}): **{AGENDAS[state.agendas[f]].name}**" in words, words
+        assert all(text in words for text in secrets(state, f))
+    notice = [m for m in channel.history() + thread.history() if m.embeds and
+              "direct messages" in (m.embeds[0].description or "")]
+    assert notice and f"<@{people[2].id}>" in (notice[0].content or ""), "carol is told to use My view"
+    panel = await people[2].click(last_board(thread), label="My view")
+    words = said(panel)
+    f = mine[2][0]
+    assert f"Your secret agenda ({FACTIONS[f]}): **{AGENDAS[state.agendas[f]].name}**" in words
+    hand = said(await people[1].slash(thread, "hand"))
+    assert AGENDAS[state.agendas[mine[1][0]]].name in hand
+    for seat, member in enumerate(people):
+        told = dm_words(member) + (words if seat == 2 else "") + (hand if seat == 1 else "")
+        own = {s for f in mine[seat] for s in secrets(state, f)}  # (two cards may share an option's words)
+        for g in state.order:
+            if g not in mine[seat]:
+                leaked = [s for s in secrets(state, g) if s in told and not any(s in o for o in own)]
+                assert not leaked, (member, FACTIONS[g], leaked, told)
+    public = public_words(channel, thread)
+    assert not any(s in public for g in state.order for s in secrets(state, g)), "an agenda in public"
+
+
+def prepared(state: BlocState, alone: dict[int, int]) -> BlocState:
+    """Every Start placed by its default; then the last faction of the night to act, each faction with blocs in
+    three districts no police can reach this night, and the factions of ``alone`` (faction: card) one Sunrise from
+    completing their Win Alone option: the Nihilist's counters (8 burn tokens, 2 vans destroyed), the Sectarian's
+    own districts liberated and four occupations, all clear of police."""
+    while state.pending:
+        seat = min(G.to_act(state))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
+    city = state.city
+    states = [c for c in city.districts if city.tile(c).type == STATE]
+    police = [c for c in city.districts if state.police(c)]
+    safe = [c for c in city.districts if c not in states and not any(
+        c == p or c in city.adjacent[p] for p in police)]
+    for f in state.order:
+        for c in safe[:3]:
+            state.blocs[c][f] += 2
+    for f, card in alone.items():
+        assert state.agendas[f] == card
+        if card == NIHILIST:
+            state.burned, state.vans_destroyed = 8, 2
+        elif card == SECTARIAN:  # every own district liberated, and 4 occupations in the city
+            own = [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f]]
+            spare = [c for c in safe if state.occ_owner[c] < 0 and c not in own]
+            for c in own + spare:
+                if sum(1 for o in state.occ_owner if o == f) >= 4 and c not in own:
+                    break
+                state.cops[c], state.vans[c] = 0, -1
+                state.blocs[c][f] += 2
+                if c in own:
+                    state.liberated[c] = True
+                if state.occ_owner[c] != f:
+                    state.occ_owner[c], state.occ_kind[c] = f, state.mats[f].pop()
+    state.turn, state.dice = len(state.order) - 1, [1]
+    return state
+
+
+async def play_to_the_next_night(thread: Any, people: list[Any], night: int) -> None:
+    """The players end the night through Discord: each move typed with /move as autocomplete offers it (end the
+    turn, pass a window), until the game ends or the next night's board comes."""
+    for _ in range(40):
+        board = last_board(thread)
+        if "Game over" in (board.content or "") or f"Night {night + 1}" in " ".join(
+                f.value for f in board.embeds[0].fields if f.value):
+            return
+        seats = await thread_seats(thread, people)
+        member = seats[0]
+        offered = [c["value"] for c in await member.autocomplete(thread, "move", "move", "")]
+        pick = next((v for v in offered if v == "end"), None) or next(
+            (v for v in offered if v.startswith("pass")), None) or offered[-1]
+        res = await member.slash(thread, "move", move=pick)
+        assert res.ephemeral and "Played" in (res.response.content or ""), res.response.content
+    raise AssertionError("the night did not end")
+
+
+async def thread_seats(thread: Any, people: list[Any]) -> list[Any]:
+    """The members the game waits for, named on the newest board or asked privately."""
+    named = to_act(last_board(thread))
+    if named:
+        return [m for m in people if m.id in named]
+    raise AssertionError("nobody is named on the board")
+
+
+async def test_a_semi_cooperative_game_won_alone_through_discord(simcord_env: Any) -> None:
+    seed = seed_dealing(NIHILIST, without=(VANGUARDIST, 9))
+    channel, thread, people, state = await semi_table(simcord_env, seed)
+    await agendas_are_dealt_privately(channel, thread, people, state)
+    lone = holder(state, NIHILIST)
+    db = simcord_env.bot.db
+    table = await db.latest_table_in(thread.id)
+    state = prepared(state, {lone: NIHILIST})
+    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    await people[0].slash(thread, "board")
+    assert "Game over" not in (last_board(thread).content or "")
+    public = public_words(channel, thread)
+    assert not any(s in public for g in state.order for s in secrets(state, g))
+    await play_to_the_next_night(thread, people, state.night)
+    final = last_board(thread)
+    winner = people[state.controller[lone]]
+    assert "Game over" in (final.content or "") and f"Winner: <@{winner.id}>" in (final.content or "")
+    result = next(f.value for f in final.embeds[0].fields if f.name == "Result")
+    assert f"The {FACTIONS[lone]} win alone (Nihilist:" in result, result
+    text = final.embeds[0].description or ""
+    assert "Agendas revealed" in text
+    for f in state.order:
+        assert f"{FACTIONS[f]} ({people[state.controller[f]].user.name})" in text
+        assert AGENDAS[state.agendas[f]].name in text
+    assert f"{FACTIONS[lone]} ({winner.user.name}) — **won**" in text
+    table = await db.latest_table_in(thread.id)
+    assert table.status == "finished" and table.result["winners"] == [state.controller[lone]]
+    assert not table.result.get("cooperative"), "a semi-cooperative game is decided per seat"
+    log = said(await people[1].slash(thread, "log"))
+    assert "win alone" in log.lower()
+
+
+async def test_two_lone_completions_cancel_and_the_game_goes_on(simcord_env: Any) -> None:
+    seed = seed_dealing(NIHILIST, SECTARIAN)
+    channel, thread, people, state = await semi_table(simcord_env, seed)
+    nihilist, sectarian = holder(state, NIHILIST), holder(state, SECTARIAN)
+    db = simcord_env.bot.db
+    table = await db.latest_table_in(thread.id)
+    state = prepared(state, {nihilist: NIHILIST, sectarian: SECTARIAN})
+    assert all(alone(state, f) is not None for f in (nihilist, sectarian))
+    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    await people[0].slash(thread, "board")
+    night = state.night
+    await play_to_the_next_night(thread, people, night)
+    board = last_board(thread)
+    assert "Game over" not in (board.content or ""), "two completions cancel: nobody wins yet"
+    table = await db.latest_table_in(thread.id)
+    after = G.load(table.state)
+    assert table.status == "active" and after.night == night + 1 and not after.outcome
+    assert all(alone(after, f) is not None for f in (nihilist, sectarian)), "both still met: they cancelled"
+    public = public_words(channel, thread) + said(await people[0].slash(thread, "log"))
+    assert not any(s in public for g in after.order for s in secrets(after, g)), "the cancel names no agenda"
