@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from engine.base import Event
 from engine.blocbybloc.agendas import AGENDAS, Option, alone, together
-from engine.blocbybloc.city import STATE, cell_name
+from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import named, say
 from engine.blocbybloc.model import BlocState
-from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, ZONES
+from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, gated, goal_met
 from engine.rng import Rng
 
 
@@ -43,27 +43,12 @@ def begin_turn(state: BlocState, events: list[Event], rng: Rng) -> None:
         f"roll {' '.join(str(d) for d in state.dice)}.", f)
 
 
-def insurrection_succeeds(state: BlocState) -> bool:
-    """D3 step 2 without a scenario: every State district in the city holds an occupation (liberation not needed,
-    police allowed)."""
-    city = state.city
-    return all(state.occ_owner[c] >= 0 for c in city.districts if city.tile(c).type == STATE)
-
-
 def success_words(state: BlocState) -> str:
     """What the success found at D3 step 2 was, in words: the insurrection's, or the scenario's goal."""
     s = SCENARIOS.get(state.options.get("scenario", NONE))
     if s is None:
         return "Every State district holds an occupation: the insurrection succeeds"
     return f"{s.goal.split(';')[0].rstrip('.')}: {s.name} is won"
-
-
-def gated(state: BlocState) -> bool:
-    """A scenario gate that blocks every win now (D3's last paragraph): Autonomous Zone Phase I's police in either
-    zone."""
-    if state.options.get("scenario", NONE) != "zone-1":
-        return False
-    return any(state.police(c) for c in range(len(state.tiles)) if state.tiles[c] in ZONES)
 
 
 def semi(state: BlocState) -> bool:
@@ -86,7 +71,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
             finish(state, events, "loss", f"The {named(f)} have no bloc left in the city: the "
                    "insurrection implodes.", [])
             return
-    success = insurrection_succeeds(state)  # 2.
+    success = goal_met(state)  # 2. the insurrection's, or the scenario's goal
     blocked = gated(state)
     if semi(state) and not blocked:  # 3. Win Alone
         lone = [(f, o) for f in state.night_order() if (o := alone(state, f)) is not None]
@@ -108,8 +93,9 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
                    "objective of its agenda: everybody loses.", [])
             return
         who = _together([f"the {named(f)} ({_clause(state, f, o)})" for f, o in won])
-        rest = f"; the {_together([named(f) for f in lost])} met no cooperative objective and lose" if lost else ""
-        finish(state, events, "win", f"{success_words(state)}: {who} win{rest}.", [f for f, _ in won])
+        rest = f"; {_together([f'the {named(f)}' for f in lost])} met no cooperative objective and lose" \
+            if lost else ""
+        finish(state, events, "win", f"{success_words(state)}, and {who} win{rest}.", [f for f, _ in won])
         return
     if state.countdown <= 1:  # 5. time runs out: all lose, agendas ignored
         finish(state, events, "loss", "Time runs out: the military arrives.", [])
