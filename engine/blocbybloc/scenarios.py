@@ -1,5 +1,7 @@
 """The ten scenarios of the mini expansion (play part D5): what each changes at setup and the goal that replaces the
-insurrection's. This module holds them as data; setup reads the changes and the Next Night step the goals.
+insurrection's. This module holds them as data and checks the goals (:func:`goal_met`, :func:`gated`, with
+:func:`progress` and :func:`goal_words` for the board and the bots); setup reads the changes and the Next Night
+step the goals.
 
 Every scenario plays on a random city. 2 and 4 players take the usual setup and then the changes; 3 players take
 the 4-player setup (four State districts, no Stadium) with three factions, then the scenario's 3-player line (its
@@ -266,8 +268,8 @@ def goal_met(state: BlocState) -> bool:
 def gated(state: BlocState) -> bool:
     """Autonomous Zone Phase I's gate (D5): a riot cop or van in either Autonomous Zone blocks every win (D3 steps
     3 and 4) while it holds. False in every other game."""
-    return bool(SCENARIOS[scenario_of(state)].gate) if scenario_of(state) != NONE and _police_in_zones(
-        state, state.city) else False
+    key = scenario_of(state)
+    return key != NONE and bool(SCENARIOS[key].gate) and _police_in_zones(state, state.city)
 
 
 def goal_words(state: BlocState) -> str:
