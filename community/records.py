@@ -50,7 +50,8 @@ def who_is_rated(seats: Sequence[SeatFacts], *, in_server: bool, host_rated: boo
                  rules: RatingRules = RatingRules()) -> Rated:
     """The seats whose results move ratings. What is rated: a game between people that ended (normally, by a
     resignation or by the clock) in a server. Not: a solo game (it has its ladder), a cooperative game (a team against
-    the game: kept per faction instead), a table its host made unrated, a game with a bot seat unless the server rates
+    the game: kept per faction instead; ``cooperative`` is the game's result's, so a semi-cooperative Bloc by Bloc
+    game, decided per seat, is rated), a table its host made unrated, a game with a bot seat unless the server rates
     games against bots, and a game where a person's seat was handed to a bot unless the server rates it for the
     people who stayed (then the handed seats are left out)."""
     none = (False,) * len(seats)

@@ -150,7 +150,8 @@ class Community:
                   if rules.rate_handed == "stayed" else
                   "A game where a player's seat was handed to a bot is **not rated**.")
         return Outcome(reply=f"{bots} {handed} A host makes a table unrated with `rated=no` in its options. Solo and "
-                             "cooperative games are not rated: `/profile` keeps their records.")
+                             "fully cooperative games are not rated: `/profile` keeps their records. Semi-cooperative "
+                             "games are rated like any other: the winners above the others.")
 
     async def rebuild(self, guild_id: int | None, can_manage_server: bool) -> Outcome:
         """``/ratings rebuild``: every rating of the server recomputed from its stored results."""
@@ -318,9 +319,11 @@ def _num(x: float | None) -> str:
 
 
 def _extra(rows: Sequence[ResultRow]) -> str:
-    """A game's record beyond wins: a solo ladder's best, a cooperative game's wins per faction and setup."""
+    """A game's record beyond wins: a solo ladder's best, a cooperative game's wins per faction and setup, a
+    semi-cooperative game's wins and how many of them alone (whether a game was cooperative is its result's)."""
     solo = [r for r in rows if r.seats == 1]
     coop = [r for r in rows if r.cooperative]
+    semi = [r for r in rows if not r.cooperative and "mode=semi" in r.setup.split(", ")]
     parts = []
     if solo:
         best = max(solo, key=lambda r: r.score if r.score is not None else float("-inf"))
@@ -342,6 +345,10 @@ def _extra(rows: Sequence[ResultRow]) -> str:
             counts[1] += 1
         setup = ", ".join(f"{k}: {w}/{n}" for k, (w, n) in sorted(setups.items()))
         parts.append(f"Together: won {won} of {len(coop)} · by faction {roles} · by setup {setup}")
+    if semi:
+        won = sum(1 for r in semi if r.outcome != "loss")
+        lone = sum(1 for r in semi if r.outcome == "win")
+        parts.append(f"Semi-cooperative: won {won} of {len(semi)} ({lone} as the only winner)")
     return " · ".join(parts)
 
 
