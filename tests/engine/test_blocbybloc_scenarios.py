@@ -16,6 +16,7 @@ from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.agendas import AGENDAS, NIHILIST, VANGUARDIST
 from engine.blocbybloc.city import COMMERCIAL, FACTION_TYPES, STATE, draw_layout
+from engine.blocbybloc.manifestations import burn_van
 from engine.blocbybloc.model import BlocState
 from engine.blocbybloc.night import next_night
 from engine.blocbybloc.scenarios import (
@@ -569,3 +570,17 @@ def test_the_next_night_ends_a_scenario_when_its_goal_holds(key: str) -> None:
         blocked.cops[blocked.tiles.index("d25")] = 1
         next_night(blocked, events, Rng(1))
         assert blocked.outcome == "" and blocked.night == 2, "the gate holds the win back"
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_riot_van_burns_destroys_the_van_at_every_level_in_abolish_the_police(level: int) -> None:
+    """Cards part, D6.18: in Abolish the Police the van goes to the box, never to staging; elsewhere L1–L3 send it
+    to staging."""
+    for key in ("abolish", "smash"):
+        state = fresh(key, 4, 3)
+        van = next(c for c in range(25) if state.vans[c] >= 0)
+        burn_van(state, van, level)
+        destroyed = key == "abolish" or level >= 4
+        assert state.vans[van] == -1 and state.vans_box == state.vans_destroyed == int(destroyed)
+        assert pol.staging_vans(state) == 6 - pol.vans_in_city(state) - int(destroyed)
+        assert state.vans_destroyed_by == [0, 0, 0, 0], "a manifestation's van counts for no faction"
