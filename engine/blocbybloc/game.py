@@ -370,7 +370,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if offers:
             out["offers"] = offers
         agendas = agenda_views(state, sorted(mine))
-        if agendas and not state.outcome:  # dealt at setup: DMed then (once over, every view shows them)
+        if agendas:  # dealt at setup: DMed then
             out["agendas"] = agendas
         return out
 

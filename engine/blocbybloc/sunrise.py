@@ -324,6 +324,10 @@ def manifest_answer(state: BlocState, p: Pending, move: Move, events: list[Event
         p.hits -= 1
         if p.hits > 0 and walls(state, f):
             state.pending.insert(0, p)
+        for q in [q for q in state.pending if q.kind == "fever" and not walls(state, q.faction)]:
+            state.pending.remove(q)  # the pool ran out: another liberator's Barricade Fever has nothing to build
+            say(events, state, "manifestation", f"{named(q.faction)} find no barricade left to build "
+                "(Barricade Fever).", q.faction)
     elif p.kind == "squat" and move.kind == "squat":
         state.mats[f].remove(move.occ)
         state.occ_owner[move.cell], state.occ_kind[move.cell] = f, move.occ
