@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bots import choose
 from engine.base import OptionError
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc import police as pol
@@ -473,7 +474,8 @@ def test_scenario_playouts_end_keep_every_piece_and_replay(key: str, seats: int,
         if G.is_over(state):
             break
         seat = pick_seat(state, rng)
-        move = keen(G.legal_moves(state, seat), rng)
+        # seed 0: a keen random player; seed 1: the easy bot (a uniform pick among the moves bots consider)
+        move = keen(G.legal_moves(state, seat), rng) if seed == 0 else choose(G, state, seat, "easy", rng)
         text = G.format_move(move)
         state, _ = G.apply(state, seat, move)
         log.append((seat, text))
@@ -584,3 +586,29 @@ def test_riot_van_burns_destroys_the_van_at_every_level_in_abolish_the_police(le
         assert state.vans[van] == -1 and state.vans_box == state.vans_destroyed == int(destroyed)
         assert pol.staging_vans(state) == 6 - pol.vans_in_city(state) - int(destroyed)
         assert state.vans_destroyed_by == [0, 0, 0, 0], "a manifestation's van counts for no faction"
+
+
+@pytest.mark.parametrize("key", ["abolish", "collective", "zone-1", "zone-2", "infighting"])
+def test_medium_bots_play_scenarios_to_their_last_nights(key: str) -> None:
+    """Random players mostly lose a faction's last bloc in a night or two; medium bots mostly play on into the later
+    nights, where the scenario's police, pieces and goal are exercised (one game for each of the five setups furthest
+    from the base game's: six vans, liberations, the zones, the semi-only deal; seat counts in turn): every piece is
+    kept and the game ends on its goal, on a faction without blocs or on time."""
+    seats = PLAYERS[key][list(SETUPS).index(key) % len(PLAYERS[key])]
+    mode = MODES[key][-1] if seats > 2 else "coop"
+    state = G.new_game(seats, {"scenario": key, "mode": mode, "difficulty": "easy"}, 3)
+    rng = Rng(5)
+    for _ in range(MAX_PLIES):
+        if G.is_over(state):
+            break
+        seat = min(G.to_act(state))
+        state, _ = G.apply(state, seat, choose(G, state, seat, "medium", rng))
+        check_scenario(state)
+    else:
+        pytest.fail("no end")
+    done, needed = progress(state)
+    assert 0 <= done <= needed and goal_words(state)
+    if state.outcome == "win":
+        assert goal_met(state) and not gated(state) and done == needed, state.reason
+    else:  # D3 step 1 or 5
+        assert any(state.in_city(f) == 0 for f in state.order) or state.countdown == 1, state.reason
