@@ -63,7 +63,7 @@ from engine.blocbybloc.pending import (
     turn_decision,
     turn_key,
 )
-from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, why_not
+from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, goal_words, progress, why_not
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
 from engine.blocbybloc.view import AgendaView, BlocView, CellView, FactionView, ScenarioView
@@ -76,7 +76,11 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 def scenario_view(state: BlocState) -> ScenarioView | None:
     s = SCENARIOS.get(state.options.get("scenario", NONE))
-    return {"key": s.key, "name": s.name, "goal": s.goal} if s is not None else None
+    if s is None:
+        return None
+    done, needed = progress(state)
+    return {"key": s.key, "name": s.name, "goal": s.goal, "progress": goal_words(state), "done": done,
+            "needed": needed}
 
 
 def agenda_views(state: BlocState, factions: Iterable[int]) -> list[AgendaView]:

@@ -56,6 +56,9 @@ def semi(state: BlocState) -> bool:
     return state.options.get("mode", COOP) == SEMI and any(state.agendas)
 
 
+IGNORED = ", and everybody loses whatever their agendas"
+
+
 def _clause(state: BlocState, f: int, option: Option) -> str:
     return f"{AGENDAS[state.agendas[f]].name}: {option.text}"
 
@@ -69,7 +72,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
     for f in state.order:  # 1. zero blocs: all lose, agendas ignored
         if state.in_city(f) == 0:
             finish(state, events, "loss", f"The {named(f)} have no bloc left in the city: the "
-                   "insurrection implodes.", [])
+                   f"insurrection implodes{IGNORED if semi(state) else ''}.", [])
             return
     success = goal_met(state)  # 2. the insurrection's, or the scenario's goal
     blocked = gated(state)
@@ -78,8 +81,8 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
         if len(lone) == 1:
             f, option = lone[0]
             beaten = " even though the insurrection succeeded" if success else ""
-            finish(state, events, "win", f"The {named(f)} win alone ({_clause(state, f, option)}), and everybody "
-                   f"else loses{beaten}.", [f])
+            finish(state, events, "win", f"The {named(f)} win alone with their {AGENDAS[state.agendas[f]].name} "
+                   f"agenda (\"{option.text}\"), and everybody else loses{beaten}.", [f])
             return
         # two or more lone completions cancel this night, in silence: naming them would reveal agendas
     if success and not blocked:  # 4. success ends the game
@@ -98,7 +101,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
         finish(state, events, "win", f"{success_words(state)}, and {who} win{rest}.", [f for f, _ in won])
         return
     if state.countdown <= 1:  # 5. time runs out: all lose, agendas ignored
-        finish(state, events, "loss", "Time runs out: the military arrives.", [])
+        finish(state, events, "loss", f"Time runs out: the military arrives{IGNORED if semi(state) else ''}.", [])
         return
     state.countdown -= 1
     state.night += 1

@@ -89,6 +89,9 @@ class ScenarioView(TypedDict):
     key: str
     name: str
     goal: str  # one line
+    progress: str  # how far the goal is, in words ("3 of 7 highway connections barricaded")
+    done: int  # how far the goal is: done of needed (done == needed: the goal holds)
+    needed: int
 
 
 class BlocView(TypedDict):
