@@ -319,14 +319,15 @@ async def test_a_semi_cooperative_game_won_alone_through_discord(simcord_env: An
     winner = people[state.controller[lone]]
     assert "Game over" in (final.content or "") and f"Winner: <@{winner.id}>" in (final.content or "")
     result = next(f.value for f in final.embeds[0].fields if f.name == "Result")
-    assert f"The {FACTIONS[lone]} win alone (Nihilist:" in result, result
+    table = await db.latest_table_in(thread.id)
+    reason = G.load(table.state).reason  # who won and the clause that decided it, as the engine says it
+    assert reason in result and f"The {FACTIONS[lone]} win alone" in reason and "Nihilist" in reason, result
     text = final.embeds[0].description or ""
     assert "Agendas revealed" in text
     for f in state.order:
         assert f"{FACTIONS[f]} ({people[state.controller[f]].user.name})" in text
         assert AGENDAS[state.agendas[f]].name in text
     assert f"{FACTIONS[lone]} ({winner.user.name}) — **won**" in text
-    table = await db.latest_table_in(thread.id)
     assert table.status == "finished" and table.result["winners"] == [state.controller[lone]]
     assert not table.result.get("cooperative"), "a semi-cooperative game is decided per seat"
     log = said(await people[1].slash(thread, "log"))
