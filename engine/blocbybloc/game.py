@@ -1,4 +1,6 @@
-"""Bloc by Bloc, fully cooperative, for 2–4 players (2 players run two factions each).
+"""Bloc by Bloc for 2–4 players (2 players run two factions each): fully cooperative, or (``mode=semi``, 3–4
+players) semi-cooperative, each faction holding a secret agenda card (:mod:`engine.blocbybloc.agendas`) that may let
+it win alone; either on one of the ten scenarios (``scenario=``, :mod:`engine.blocbybloc.scenarios`).
 
 Rules: ``../shared/rulebooks/bloc-by-bloc.txt`` as decided in ``../shared/rules/bloc-by-bloc/`` (city, play, police,
 cards). The city is :mod:`engine.blocbybloc.city`, the police deck and its algorithms :mod:`engine.blocbybloc.police`,
@@ -13,7 +15,8 @@ Loot exchanges run beside the acting faction's turn (cards part C1): in its step
 district with may give each other cards, or offer a trade (these cards for so many of yours, your pick). An offer
 to another player is an answer owed alongside the turn (``Decision.alongside``: the turn goes on; unanswered it is
 declined); the other side's chance to give or offer is an ``optional`` decision that nothing waits for. The channel
-hears how many cards moved, never which. Agendas and scenarios come with their own issue.
+hears how many cards moved, never which. An agenda is in its holder's view and private info only, until the game
+ends (then in every view, with the winners); a search's determinization redraws the other factions' agendas.
 
 This class is the game's contract: what is asked of whom, the legal moves, notation, views, persistence and what
 each seat may know. The rules it calls are plain functions over the state, one module per part of them:
@@ -100,7 +103,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
     min_players = 2
     max_players = 4
     turns = Turns.SEQUENTIAL
-    hidden_information = True  # loot hands, the decks, the manifestation cards
+    hidden_information = True  # loot hands, the decks, the manifestation cards, the agendas
     cooperative = True
     options = (
         OptionSpec("difficulty", str, "hard", "Police ops deck: easy, medium or hard (Paramilitary Operations)",
