@@ -102,6 +102,17 @@ async def test_options_that_cant_make_a_game_are_refused_privately_in_the_engine
     assert "scenario=none" in (lobby_message(channel).embeds[0].fields[1].value or ""), "the lobby kept its options"
 
 
+async def test_semi_for_two_seated_players_is_refused_privately_in_the_engines_words(simcord_env: Any) -> None:
+    channel, (alice, bob) = world(simcord_env, "alice", "bob")
+    await alice.slash(channel, "game new", game="blocbybloc")
+    await bob.click(lobby_message(channel), label="Join")
+    res = await alice.slash(channel.threads[0], "game options", options="mode=semi")
+    assert res.ephemeral and why_not("none", SEMI, 2) in (res.response.content or "")
+    res = await alice.slash(channel.threads[0], "game options", options="scenario=infighting mode=semi")
+    assert res.ephemeral and why_not("infighting", SEMI, 2) in (res.response.content or "")
+    assert "mode=coop" in (lobby_message(channel).embeds[0].fields[1].value or ""), "the lobby kept its options"
+
+
 SEATS_BUG = ("engine/blocbybloc/game.py resolve_options refuses a player count below the options' least (semi: 3) "
              "when the lobby checks a join, a bot or /game options; only the start should (reported to 'agenda')")
 
