@@ -607,3 +607,23 @@ def test_the_end_checks_follow_d3_on_positions_from_random_games(scenario: str) 
             state, _ = G.apply(state, seat, keen(G.menu_moves(state, seat), rng))
     # (in Phase I a Vanguardist completion holds every State district: two lone completions are rare there)
     assert {"lone", "success", "loss", "on", *(["gated"] if scenario == "zone-1" else ["cancel"])} <= set(seen), seen
+
+
+@pytest.mark.parametrize("scenario", ["none", "infighting"])
+def test_a_search_of_a_semi_game_keeps_what_the_seat_sees(scenario: str) -> None:
+    """Positions of a random semi game: each seat's determinization shows it exactly its view (its own agenda
+    included), and the other factions' agendas are drawn afresh."""
+    state = G.new_game(4, G.resolve_options({"mode": "semi", "scenario": scenario}, 4), 3)
+    rng = Rng(3)
+    for ply in range(120):
+        if G.is_over(state):
+            break
+        if ply % 10 == 0:
+            for seat in range(4):
+                dets = [G.determinize(state, seat, Rng(k)) for k in range(6)]
+                assert all(G.view(d, seat) == G.view(state, seat) for d in dets)
+                mine = next(f for f in state.order if state.controller[f] == seat)
+                assert all(d.agendas[mine] == state.agendas[mine] for d in dets)
+                assert len({tuple(d.agendas) for d in dets}) > 1, "the others' agendas are redrawn"
+        seat = pick_seat(state, rng)
+        state, _ = G.apply(state, seat, keen(G.menu_moves(state, seat), rng))
