@@ -14,7 +14,7 @@ from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.agendas import AGENDAS, alone
 from engine.blocbybloc.city import FACTION_TYPES, STATE
 from engine.blocbybloc.model import FACTIONS, BlocState
-from engine.blocbybloc.scenarios import SCENARIOS, SEMI, why_not
+from engine.blocbybloc.scenarios import SCENARIOS, SEMI, ZONES, gated, why_not
 from tests.cogs.discord_helpers import last_board, to_act
 
 LOBBY = "table #"
@@ -199,7 +199,7 @@ def secrets(state: BlocState, f: int) -> list[str]:
     return [agenda.name, *(o.text for o in agenda.options)]
 
 
-async def semi_table(env: Any, seed: int) -> tuple[Any, Any, list[Any], BlocState]:
+async def semi_table(env: Any, seed: int, options: str = "mode=semi") -> tuple[Any, Any, list[Any], BlocState]:
     """alice, bob and carol (her DMs closed) start a 3-player semi-cooperative game: (channel, thread, members by
     seat, the state). The options are set to semi once three are seated (see SEATS_BUG)."""
     channel, people = world(env, "alice", "bob", "carol")
@@ -210,8 +210,8 @@ async def semi_table(env: Any, seed: int) -> tuple[Any, Any, list[Any], BlocStat
     await people[0].slash(channel, "game new", game="blocbybloc")
     for member in people[1:]:
         await member.click(lobby_message(channel), label="Join")
-    res = await people[0].slash(channel.threads[0], "game options", options="mode=semi")
-    assert res.ephemeral and "mode=semi" in (res.response.content or "")
+    res = await people[0].slash(channel.threads[0], "game options", options=options)
+    assert res.ephemeral and "mode=semi" in (res.response.content or ""), res.response.content
     card = lobby_message(channel).embeds[0].description or ""
     assert "Semi-cooperative: each faction gets a secret agenda" in card
     await people[0].click(lobby_message(channel), label="Start")
@@ -365,3 +365,27 @@ async def test_two_lone_completions_cancel_and_the_game_goes_on(simcord_env: Any
     assert all(alone(after, f) is not None for f in (nihilist, sectarian)), "both still met: they cancelled"
     public = public_words(channel, thread) + said(await people[0].slash(thread, "log"))
     assert not any(s in public for g in after.order for s in secrets(after, g)), "the cancel names no agenda"
+
+
+async def test_a_lone_completion_is_refused_while_police_hold_an_autonomous_zone(simcord_env: Any) -> None:
+    """Autonomous Zone Phase I's gate: nobody wins while a riot cop stands in either Autonomous Zone, so the
+    Nihilist's completed agenda wins nothing at this Sunrise; the next night begins."""
+    seed = next(s for s in range(1, 500) if NIHILIST in G.new_game(3, {"mode": SEMI, "scenario": "zone-1"}, s).agendas
+                and not {VANGUARDIST, SECTARIAN} & set(G.new_game(3, {"mode": SEMI, "scenario": "zone-1"}, s).agendas))
+    channel, thread, people, _ = await semi_table(simcord_env, seed, "scenario=zone-1 mode=semi")
+    db = simcord_env.bot.db
+    table = await db.latest_table_in(thread.id)
+    state = G.load(table.state)
+    lone = holder(state, NIHILIST)
+    state = prepared(state, {lone: NIHILIST})
+    zone = next(c for c in state.city.districts if state.tiles[c] in ZONES)
+    state.cops[zone] += 3
+    assert alone(state, lone) is not None and gated(state)
+    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    await people[0].slash(thread, "board")
+    now = " ".join(f.value or "" for f in last_board(thread).embeds[0].fields if f.name == "Now")
+    assert "Autonomous Zone Phase I" in now and "no win yet" in now, now
+    await play_to_the_next_night(thread, people, state.night)
+    assert "Game over" not in (last_board(thread).content or ""), "the gate holds: nobody wins"
+    after = G.load((await db.latest_table_in(thread.id)).state)
+    assert after.night == state.night + 1 and not after.outcome and gated(after) and alone(after, lone) is not None
