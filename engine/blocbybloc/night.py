@@ -80,7 +80,8 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
         lone = [(f, o) for f in state.night_order() if (o := alone(state, f)) is not None]
         if len(lone) == 1:
             f, option = lone[0]
-            beaten = " even though the insurrection succeeded" if success else ""
+            beaten = (" even though the insurrection succeeded" if state.options.get("scenario", NONE) == NONE
+                      else " even though the scenario's goal was reached") if success else ""
             finish(state, events, "win", f"The {named(f)} win alone with their {AGENDAS[state.agendas[f]].name} "
                    f"agenda (\"{option.text}\"), and everybody else loses{beaten}.", [f])
             return
@@ -100,6 +101,9 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
             if lost else ""
         finish(state, events, "win", f"{success_words(state)}, and {who} win{rest}.", [f for f, _ in won])
         return
+    if success and blocked:  # (public: the goal and the police are on the board; a blocked lone win is not said)
+        s = SCENARIOS[state.options["scenario"]]
+        events.append(Event("gate", None, f"{s.name}'s goal holds, but {s.gate}."))
     if state.countdown <= 1:  # 5. time runs out: all lose, agendas ignored
         finish(state, events, "loss", f"Time runs out: the military arrives{IGNORED if semi(state) else ''}.", [])
         return

@@ -291,8 +291,10 @@ def zone_position(cards: tuple[int, int, int, int]) -> BlocState:
 def test_a_scenario_gate_blocks_a_lone_win_and_success_until_the_zone_is_clear() -> None:
     state = zone_position((VANGUARDIST, 1, 2, 3))
     state.cops[c("C4")] = 1
-    state = ended(state)
+    state, said = sunrise(state)
     assert not state.outcome and state.night == 2
+    assert "Autonomous Zone Phase I's goal holds, but no faction can win while a riot cop or van is in either " \
+        "Autonomous Zone." in said and not any(named_agendas(line) for line in said)
     state = zone_position((VANGUARDIST, 1, 2, 3))
     state.countdown = 1
     state.vans[c("C4")] = 0
