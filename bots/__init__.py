@@ -42,6 +42,17 @@ def _plan_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: li
 PLANNERS: dict[str, Planner] = {"block": _plan_block, "blocbybloc": _plan_blocbybloc}
 """Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
 
+
+def _greedy_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
+    from bots.blocbybloc import greedy as blocbybloc_greedy
+
+    return blocbybloc_greedy(game, state, seat, moves, rng)
+
+
+MEDIUM: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {
+    "blocbybloc": _greedy_blocbybloc}
+"""Games whose medium bot is their own (Bloc by Bloc: its seat's value, a win worth 1 to every winner)."""
+
 LEVELS = ("easy", "medium", "hard")
 ALIASES = {"random": "easy"}  # seats stored before the levels existed
 
@@ -66,7 +77,7 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
     if level == "easy":
         return moves[rng.below(len(moves))]
     if level == "medium":
-        return greedy(game, state, seat, moves, rng)
+        return MEDIUM.get(game.key, greedy)(game, state, seat, moves, rng)
     planner = PLANNERS.get(game.key)
     if planner is not None:
         # (a fixed ``iterations`` is a benchmark's or a test's: the planner then plans as at the default budget)

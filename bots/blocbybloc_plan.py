@@ -24,6 +24,7 @@ from typing import Any
 from bots.blocbybloc import CARD_WORTH, city_geo, forecast
 from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
+from engine.blocbybloc.night import semi
 from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
@@ -84,6 +85,11 @@ def _pending_choice(game: Game[Any, Any, Any], det: Any, seat: int, p: Any, move
     return _best_after(game, det, seat, moves)
 
 
+def _worth(state: Any, seat: int) -> float:
+    """:func:`forecast` for ``seat``: its own in the semi-cooperative game, the table's otherwise."""
+    return forecast(state, seat) if semi(state) else forecast(state)
+
+
 def _police_kind(card: str) -> str:
     from engine.blocbybloc.police import CARDS
 
@@ -104,7 +110,7 @@ def _best_after(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]
     for move in moves:
         after = game.clone(det)
         game.fast_apply(after, seat, move)
-        v = forecast(after)
+        v = _worth(after, seat)
         if v > best_value:
             best, best_value = move, v
     return best
@@ -139,7 +145,19 @@ def _purposeful(state: Any, f: int) -> set[int]:
                 or (occupied and g.liberatable[c] and not state.liberated[c])
                 or (not occupied and state.may_build(f, c))):
             out.add(c)
+    out |= _goal_cells(state, g)
     return out
+
+
+def _goal_cells(state: Any, g: Any) -> set[int]:
+    """The districts a scenario's goal needs blocs in besides those above: the ends of the highway connections (Routine
+    Traffic Stop) and the Autonomous Zones with their neighbours (Phase I and II)."""
+    key = state.options.get("scenario", "none")
+    if key == "traffic":
+        return {e for _, a, b in g.highways for e in (a, b)}
+    if key in ("zone-1", "zone-2"):
+        return {*g.zones, *g.zone_near, *(a for z in g.zones for a in g.adjacent[z])}
+    return set()
 
 
 ADVANCED_KINDS = ("loot", "build", "defeat", "kick", "van")
@@ -190,7 +208,7 @@ def limit(budget_ms: float) -> int:
 def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], evaluations: int) -> Any:
     f = det.faction_now()
     end = next((m for m in moves if m.kind == "end"), None)
-    best_value = forecast(det)
+    best_value = _worth(det, seat)
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
     spent = 0  # positions evaluated: the search stops deepening past ``evaluations`` (a count: reproducible)
@@ -205,7 +223,7 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 after = game.clone(state)
                 game.fast_apply(after, seat, move)
                 _settle(game, after, seat)
-                v = forecast(after)
+                v = _worth(after, seat)
                 rank = v
                 sent = move.kind in ("move", "bicycles") and _open(after, f)
                 acts = _actions_in(game, after, f, move.to) if sent else []
@@ -243,7 +261,7 @@ def _follow_up(game: Game[Any, Any, Any], state: Any, seat: int, actions: list[A
         after = game.clone(state)
         game.fast_apply(after, seat, move)
         _settle(game, after, seat)
-        best = max(best, forecast(after))
+        best = max(best, _worth(after, seat))
     return best
 
 
@@ -255,7 +273,10 @@ def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> lis
     actions = game.district_actions(state, f, cell)  # type: ignore[attr-defined]
     attacks = [m for m in actions if m.kind in ("van", "defeat") and len(m.extra) <= 1]
     builds = [m for m in actions if m.kind == "build"]
+    loots = [m for m in actions if m.kind == "loot" and not m.extra]  # a loot's worth is the scenario's or agenda's
     out = []
+    if loots and (state.options.get("scenario", "none") == "company-town" or any(state.agendas)):
+        out.append(min(loots, key=lambda m: (not m.burn, m.die)))
     if attacks:
         low = min(m.die for m in attacks)
         out += [m for m in attacks if m.die == low]

@@ -59,6 +59,7 @@ class Profile:
     fresh_nodes: bool = False  # below the root, pick the actor's best moves anew in every determinization
     chance: str = ""  # expectimax: chance outcomes listed by this game hook (bots.heuristics.CHANCES), not sampled
     policy_leaf: str | None = None  # with ``chance``: the heuristic the other seats play by (None: the leaf)
+    whole_wins: bool = False  # a finished game is worth 1 to each of its winners (not a share of 1 among them)
 
 
 PROFILES: dict[str, Profile] = {
@@ -70,6 +71,10 @@ PROFILES: dict[str, Profile] = {
     "breaks": Profile(chance="breaks", playout_plies=2, leaf="breaks_fit", policy_leaf=""),
     # Blockers!: the leaf that sees likely merges, one move ahead over every move (deeper search did worse)
     "blockers": Profile(one_ply=True, leaf="blockers_reach"),
+    # Bloc by Bloc (its hard bot plans its turns: the search answers trade offers only): a cooperative win is won by
+    # every seat, and in the semi-cooperative game each winning faction's seat wins whole, whoever else wins too
+    # (a share of 1 would make a table win worth 1/4 to each seat, less than many unfinished positions)
+    "blocbybloc": Profile(whole_wins=True),
 }
 
 
@@ -92,7 +97,17 @@ def _actor(game: Game[Any, Any, Any], state: Any) -> int:
 
 
 def _rewards(game: Game[Any, Any, Any], state: Any, seats: int, leaf: str = "") -> list[float]:
-    return [value(game, state, s, leaf) for s in range(seats)]
+    return [_value(game, state, s, leaf) for s in range(seats)]
+
+
+def _value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> float:
+    """The seat's value of ``state`` (:func:`bots.heuristics.value`), a finished game of a ``whole_wins`` profile
+    being worth 1 to each winner and 0 to the others."""
+    if profile(game).whole_wins:
+        result = game.result(state)
+        if result is not None:
+            return 1.0 if seat in result.winners else 0.0
+    return value(game, state, seat, leaf)
 
 
 def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, *, budget_ms: float,
@@ -199,7 +214,7 @@ def _after(game: Game[Any, Any, Any], state: Any, actor: int, move: Any, leaf: s
     """The actor's value of the position ``move`` leads to (on a copy)."""
     after = game.clone(state)
     game.fast_apply(after, actor, move)
-    return value(game, after, actor, leaf)
+    return _value(game, after, actor, leaf)
 
 
 def _greedy(game: Game[Any, Any, Any], state: Any, actor: int, moves: list[Any], leaf: str) -> Any:
