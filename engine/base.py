@@ -290,6 +290,12 @@ class Game(ABC, Generic[S, M, V]):
             raise OptionError(f"{self.name} has no option `{unknown[0]}`.")
         return {name: spec.coerce(given[name]) if name in given else spec.default for name, spec in specs.items()}
 
+    def plays_together(self, options: Mapping[str, Any]) -> bool:
+        """Whether a table with these (resolved) options plays together against the game, every seat winning or losing
+        as one: the class's ``cooperative``, unless an option changes it (Bloc by Bloc's semi-cooperative mode, where
+        a faction may win alone). A finished game's :class:`Result` says it for that game."""
+        return self.cooperative
+
     def check_seats(self, seats: int) -> None:
         if not self.min_players <= seats <= self.max_players:
             raise OptionError(f"{self.name} needs {self.min_players}–{self.max_players} players, not {seats}.")

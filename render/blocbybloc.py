@@ -407,6 +407,8 @@ def _goal(img: Image.Image, view: BlocView, y: float) -> float:
     if scenario is not None:
         y = _lines(img, x, y, f"SCENARIO: {scenario['name']}", TEXT, WHITE, width, True)
         y = _lines(img, x, y, f"Goal: {scenario['goal']}", SMALL, WHITE, width)
+        if scenario.get("progress"):  # (views stored before it was kept have none)
+            y = _lines(img, x, y, f"So far: {scenario['progress']}.", SMALL, YELLOW, width)
     if semi:
         y = _lines(img, x, y, "SEMI-COOPERATIVE: each faction holds a secret agenda; a Win Alone agenda met at the "
                    "end of a night wins for its faction alone.", SMALL, MUTED, width)

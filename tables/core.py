@@ -74,7 +74,7 @@ class Core:
         rules = self._rules.get(table.guild_id, RatingRules()) if table.guild_id is not None else RatingRules()
         rated = who_is_rated([SeatFacts(s.user_id, s.bot, s.handed) for s in table.seats],
                              in_server=table.guild_id is not None, host_rated=table.rated,
-                             cooperative=bool(game and game.cooperative), rules=rules)
+                             cooperative=bool(game and game.plays_together(table.options)), rules=rules)
         if len(table.seats) < 2 and table.status == LOBBY and game is not None and game.min_players < 2 <= \
                 game.max_players:
             return "Rated once a second player joins (solo games have their ladder)." if table.rated else \
@@ -137,7 +137,7 @@ class Core:
         # Sort key: not resigned first (by engine rank), then resigned by reverse order of resignation.
         keys = [(0, base_rank[p]) if p not in resigned else (1, -resigned[p]) for p in range(n)]
         ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]
-        cooperative = bool(res.cooperative) if res else game.cooperative
+        cooperative = bool(res.cooperative) if res else game.plays_together(table.options)
         if cooperative:  # the seats win or lose together: a cooperative loss (or a game given up) has no winner
             winners = [p for p in sorted(res.winners) if p not in resigned] if res else []
         else:

@@ -35,6 +35,20 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
+def _unfit(game: Game, options: dict[str, Any], seats: int) -> GameError | None:
+    """Why ``options`` suit no table of ``seats`` players or more (up to the game's most), or None when some count
+    does: a lobby still filling up may hold fewer players than its options need (Bloc by Bloc's semi-cooperative
+    game needs 3), and the start checks the count it has."""
+    first: GameError | None = None
+    for n in range(max(1, seats), game.max_players + 1):
+        try:
+            game.resolve_options(options, n)
+            return None
+        except GameError as err:
+            first = first or err
+    return first
+
+
 CLOCKS = {"off": None, "30m": 1800, "1h": 3600, "6h": 6 * 3600, "12h": 12 * 3600, "24h": 24 * 3600,
           "48h": 48 * 3600, "72h": 72 * 3600, "7d": 7 * 24 * 3600}
 ON_TIMEOUT = ("bot", "skip", "forfeit")
@@ -294,10 +308,9 @@ class Lobby:
         advanced mode is for two players), so a lobby never fills up to a game that can't start."""
         if len(table.seats) >= game.max_players:
             raise Refusal(f"The table is full ({game.max_players} players).")
-        try:
-            game.resolve_options(table.options, len(table.seats) + 1)
-        except GameError as err:
-            raise Refusal(f"The table is full for these options: {err}") from None
+        err = _unfit(game, table.options, len(table.seats) + 1)
+        if err is not None:
+            raise Refusal(f"The table is full for these options: {err}")
 
     async def remove_bot(self, table_id: int, actor: Actor) -> Outcome:
         """The host takes the last bot seat away."""
@@ -326,9 +339,12 @@ class Lobby:
             answers = split_answers(parse_options(options_text))[1]
             rated = split_rated(parse_options(options_text))
             try:
-                options = game.resolve_options({**table.options, **given}, len(table.seats))
+                options = game.resolve_options({**table.options, **given})
             except GameError as err:
                 raise Refusal(str(err)) from None
+            unfit = _unfit(game, options, len(table.seats))
+            if unfit is not None:
+                raise Refusal(str(unfit))
             try:
                 table = await self.core.db.set_options(table.id, table.version, options, self.core.clock(), clock=clock,
                                                        answer_seconds=answers, rated=rated)

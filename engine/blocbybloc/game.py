@@ -66,7 +66,7 @@ from engine.blocbybloc.pending import (
     turn_decision,
     turn_key,
 )
-from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, goal_words, progress, why_not
+from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, SEMI, goal_words, progress, why_not
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
 from engine.blocbybloc.view import AgendaView, BlocView, CellView, FactionView, ScenarioView
@@ -136,6 +136,9 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         if why:
             raise OptionError(why)
         return opts
+
+    def plays_together(self, options: Mapping[str, Any]) -> bool:
+        return options.get("mode", COOP) != SEMI
 
     def new_game(self, seats: int, options: Mapping[str, Any], seed: int) -> BlocState:
         self.check_seats(seats)

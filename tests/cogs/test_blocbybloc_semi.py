@@ -102,22 +102,20 @@ async def test_options_that_cant_make_a_game_are_refused_privately_in_the_engine
     assert "scenario=none" in (lobby_message(channel).embeds[0].fields[1].value or ""), "the lobby kept its options"
 
 
-async def test_semi_for_two_seated_players_is_refused_privately_in_the_engines_words(simcord_env: Any) -> None:
-    channel, (alice, bob) = world(simcord_env, "alice", "bob")
+async def test_semi_for_two_seated_players_is_taken_and_the_table_waits_for_a_third(simcord_env: Any) -> None:
+    """A lobby still filling up may hold fewer players than its options need: the host of two sets semi, a third
+    joins (a lobby that refused semi below three seats could never fill up), and a fourth too."""
+    channel, (alice, bob, carol, dan) = world(simcord_env, "alice", "bob", "carol", "dan")
     await alice.slash(channel, "game new", game="blocbybloc")
     await bob.click(lobby_message(channel), label="Join")
-    res = await alice.slash(channel.threads[0], "game options", options="mode=semi")
-    assert res.ephemeral and why_not("none", SEMI, 2) in (res.response.content or "")
     res = await alice.slash(channel.threads[0], "game options", options="scenario=infighting mode=semi")
-    assert res.ephemeral and why_not("infighting", SEMI, 2) in (res.response.content or "")
-    assert "mode=coop" in (lobby_message(channel).embeds[0].fields[1].value or ""), "the lobby kept its options"
+    assert res.ephemeral and "mode=semi" in (res.response.content or ""), res.response.content
+    for member in (carol, dan):
+        joined = await member.click(lobby_message(channel), label="Join")
+        assert "full" not in (joined.response.content or ""), joined.response.content
+    assert "scenario=infighting" in (lobby_message(channel).embeds[0].fields[1].value or "")
 
 
-SEATS_BUG = ("engine/blocbybloc/game.py resolve_options refuses a player count below the options' least (semi: 3) "
-             "when the lobby checks a join, a bot or /game options; only the start should (reported to 'agenda')")
-
-
-@pytest.mark.xfail(strict=True, reason=SEATS_BUG)
 async def test_a_player_count_the_options_dont_allow_is_refused_at_the_start(simcord_env: Any) -> None:
     channel, (alice, bob, carol) = world(simcord_env, "alice", "bob", "carol")
     await alice.slash(channel, "game new", game="blocbybloc", options="mode=semi")
@@ -201,17 +199,17 @@ def secrets(state: BlocState, f: int) -> list[str]:
 
 async def semi_table(env: Any, seed: int, options: str = "mode=semi") -> tuple[Any, Any, list[Any], BlocState]:
     """alice, bob and carol (her DMs closed) start a 3-player semi-cooperative game: (channel, thread, members by
-    seat, the state). The options are set to semi once three are seated (see SEATS_BUG)."""
+    seat, the state). The table is opened with its options, then the others join."""
     channel, people = world(env, "alice", "bob", "carol")
     carol = people[2]
     env.inject_error("POST", f"/channels/{carol.user.dm_channel.id}/messages", status=403, code=50007,
                      message="Cannot send messages to this user", times=None)
     env.bot.service.seeds = lambda: seed
-    await people[0].slash(channel, "game new", game="blocbybloc")
+    await people[0].slash(channel, "game new", game="blocbybloc", options=options)
     for member in people[1:]:
-        await member.click(lobby_message(channel), label="Join")
-    res = await people[0].slash(channel.threads[0], "game options", options=options)
-    assert res.ephemeral and "mode=semi" in (res.response.content or ""), res.response.content
+        joined = await member.click(lobby_message(channel), label="Join")
+        assert "full" not in (joined.response.content or ""), joined.response.content
+    assert "mode=semi" in (lobby_message(channel).embeds[0].fields[1].value or "")
     card = lobby_message(channel).embeds[0].description or ""
     assert "Semi-cooperative: each faction gets a secret agenda" in card
     await people[0].click(lobby_message(channel), label="Start")

@@ -18,10 +18,14 @@ GUILD = 7
 async def semi_game_won_alone(svc: TableService, channel: int, players: tuple[Actor, ...]) -> tuple[int, int]:
     """A 3-player semi-cooperative game, prepared one Sunrise from the Nihilist's lone win and played to its end
     through the service: (table, the winning seat)."""
-    tid = await lobby(svc, players[0], game="blocbybloc", channel=channel)
-    for p in players[1:]:  # (seated first, then semi: the lobby refuses semi below 3 seats, see SEATS_BUG)
+    tid = await lobby(svc, *players[:2], game="blocbybloc", channel=channel)
+    words = svc.core.rated_words(await read(svc, tid))
+    assert words.startswith("Unrated: a cooperative game"), words
+    await svc.set_options(channel, players[0], "mode=semi")  # (a lobby of two may take semi: the start needs 3)
+    for p in players[2:]:
         await svc.join(tid, p)
-    await svc.set_options(channel, players[0], "mode=semi")
+    words = svc.core.rated_words(await read(svc, tid))
+    assert words.startswith("Rated:"), words  # as the lobby card says it
     await svc.start(tid, players[0], seed=seed_dealing(NIHILIST, without=(VANGUARDIST, SECTARIAN)))
     table = await read(svc, tid)
     assert table.state is not None
