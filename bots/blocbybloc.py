@@ -299,6 +299,20 @@ def _police_in(state: Any, cells: tuple[int, ...]) -> float:
     return sum(4.0 + 0.5 * state.cops[c] + (3.0 if state.vans[c] >= 0 else 0.0) for c in cells if state.police(c))
 
 
+def _siege(state: Any, g: Geo, cells: Any) -> float:
+    """Police to clear from districts the goal needs: their cops and van count against, blocs gathered next door
+    (out of a clash) for (as the State districts' terms of :func:`forecast`)."""
+    x = 0.0
+    for c in cells:
+        if not state.police(c):
+            continue
+        van = state.vans[c]
+        x -= 0.6 * min(state.cops[c], 6) + (3.0 - 0.6 * van if van >= 0 else 0.0)
+        staged = sum(sum(state.blocs[a]) for a in g.adjacent[c] if not state.police(a))
+        x += 0.35 * min(staged, 5)
+    return x
+
+
 def goal_worth(state: Any, g: Geo, key: str, keep_by: list[float], left_by: list[float], last: bool) -> float:
     """The worth of a scenario's goal (play part D5): each step towards its predicate, what is needed next to take
     another, and :data:`GOAL_ALL` in proportion to the chance the whole goal holds after the coming Sunrise (twice
@@ -325,6 +339,7 @@ def goal_worth(state: Any, g: Geo, key: str, keep_by: list[float], left_by: list
             x += sum(6.0 if m == 2 else 2.0 if m == 1 else 0.0 for m in marks)
             if any(m < 2 for m in marks) and not state.police(c):
                 x += 1.0 * min(left_by[c], 2.0)  # blocs there to loot it
+        x += _siege(state, g, [c for c in g.commercial if any(m < 2 for m in state.shops[c])])
         whole = 1.0 if burned == total else 0.0
     elif key == "abolish":  # six vans destroyed and not a cop left
         vans = min(state.vans_destroyed, 6)
@@ -345,6 +360,7 @@ def goal_worth(state: Any, g: Geo, key: str, keep_by: list[float], left_by: list
                     whole = 0.0
                     if occ[c] < 0 and blocs[c][f] and not state.police(c):
                         x += 1.0  # its blocs there may build it
+        x += _siege(state, g, [c for f in state.order for c in g.own[f] if occ[c] != f])
     elif key == "asymmetrical":  # every faction: an occupation in a State district, or in all its own districts
         whole = 1.0
         for f in state.order:
@@ -361,6 +377,7 @@ def goal_worth(state: Any, g: Geo, key: str, keep_by: list[float], left_by: list
         due = sum(_liberating(state, g, c, left_by) * keep_by[c] for c in g.districts)
         expected = sum(lib) + due
         x += 9.0 * min(expected, 10.0)
+        x += 0.5 * _siege(state, g, [c for c in g.districts if g.liberatable[c] and not lib[c] and c not in g.states])
         whole = 1.0 if sum(lib) >= 10 else min(1.0, max(0.0, expected - 9.0)) if expected >= 10 else 0.0
     elif key == "smash":  # every State district occupied and liberated
         whole = 1.0
@@ -379,10 +396,11 @@ def goal_worth(state: Any, g: Geo, key: str, keep_by: list[float], left_by: list
             whole *= p
         policed = _police_in(state, g.zones)
         x -= 1.5 * policed
+        x += _siege(state, g, [c for c in (*g.zone_near, *g.zones) if not lib[c]])
         if policed:
             whole = 0.0
     elif key == "zone-1":  # the base goal (forecast) and no police in the zones: its gate
-        x -= 1.5 * _police_in(state, g.zones)
+        x -= 1.5 * _police_in(state, g.zones) - _siege(state, g, g.zones)
     return x + GOAL_ALL * whole * (2.0 if last else 1.0)
 
 

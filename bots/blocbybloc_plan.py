@@ -151,12 +151,17 @@ def _purposeful(state: Any, f: int) -> set[int]:
 
 def _goal_cells(state: Any, g: Any) -> set[int]:
     """The districts a scenario's goal needs blocs in besides those above: the ends of the highway connections (Routine
-    Traffic Stop) and the Autonomous Zones with their neighbours (Phase I and II)."""
+    Traffic Stop), the Autonomous Zones with their neighbours (Phase I and II), the Commercial districts left to
+    burn (the Company Town) and the own districts (Occupy Everything), with the districts next to them."""
     key = state.options.get("scenario", "none")
     if key == "traffic":
         return {e for _, a, b in g.highways for e in (a, b)}
     if key in ("zone-1", "zone-2"):
         return {*g.zones, *g.zone_near, *(a for z in g.zones for a in g.adjacent[z])}
+    if key == "company-town":  # the Commercial districts still to burn, and next door (to clear their police)
+        return {a for c in g.commercial if any(m < 2 for m in state.shops[c]) for a in (c, *g.adjacent[c])}
+    if key == "occupy":  # the own districts and next door
+        return {a for own in g.own for c in own for a in (c, *g.adjacent[c])}
     return set()
 
 
