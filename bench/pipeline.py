@@ -170,13 +170,15 @@ class Bench:
     rng: Rng
     next_channel: int = 1000
     mismatches: int = 0
+    options: str | None = None  # the lobby's options (``scenario=traffic mode=semi``)
 
     async def play_game(self, players: int) -> Samples:
         """One random game with ``players`` human seats, every move through ``submit()``."""
         self.next_channel += 1
         channel = self.next_channel
         actors = [Actor(user_id=channel * 10 + i, name=f"Player {i + 1}") for i in range(players)]
-        out = await self.service.open_lobby(guild_id=1, channel_id=channel, host=actors[0], game_key=self.game.key)
+        out = await self.service.open_lobby(guild_id=1, channel_id=channel, host=actors[0], game_key=self.game.key,
+                                             options_text=self.options)
         assert out.table_id is not None
         table_id = out.table_id
         for actor in actors[1:]:
@@ -222,8 +224,8 @@ class Bench:
         return samples
 
 
-async def run(games: int, players: Sequence[int], seed: int, warmup: int, game_key: str = GAME_KEY
-              ) -> dict[str, Any]:
+async def run(games: int, players: Sequence[int], seed: int, warmup: int, game_key: str = GAME_KEY,
+              options: str | None = None) -> dict[str, Any]:
     rng = Rng(seed)
     with tempfile.TemporaryDirectory(prefix="blockhouse-bench-") as tmp:
         db_path = Path(tmp) / "bench.sqlite3"
@@ -233,7 +235,7 @@ async def run(games: int, players: Sequence[int], seed: int, warmup: int, game_k
             journal = await db.journal_mode()
             service = TimedService(db, default_catalog(), seeds=lambda: rng.next64() >> 1)
             game = service.game(game_key)
-            bench = Bench(service=service, db=db, game=game, rng=rng)
+            bench = Bench(service=service, db=db, game=game, rng=rng, options=options)
             for _ in range(warmup):  # fonts, sprites, SQLite pages: not counted
                 await bench.play_game(players[0])
             rss_start = rss_now_kb()
@@ -328,6 +330,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for deals and moves (default %(default)s)")
     p.add_argument("--warmup", type=int, default=1, help="uncounted warm-up games (default %(default)s)")
     p.add_argument("--json", type=Path, default=None, metavar="OUT", help="also write the results as JSON here")
+    p.add_argument("--options", default=None, help="the lobby's options, as /game new takes them "
+                   "(e.g. \"scenario=traffic\")")
     args = p.parse_args(argv)
     try:
         args.players = sorted({int(x) for x in args.players.split(",") if x.strip()})
@@ -345,7 +349,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    res = asyncio.run(run(args.games, args.players, args.seed, args.warmup, args.game))
+    res = asyncio.run(run(args.games, args.players, args.seed, args.warmup, args.game, args.options))
     res["targets"] = targets(res["overall"])
     print(format_text(res))
     if args.json is not None:

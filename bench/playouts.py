@@ -22,6 +22,7 @@ import json
 import platform
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from engine.base import Game
@@ -44,9 +45,9 @@ class Row:
         return self.plies / self.seconds if self.seconds else 0.0
 
 
-def playout(game: Game, seats: int, seed: int) -> int:
+def playout(game: Game, seats: int, seed: int, options: Mapping[str, str] | None = None) -> int:
     """One random game from the start; returns its number of plies."""
-    state = game.new_game(seats, {}, seed)
+    state = game.new_game(seats, options or {}, seed)
     rng = Rng(seed ^ 0x5DEECE66D)
     plies = 0
     while plies < MAX_PLIES:
@@ -59,11 +60,11 @@ def playout(game: Game, seats: int, seed: int) -> int:
     raise RuntimeError(f"{game.key}: no end after {MAX_PLIES} plies (seed {seed})")
 
 
-def measure(game: Game, seats: int, seconds: float, seed: int) -> Row:
+def measure(game: Game, seats: int, seconds: float, seed: int, options: Mapping[str, str] | None = None) -> Row:
     games = plies = 0
     start = time.perf_counter()
     while True:
-        plies += playout(game, seats, seed + games)
+        plies += playout(game, seats, seed + games, options)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
@@ -77,7 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per game and player count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--options", default="", help="the game's options with --game, as /game new takes them "
+                        "(e.g. \"scenario=traffic mode=semi\")")
     args = parser.parse_args(argv)
+    options = dict(part.split("=", 1) for part in args.options.split())
+    if options and not args.game:
+        parser.error("--options needs --game")
     registry = default_catalog()
     games = [registry.get(args.game)] if args.game else registry.all()
     if None in games:
@@ -90,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = ([int(x) for x in args.players.split(",")] if args.players
                   else range(game.min_players, game.max_players + 1))
         for seats in counts:
-            row = measure(game, seats, args.seconds, args.seed)
+            row = measure(game, seats, args.seconds, args.seed, options)
             rows.append(row)
             target = registry.entry(game.key).playout_target
             ok = "—" if target is None else ("yes" if row.rate >= target else "NO")

@@ -46,8 +46,8 @@ ATTACKS = ("defeat", "kick", "van")
 SPLIT = re.compile(r"^([WSNP])(\d+)$")
 
 
-@dataclass(frozen=True)
-class Move:
+@dataclass(unsafe_hash=True, slots=True)  # not frozen: a frozen dataclass's __init__ sets each field through
+class Move:  # object.__setattr__, ~6 times slower, and legal_moves builds thousands (never change a Move: it is hashed)
     kind: str
     die: int = 0
     cell: int = -1
