@@ -160,30 +160,27 @@ def holder(state: BlocState, card: int) -> int:
     return state.agendas.index(card)
 
 
-def public_words(*channels: Any) -> str:
-    """Everything the channels show everybody: contents, embeds (titles, descriptions, fields), pictures' alt text."""
+def words_of(messages: list[Any]) -> str:
+    """What messages say: contents, embeds (titles, descriptions, fields), pictures' alt text."""
     out = []
-    for channel in channels:
-        for m in channel.history():
-            out.append(m.content or "")
-            for e in m.embeds:
-                out += [e.title or "", e.description or "", *(f"{f.name} {f.value}" for f in e.fields)]
-            out += [a.description or "" for a in m.attachments]
-    return "\n".join(out)
-
-
-def said(res: Any) -> str:
-    """What one interaction's replies told its member (content, embeds, alt text)."""
-    out = []
-    for m in [res.response, *res.followups]:
-        if m is None:
-            continue
-        assert m.ephemeral, f"a private reply: {m.content!r}"
+    for m in messages:
         out.append(m.content or "")
         for e in m.embeds:
             out += [e.title or "", e.description or "", *(f"{f.name} {f.value}" for f in e.fields)]
         out += [a.description or "" for a in m.attachments]
     return "\n".join(out)
+
+
+def public_words(*channels: Any) -> str:
+    """Everything the channels show everybody."""
+    return words_of([m for channel in channels for m in channel.history()])
+
+
+def said(res: Any) -> str:
+    """What one interaction's replies told its member."""
+    replies = [m for m in [res.response, *res.followups] if m is not None]
+    assert all(m.ephemeral for m in replies), [m.content for m in replies if not m.ephemeral]
+    return words_of(replies)
 
 
 def dm_words(member: Any) -> str:
