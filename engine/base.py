@@ -290,6 +290,18 @@ class Game(ABC, Generic[S, M, V]):
             raise OptionError(f"{self.name} has no option `{unknown[0]}`.")
         return {name: spec.coerce(given[name]) if name in given else spec.default for name, spec in specs.items()}
 
+    def seat_counts(self, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """The numbers of players a table with these options can start with (Bloc by Bloc's semi-cooperative game:
+        3 or 4 of the game's 2–4)."""
+        out = []
+        for n in range(self.min_players, self.max_players + 1):
+            try:
+                self.resolve_options(options, n)
+            except GameError:
+                continue
+            out.append(n)
+        return tuple(out)
+
     def plays_together(self, options: Mapping[str, Any]) -> bool:
         """Whether a table with these (resolved) options plays together against the game, every seat winning or losing
         as one: the class's ``cooperative``, unless an option changes it (Bloc by Bloc's semi-cooperative mode, where

@@ -26,6 +26,15 @@ def players(low: int, high: int) -> str:
     return plural(low, "player") if low == high else f"{low}–{high} players"
 
 
+def player_counts(counts: Sequence[int]) -> str:
+    """Some numbers of players in words: "3–4 players", "2 or 4 players", "2 players"."""
+    if not counts:
+        return "no number of players"
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return players(counts[0], counts[-1])
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]} players"
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """``n`` and ``word`` agreeing: "1 cop", "2 cops", "0 cops" (``many``: an irregular plural)."""
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
@@ -81,8 +90,9 @@ class GameText(Generic[S, M, V]):
         return ""
 
     def final_words(self, state: S) -> str:
-        """What the end post adds once the game is over, with {pN} seat placeholders ("": nothing): what was
-        secret and now may be told (Bloc by Bloc's agendas)."""
+        """What the end post adds once the table is over, with {pN} seat placeholders ("": nothing): what was
+        secret and now may be told (Bloc by Bloc's agendas). Also when the game did not reach its own end (its
+        players left or gave up): ``state`` is then the position it stopped in."""
         return ""
 
     def idle_note(self, state: S, seat: int) -> str:

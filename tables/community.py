@@ -151,7 +151,8 @@ class Community:
                   "A game where a player's seat was handed to a bot is **not rated**.")
         return Outcome(reply=f"{bots} {handed} A host makes a table unrated with `rated=no` in its options. Solo and "
                              "fully cooperative games are not rated: `/profile` keeps their records. Semi-cooperative "
-                             "games are rated like any other: the winners above the others.")
+                             "games are rated like any other, the winners above the others, when a faction wins (one "
+                             "everybody loses moves no rating).")
 
     async def rebuild(self, guild_id: int | None, can_manage_server: bool) -> Outcome:
         """``/ratings rebuild``: every rating of the server recomputed from its stored results."""
@@ -320,10 +321,13 @@ def _num(x: float | None) -> str:
 
 def _extra(rows: Sequence[ResultRow]) -> str:
     """A game's record beyond wins: a solo ladder's best, a cooperative game's wins per faction and setup, a
-    semi-cooperative game's wins and how many of them alone (whether a game was cooperative is its result's)."""
+    semi-cooperative game's wins and how many of them alone (a semi-cooperative game everybody lost among them)."""
     solo = [r for r in rows if r.seats == 1]
-    coop = [r for r in rows if r.cooperative]
-    semi = [r for r in rows if not r.cooperative and "mode=semi" in r.setup.split(", ")]
+    def semi_game(r: ResultRow) -> bool:  # (one that everybody lost is stored as a cooperative loss)
+        return "mode=semi" in r.setup.split(", ")
+
+    semi = [r for r in rows if semi_game(r)]
+    coop = [r for r in rows if r.cooperative and not semi_game(r)]
     parts = []
     if solo:
         best = max(solo, key=lambda r: r.score if r.score is not None else float("-inf"))

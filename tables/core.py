@@ -79,7 +79,11 @@ class Core:
                 game.max_players:
             return "Rated once a second player joins (solo games have their ladder)." if table.rated else \
                 "Unrated: the host made this table unrated."
-        return "Rated: the result moves this server's ratings." if rated.any else f"Unrated: {rated.why}."
+        if not rated.any:
+            return f"Unrated: {rated.why}."
+        if game is not None and game.cooperative:  # a cooperative game played with winners of its own (semi)
+            return "Rated: a result with winners moves this server's ratings (a game everybody loses moves none)."
+        return "Rated: the result moves this server's ratings."
 
     def game(self, key: str) -> Game:
         game = self.registry.get(key)

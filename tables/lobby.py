@@ -35,6 +35,31 @@ def parse_options(text: str | None) -> dict[str, str]:
     return out
 
 
+def _merged(game: Game, stored: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The lobby's options once the host's new ones are taken: the stored ones with the new ones over them; when
+    they clash, what the host typed now wins and a stored option it rules out goes back to what the new ones make
+    it (``scenario=infighting`` on a table stored with ``mode=coop``: Let the Infighting Begin! is played semi
+    only). Raises :class:`GameError` when the new options don't hold even on their own."""
+    try:
+        return game.resolve_options({**stored, **given})
+    except GameError as err:
+        clash = err
+    try:
+        fresh = game.resolve_options(given)
+    except GameError:
+        raise clash from None
+    kept = dict(given)
+    for name, value in stored.items():
+        if name in given or value == fresh.get(name):
+            continue
+        try:
+            game.resolve_options({**kept, name: value})
+        except GameError:
+            continue  # ruled out by the new options
+        kept[name] = value
+    return game.resolve_options(kept)
+
+
 def _unfit(game: Game, options: dict[str, Any], seats: int) -> GameError | None:
     """Why ``options`` suit no table of ``seats`` players or more (up to the game's most), or None when some count
     does: a lobby still filling up may hold fewer players than its options need (Bloc by Bloc's semi-cooperative
@@ -339,7 +364,7 @@ class Lobby:
             answers = split_answers(parse_options(options_text))[1]
             rated = split_rated(parse_options(options_text))
             try:
-                options = game.resolve_options({**table.options, **given})
+                options = _merged(game, table.options, given)
             except GameError as err:
                 raise Refusal(str(err)) from None
             unfit = _unfit(game, options, len(table.seats))

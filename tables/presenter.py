@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.base import Game, GameError, name_seats
-from engine.text import players
+from engine.text import player_counts
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
 from tables import replay
 from tables.core import Core, left_tag
@@ -82,7 +82,7 @@ class Presenter:
             desc += f"\n{note}"
         if table.status == LOBBY:
             advice = game.text.advice(len(table.seats), table.options)
-            desc += f"\nNeeds {players(game.min_players, game.max_players)}. The host starts the game."
+            desc += f"\nNeeds {player_counts(game.seat_counts(table.options))}. The host starts the game."
             if advice:
                 desc += f"\n💡 {advice}"
         post = Post(title=f"{game.name} · table #{table.id}", description=desc,
@@ -94,9 +94,15 @@ class Presenter:
                          message_channel_id=table.lobby_channel_id, message_id=table.lobby_message_id)
 
     def cancelled_post(self, table: TableRow, note: str) -> Post:
-        """The notice in the table's channel that the lobby or game was cancelled (``note`` says by whom)."""
-        return Post(title=f"{self.core.game(table.game).name} · table #{table.id}",
-                    description=note or "Game cancelled.", colour=COLOUR_CANCELLED)
+        """The notice in the table's channel that the lobby or game was cancelled (``note`` says by whom), with what a
+        game's end reveals when it had begun (Bloc by Bloc's agendas)."""
+        game = self.core.game(table.game)
+        final = ""
+        if table.state is not None:
+            final = name_seats(game.text.final_words(game.load(table.state)), [s.name for s in table.seats])
+        return Post(title=f"{game.name} · table #{table.id}",
+                    description="\n\n".join(x for x in (note or "Game cancelled.", final) if x),
+                    colour=COLOUR_CANCELLED)
 
     async def render(self, game: Game, view: dict[str, Any], names: list[str]) -> Board | None:
         if not self.core.render_images:
@@ -168,7 +174,7 @@ class Presenter:
             colour = COLOUR_OVER
             rematch = table.id
         ply = game.ply(state)
-        final = name_seats(game.text.final_words(state), names) if over and sit.over else ""  # what the end reveals
+        final = name_seats(game.text.final_words(state), names) if over else ""  # what the end reveals
         shown = _latest(lines, EVENT_CHARS - len(note) - len(final))
         if len(shown) < len(lines):
             shown.insert(0, f"… {len(lines) - len(shown)} earlier events in `/log`")

@@ -6,6 +6,7 @@ words; the engine checks their objectives.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -198,3 +199,8 @@ def redraw(state: BlocState, mine: set[int], rng: Rng, removed: tuple[int, ...] 
         cards = [state.agendas[f] if f in mine else pool.pop() for f in factions]
     for f, card in zip(factions, cards, strict=True):
         state.agendas[f] = card
+
+
+def third_person(text: str) -> str:
+    """An option's objective, written for its holder ("your occupations"), said of its faction ("their")."""
+    return re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", text))

@@ -4,7 +4,7 @@ and after each Sunrise the end checks and the next night."""
 from __future__ import annotations
 
 from engine.base import Event
-from engine.blocbybloc.agendas import AGENDAS, Option, alone, together
+from engine.blocbybloc.agendas import AGENDAS, Option, alone, third_person, together
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import named, say
 from engine.blocbybloc.model import BlocState
@@ -48,7 +48,7 @@ def success_words(state: BlocState) -> str:
     s = SCENARIOS.get(state.options.get("scenario", NONE))
     if s is None:
         return "Every State district holds an occupation: the insurrection succeeds"
-    return f"{s.goal.split(';')[0].rstrip('.')}: {s.name} is won"
+    return f"{s.goal.rstrip('.')}: {s.name} is won"
 
 
 def semi(state: BlocState) -> bool:
@@ -60,7 +60,7 @@ IGNORED = ", and everybody loses whatever their agendas"
 
 
 def _clause(state: BlocState, f: int, option: Option) -> str:
-    return f"{AGENDAS[state.agendas[f]].name}: {option.text}"
+    return f"{AGENDAS[state.agendas[f]].name}: {third_person(option.text)}"
 
 
 def _together(names: list[str]) -> str:
@@ -83,7 +83,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
             beaten = (" even though the insurrection succeeded" if state.options.get("scenario", NONE) == NONE
                       else " even though the scenario's goal was reached") if success else ""
             finish(state, events, "win", f"The {named(f)} win alone with their {AGENDAS[state.agendas[f]].name} "
-                   f"agenda (\"{option.text}\"), and everybody else loses{beaten}.", [f])
+                   f"agenda (\"{third_person(option.text)}\"), and everybody else loses{beaten}.", [f])
             return
         # two or more lone completions cancel this night, in silence: naming them would reveal agendas
     if success and not blocked:  # 4. success ends the game

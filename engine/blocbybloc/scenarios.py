@@ -48,6 +48,7 @@ class Scenario:
     removed_police: tuple[str, ...] = ()  # police ops cards out of the deck
     removed_agendas: tuple[int, ...] = ()  # agenda cards out of the deck before the deal (semi)
     gate: str = ""  # a condition that blocks every win while it holds, in words ("" none)
+    note: str = ""  # what else sets it apart, in words for the lobby ("" nothing)
 
 
 STATE_POLICE = ("State",)
@@ -93,10 +94,11 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              Lineup(replace=(("d12", "d24"), ("d21", "d25")), police=("State", "d22"), start=3, countdown=8),
              gate="no faction can win while a riot cop or van is in either Autonomous Zone"),
     Scenario("infighting", "Let the Infighting Begin!",
-             "Every State district holds an occupation; the agenda deal favours the Vanguardist and the Nihilist.",
+             "Every State district holds an occupation.",
              (SEMI,), (3, 4),
              Lineup(replace=(("d12", "d26"),), police=("State", "d21"), cops=4, start=3, countdown=6),
-             Lineup(replace=(("d12", "d26"),), police=("State", "d21"), cops=4, start=4, countdown=6)),
+             Lineup(replace=(("d12", "d26"),), police=("State", "d21"), cops=4, start=4, countdown=6),
+             note="The agenda deal favours the Vanguardist and the Nihilist."),
     Scenario("smash", "Smash the State",
              "Every State district holds an occupation and is liberated.",
              (COOP, SEMI), (2, 3, 4),
@@ -148,13 +150,14 @@ def lineup(scenario: str, seats: int) -> Lineup | None:
 
 
 def lobby_lines() -> list[str]:
-    """One line per scenario for the lobby: its name, its goal, the modes and player counts it allows."""
+    """One line per scenario, as the rules list them (docs/games/blocbybloc.md holds these lines): its key, name,
+    the player counts and modes it allows, its goal and what else sets it apart."""
     out = []
     for s in SCENARIOS.values():
         counts = "–".join((str(s.players[0]), str(s.players[-1]))) if s.players == tuple(
             range(s.players[0], s.players[-1] + 1)) else " or ".join(map(str, s.players))
-        modes = "/".join(s.modes)
-        out.append(f"`{s.key}` {s.name} ({counts} players, {modes}): {s.goal}")
+        modes = " or ".join(s.modes)
+        out.append(f"`{s.key}` **{s.name}** ({counts} players, {modes}): {s.goal}" + (f" {s.note}" if s.note else ""))
     return out
 
 

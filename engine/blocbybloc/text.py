@@ -3,12 +3,11 @@ in words."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.blocbybloc import police as pol
-from engine.blocbybloc.agendas import AGENDAS, ALONE
+from engine.blocbybloc.agendas import AGENDAS, ALONE, third_person
 from engine.blocbybloc.city import STATE
 from engine.blocbybloc.common import district_name, named
 from engine.blocbybloc.game import BlocByBloc
@@ -29,7 +28,8 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         """The chosen scenario (its goal) and mode, one line each, and where the ten scenarios are listed."""
         key = str(options.get("scenario", NONE))
         scenario = SCENARIOS.get(key)
-        lines = [f"Scenario: {scenario.name} — {scenario.goal}" if scenario is not None else
+        lines = [f"Scenario: {scenario.name} — {scenario.goal}" + (f" {scenario.note}" if scenario.note else "")
+                 if scenario is not None else
                  "No scenario: the insurrection succeeds when every State district holds an occupation."]
         if options.get("mode", COOP) == SEMI:
             lines.append("Semi-cooperative: each faction gets a secret agenda; some can win alone.")
@@ -58,8 +58,9 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         return "\n".join(w for w in words if w)
 
     def final_words(self, state: BlocState) -> str:
-        """Once the game is over, in a semi-cooperative game: every faction's agenda, revealed, and who won."""
-        if not state.outcome or not any(state.agendas):
+        """Once the table is over, in a semi-cooperative game: every faction's agenda, revealed, and who won (also
+        when its players left before the game's own end: play part D3's result reveals them all)."""
+        if not any(state.agendas):
             return ""
         lines = ["**Agendas revealed:**"]
         for f in state.order:
@@ -146,7 +147,8 @@ def agenda_words(number: int) -> str:
     for i, option in enumerate(agenda.options, 1):
         if option.kind == ALONE:
             parts.append(f"option {i}, WIN ALONE ({option.name}): {option.text} — checked at the end of every "
-                         "night, you win and every other faction loses")
+                         "night: if yours alone is met, you win and every other faction loses (two met on the same "
+                         "night cancel; a scenario's rule may hold it back)")
         else:
             parts.append(f"option {i}, win together: {option.text}, when the insurrection (or the scenario's "
                          "goal) succeeds")
@@ -156,10 +158,6 @@ def agenda_words(number: int) -> str:
 def revealed(number: int) -> str:
     """An agenda card for everybody once the game is over, short: "Sectarian (together: …; ALONE: …)"."""
     agenda = AGENDAS[number]
-    parts = [("ALONE: " if o.kind == ALONE else "together: ") + _third_person(o.text) for o in agenda.options]
+    parts = [("ALONE: " if o.kind == ALONE else "together: ") + third_person(o.text) for o in agenda.options]
     return f"{agenda.name} ({'; '.join(parts)})"
 
-
-def _third_person(text: str) -> str:
-    """An option's objective, written for its holder ("your occupations"), said of its faction ("their")."""
-    return re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", text))
