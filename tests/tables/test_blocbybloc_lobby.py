@@ -83,3 +83,15 @@ def test_a_semi_cooperative_game_everybody_lost_counts_in_the_semi_cooperative_r
     words = _extra(rows)
     assert "Semi-cooperative: won 1 of 2 (1 as the only winner)" in words, words
     assert "Together: won 0 of 1" in words, words
+
+
+def test_the_rules_list_every_scenario_as_the_engine_has_it() -> None:
+    """docs/games/blocbybloc.md (the full rules /rules shows) lists the ten scenarios line by line as
+    ``scenarios.lobby_lines`` says them: a changed goal or player count changes the rules page too."""
+    from pathlib import Path
+
+    from engine.blocbybloc.scenarios import lobby_lines
+
+    rules = (Path(__file__).parents[2] / "docs" / "games" / "blocbybloc.md").read_text(encoding="utf-8")
+    missing = [line for line in lobby_lines() if f"- {line}\n" not in rules]
+    assert not missing, missing
