@@ -100,9 +100,9 @@ class Tournaments:
         if not organiser:
             raise Refusal("Only members with Manage Server, or the server's organiser role, can create tournaments.")
         game = self.core.game(game_key)
-        if game.cooperative:
-            raise Refusal(f"{game.name} is played together against the game: its players share their places, so a "
-                          "tournament can't rank them.")
+        if game.cooperative:  # (Bloc by Bloc's semi-cooperative game too: one everybody loses ranks its seats alike)
+            raise Refusal(f"{game.name} is played together against the game: its players share their places (also "
+                          "in its semi-cooperative game, when everybody loses), so a tournament can't rank them.")
         if len(name) > NAME_CHARS:
             raise Refusal(f"A tournament's name has at most {NAME_CHARS} characters.")
         if fmt not in FORMATS:
