@@ -128,10 +128,11 @@ def table(records: list[dict[str, Any]]) -> str:
     for r in records:
         by[(r["scenario"], r["mode"], r["players"], r["difficulty"], r["level"])].append(r)
     order = {key: i for i, key in enumerate(SCENARIOS)}
+    police = {"easy": 0, "medium": 1, "hard": 2}
     lines = ["| scenario | mode | players | police | table | games | table won (95% CI) | won alone (95% CI) | "
              "goal reached at the end, median | nights | CPU s a game |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1], k[2], k[3], k[4])):
+    for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1], k[2], k[4], police.get(k[3], 9))):
         rs = by[key]
         n = len(rs)
         won = sum(1 for r in rs if r["won"] and not r["alone"])  # the insurrection's (or the goal's) success

@@ -174,7 +174,7 @@ def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, f: int) -> lis
     movements of 1, 2, all but one or all the blocs of a district towards a district that serves a purpose."""
     dice = sorted(set(state.dice))
     low = dice[0] if dice else 0
-    moves = game.legal_moves(state, seat)
+    moves = game.search_moves(state, seat)  # (no trade offers: a big hand makes millions)
     free = any(m.kind == "move" and m.die == 0 for m in moves)  # a free movement: no die spent
     useful = _purposeful(state, f)
     out = []

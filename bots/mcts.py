@@ -227,7 +227,7 @@ def _available(game: Game[Any, Any, Any], state: Any, actor: int, node: Node, rn
     """The moves of this node that the determinization allows, by notation: the root's candidates; elsewhere the
     actor's best few by the heuristic (each seat is assumed to play well), chosen when the node is first reached
     and topped up when a determinization allows none of them (after a chance event the moves differ)."""
-    moves = game.legal_moves(state, actor)
+    moves = game.search_moves(state, actor)  # (as the root: what a bot may choose)
     by_key = {game.format_move(m): m for m in moves}
     if only is not None:  # the root: its candidates only
         return {k: by_key[k] for k in (node.options or only) if k in by_key}
@@ -289,7 +289,7 @@ def _policy(game: Game[Any, Any, Any], state: Any, actor: int, rng: Rng, prof: P
     determinization of the searching seat's view, so nothing hidden is read)."""
     if rng.below(1000) < 1000 * prof.playout_eps:
         return game.sample_move(state, actor, rng)
-    moves = game.legal_moves(state, actor)
+    moves = game.search_moves(state, actor)
     if len(moves) > prof.playout_sample:
         moves = [moves[rng.below(len(moves))] for _ in range(prof.playout_sample)]
     return _greedy(game, state, actor, moves, prof.leaf)
