@@ -92,10 +92,11 @@ def touched(state: BlocState, seat: int, f: int, move: Move) -> list[int]:
 
 def cells_of(state: BlocState, f: int, move: Move) -> list[int]:
     """The districts a move of faction ``f``'s own turn touches (see :func:`touched`)."""
-    ends = {c.id: (c.a, c.b) for c in state.city.connections}
     cells = [c for c in (move.cell, move.to) if c >= 0]
-    for conn in (move.conn, *move.extra):
-        cells += ends.get(conn, ())
+    if move.conn or move.extra:  # (most moves name no connection: the lookup is made only when one may)
+        ends = {c.id: (c.a, c.b) for c in state.city.connections}
+        for conn in (move.conn, *move.extra):
+            cells += ends.get(conn, ())
     if move.kind in ("hall", "hacker", "workshop"):
         cells += [c for c in (state.occupation_cell(f, move.kind),) if c >= 0]
     return cells
