@@ -123,14 +123,15 @@ def schedule(todo: list[Cell], done: set[tuple[Any, ...]], games: int) -> Iterat
 
 
 def table(records: list[dict[str, Any]]) -> str:
-    """The markdown table of ``records``: per cell, games, wins (95% CI), Win Alone (semi), nights, CPU a game."""
+    """The markdown table of ``records``: per cell, games, wins (95% CI), Win Alone (semi), the goal's progress
+    at the end (the median game's share of it), nights played on average, CPU seconds of the median game."""
     by: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by[(r["scenario"], r["mode"], r["players"], r["difficulty"], r["level"])].append(r)
     order = {key: i for i, key in enumerate(SCENARIOS)}
     police = {"easy": 0, "medium": 1, "hard": 2}
     lines = ["| scenario | mode | players | police | table | games | table won (95% CI) | won alone (95% CI) | "
-             "goal reached at the end, median | nights | CPU s a game |",
+             "goal reached at the end, median | nights | CPU s a game, median |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1], k[2], k[4], police.get(k[3], 9))):
         rs = by[key]
@@ -145,7 +146,7 @@ def table(records: list[dict[str, Any]]) -> str:
         fractions = sorted(r["progress"][0] / max(1, r["progress"][1]) for r in rs)
         median = fractions[len(fractions) // 2]
         nights = sum(r["night"] for r in rs) / n
-        cpu = sum(r["cpu_s"] for r in rs) / n
+        cpu = sorted(r["cpu_s"] for r in rs)[n // 2]
         lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {key[3]} | {key[4]} | {n} | {won}/{n} = {won / n:.0%} "
                      f"({lo:.0%}–{hi:.0%}) | {alone_cell} | {median:.0%} | {nights:.1f} | {cpu:.1f} |")
     return "\n".join(lines)
