@@ -487,7 +487,8 @@ class Game(ABC, Generic[S, M, V]):
         self.perform(state, seat, move, _NoEvents())
 
     def sample_move(self, state: S, seat: int, rng: Rng) -> M:
-        """A uniformly random legal move for ``seat`` (a game may draw one without listing them all)."""
+        """A uniformly random legal move for ``seat`` (a game may draw one without listing them all, or among fewer:
+        Bloc by Bloc leaves out the trade offers of several cards, 2^n of them for n cards in hand)."""
         moves = self.legal_moves(state, seat)
         if not moves:
             raise ValueError(f"seat {seat} has no legal move")

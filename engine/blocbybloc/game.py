@@ -194,6 +194,15 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         with a big hand they run to thousands."""
         return self._moves(state, seat, MENU_OFFERS)
 
+    def sample_move(self, state: BlocState, seat: int, rng: Rng) -> Move:
+        """A random move among the menu's (every legal move but the trade offers of several cards): those number
+        2^n for a hand of n cards (no hand limit: a looter's 20 cards made 1.2 million), so drawing among all legal
+        moves would list them all, for a draw that is almost surely such an offer."""
+        moves = self._moves(state, seat, MENU_OFFERS)
+        if not moves:
+            raise ValueError(f"seat {seat} has no legal move")
+        return moves[rng.below(len(moves))]
+
     def district_actions(self, state: BlocState, f: int, cell: int) -> list[Move]:
         """Faction ``f``'s actions on the district ``cell`` itself, part of ``legal_moves``: bots use it to see what
         blocs sent to a district could do there, without listing every move."""
