@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.tournament import wilson
 from bots import choose
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.agendas import AGENDAS, alone
@@ -52,16 +52,6 @@ class Cell:
 
     def key(self) -> tuple[str, str, int, str, str]:
         return self.scenario, self.mode, self.players, self.difficulty, self.level
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play(cell: Cell, seed: int) -> dict[str, Any]:

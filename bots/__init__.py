@@ -44,9 +44,11 @@ PLANNERS: dict[str, Planner] = {"block": _plan_block, "blocbybloc": _plan_blocby
 
 
 def _greedy_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
-    from bots.blocbybloc import greedy as blocbybloc_greedy
+    """The medium bot of Bloc by Bloc: one move ahead by the seat's own value (its agenda's in the semi-cooperative
+    game), a finished game worth 1 to each winner, not a share of it."""
+    from bots.blocbybloc import seat_value
 
-    return blocbybloc_greedy(game, state, seat, moves, rng)
+    return greedy(game, state, seat, moves, rng, seat_value)
 
 
 MEDIUM: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bots.heuristics import GREEDY_SAMPLE
 from engine.base import Game
 from engine.blocbybloc.agendas import AGENDAS, ALONE
 from engine.blocbybloc.city import COMMERCIAL, FACTION_TYPES, PUBLIC, TILES, build_city
@@ -29,7 +28,6 @@ from engine.blocbybloc.model import BLOCS
 from engine.blocbybloc.night import semi
 from engine.blocbybloc.police import DRAWS
 from engine.blocbybloc.scenarios import NONE, ZONES, zone_neighbours
-from engine.rng import Rng
 
 CARD_WORTH = {"molotov1": 0.9, "molotov2": 1.4, "molotov3": 1.8, "energy": 1.0, "crowbar": 1.2, "fireworks": 0.8,
               "medic": 0.5, "shield": 0.5, "paint": 0.5, "banner": 0.5, "communique": 0.3, "bicycles": 0.4,
@@ -499,23 +497,3 @@ def seat_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     if result is not None:
         return 1.0 if seat in result.winners else 0.0
     return blocbybloc_value(game, state, seat)
-
-
-def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
-    """The medium bot (as :func:`bots.heuristics.greedy`, drawing the same random numbers): on the seat's
-    determinization, the move whose position :func:`seat_value` values most, one move ahead (a sample of long
-    lists; ties to chance). A finished game is worth 1 to each winner, not a share of it."""
-    if len(moves) > GREEDY_SAMPLE:
-        picks = list(range(len(moves)))
-        rng.shuffle(picks)
-        moves = [moves[i] for i in sorted(picks[:GREEDY_SAMPLE])]
-    seen = game.determinize(state, seat, rng)
-    best: list[Any] = []
-    best_value = -1.0
-    for move in moves:
-        after = game.clone(seen)
-        game.fast_apply(after, seat, move)
-        v = seat_value(game, after, seat) + rng.below(1000) * 1e-9  # ties: chance
-        if v > best_value:
-            best, best_value = [move], v
-    return best[0] if best else moves[rng.below(len(moves))]

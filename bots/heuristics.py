@@ -143,9 +143,12 @@ def value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> f
     return fn(game, state, seat)
 
 
-def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
+def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
+           worth: Value | None = None) -> Any:
     """The medium bot: on a copy of the state that knows only what the seat sees, try each move (a sample of them
-    when there are many) and keep the one whose position is worth most; ties go to chance."""
+    when there are many) and keep the one whose position is worth most (by :func:`value`, or ``worth``); ties go to
+    chance."""
+    worth = worth or value
     if len(moves) > GREEDY_SAMPLE:
         picks = list(range(len(moves)))
         rng.shuffle(picks)
@@ -159,7 +162,7 @@ def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
             game.fast_apply(after, seat, move)
         except Exception:  # a move the determinized copy does not allow (it cannot happen for one's own moves)
             continue
-        v = value(game, after, seat) + rng.below(1000) * 1e-9  # ties: chance
+        v = worth(game, after, seat) + rng.below(1000) * 1e-9  # ties: chance
         if v > best_value:
             best, best_value = [move], v
     return best[0] if best else moves[rng.below(len(moves))]
