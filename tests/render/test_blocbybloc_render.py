@@ -29,7 +29,7 @@ from tests.view_schema import problems
 
 G = BlocByBloc()
 NAMES = ["Мария", "Zoë Åström", "李小龙", "Dmitri"]
-SEEDS = {2: 31, 3: 32, 4: 24}  # games of 4-7 nights with plain random moves (most seeds end on the first Sunrise)
+SEEDS = {2: 24, 3: 3, 4: 28}  # games of 4-5 nights with plain random moves (most seeds end on the first Sunrise)
 MAX_BYTES = 250 * 1024
 Box = tuple[int, int, int, int]
 
