@@ -69,7 +69,7 @@ class Geo:
 @lru_cache(maxsize=64)
 def geo(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> Geo:
     city = build_city(tiles, rotations)
-    states = tuple(c for c in city.districts if city.tile(c).type == "State")
+    states = tuple(city.of_type("State"))
     adjacent = tuple(tuple(sorted(city.adjacent[c])) for c in range(25))
     return Geo(
         districts=city.districts, states=states, adjacent=adjacent,
@@ -77,9 +77,9 @@ def geo(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> Geo:
         kind=tuple(TILES[t].type for t in tiles), liberatable=tuple(TILES[t].liberatable for t in tiles),
         near_state=tuple(any(a in states for a in adjacent[c]) for c in range(25)),
         highways=tuple((conn.id, conn.a, conn.b) for conn in city.connections if conn.highway is not None),
-        commercial=tuple(c for c in city.districts if city.tile(c).type == COMMERCIAL),
-        public=tuple(c for c in city.districts if city.tile(c).type == PUBLIC),
-        own=tuple(tuple(c for c in city.districts if city.tile(c).type == kind) for kind in FACTION_TYPES),
+        commercial=tuple(city.of_type(COMMERCIAL)),
+        public=tuple(city.of_type(PUBLIC)),
+        own=tuple(tuple(city.of_type(kind)) for kind in FACTION_TYPES),
         zones=tuple(c for c in city.districts if tiles[c] in ZONES), zone_near=tuple(zone_neighbours(city)))
 
 

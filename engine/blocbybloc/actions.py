@@ -50,8 +50,7 @@ def garden_cells(state: BlocState, f: int) -> list[int]:
         return []
     if not state.liberated[garden]:
         return [garden]
-    kind = state.city.tile(garden).type
-    return [c for c in state.city.districts if state.city.tile(c).type == kind]
+    return state.city.of_type(state.city.tile(garden).type)
 
 
 def faction_actions(state: BlocState, f: int, offers: str = NO_OFFERS) -> list[Move]:

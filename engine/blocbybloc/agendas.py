@@ -63,13 +63,7 @@ AGENDAS: dict[int, Agenda] = {a.number: a for a in (
 
 def own_districts(state: BlocState, f: int) -> list[int]:
     """The districts of ``f``'s type in the city (play part D4's "own districts")."""
-    city = state.city
-    return [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f]]
-
-
-def _typed(state: BlocState, kind: str) -> list[int]:
-    city = state.city
-    return [c for c in city.districts if city.tile(c).type == kind]
+    return state.city.of_type(FACTION_TYPES[f])
 
 
 def _occupied_by(state: BlocState, f: int, cells: list[int]) -> int:
@@ -85,17 +79,16 @@ def _objective(state: BlocState, f: int, number: int, index: int) -> bool:
     """Whether faction ``f`` meets option ``index`` (0 or 1) of card ``number`` now: play part D4's table, term by
     term; every term reads the current state but the game's counters ``burned``, ``vans_destroyed`` and
     ``vans_destroyed_by``."""
-    liberated = [c for c in state.city.districts if state.liberated[c]]
-    states = _typed(state, STATE)
+    states = state.city.of_type(STATE)
     key = (number, index)
     if key == (1, 0):
         return sum(1 for c in own_districts(state, f) if state.liberated[c]) >= 2
     if key in ((1, 1), (9, 0)):
         return _every_own_occupied(state, f)
     if key == (2, 0):
-        return sum(1 for c in _typed(state, PUBLIC) if state.liberated[c]) >= 2
+        return sum(1 for c in state.city.of_type(PUBLIC) if state.liberated[c]) >= 2
     if key == (2, 1):
-        return len(liberated) >= 6
+        return sum(1 for c in state.city.districts if state.liberated[c]) >= 6
     if key in ((3, 0), (8, 0)):
         return _occupied_by(state, f, states) >= 2
     if key == (3, 1):
@@ -137,25 +130,21 @@ def met(state: BlocState, f: int, option: int) -> bool:
     return number > 0 and _objective(state, f, number, option)
 
 
+def _first_met(state: BlocState, f: int, kind: str) -> Option | None:
+    """The first option of kind ``kind`` of ``f``'s agenda whose objectives all hold now (None: none)."""
+    number = state.agendas[f]
+    return next((o for i, o in enumerate(AGENDAS[number].options) if o.kind == kind and met(state, f, i)),
+                None) if number else None
+
+
 def alone(state: BlocState, f: int) -> Option | None:
     """The Win Alone option of ``f``'s agenda whose objectives all hold now (None: none)."""
-    number = state.agendas[f]
-    return next((o for i, o in enumerate(AGENDAS[number].options) if o.kind == ALONE and met(state, f, i)),
-                None) if number else None
+    return _first_met(state, f, ALONE)
 
 
 def together(state: BlocState, f: int) -> Option | None:
     """The first Win Cooperatively option of ``f``'s agenda whose personal objectives all hold now (None: none)."""
-    number = state.agendas[f]
-    return next((o for i, o in enumerate(AGENDAS[number].options) if o.kind == COOPERATIVE and met(state, f, i)),
-                None) if number else None
-
-
-def describe(number: int) -> str:
-    """The card in words, both options: "Vanguardist — win together: …; or win alone: …"."""
-    agenda = AGENDAS[number]
-    parts = [("win alone" if o.kind == ALONE else "win together") + ": " + o.text for o in agenda.options]
-    return f"{agenda.name}: {parts[0]}; or {parts[1]}."
+    return _first_met(state, f, COOPERATIVE)
 
 
 def _dealt(factions: list[int], rng: Rng, removed: tuple[int, ...], infighting: bool) -> list[int]:

@@ -158,6 +158,10 @@ class City:
     def tile(self, cell: int) -> Tile:
         return TILES[self.tiles[cell]]
 
+    def of_type(self, kind: str) -> list[int]:
+        """The districts of type ``kind`` (State, a faction's, Commercial…), in reading order."""
+        return [c for c in self.districts if TILES[self.tiles[c]].type == kind]
+
     def between(self, a: int, b: int) -> list[Connection]:
         """Every connection joining ``a`` and ``b`` (a street, or one or two highway links)."""
         return [c for c in self.touching[a] if c.other(a) == b]

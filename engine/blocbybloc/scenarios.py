@@ -173,10 +173,6 @@ def seats_of(state: BlocState) -> int:
 
 
 # --- goals (play part D3 step 2, D5's success predicates, D6.13) --------------------------------------------
-def _states(city: City) -> list[int]:
-    return [c for c in city.districts if city.tile(c).type == STATE]
-
-
 def _zone_cells(city: City) -> list[int]:
     return [c for c in city.districts if city.tiles[c] in ZONES]
 
@@ -188,12 +184,8 @@ def zone_neighbours(city: City) -> list[int]:
     return sorted({n for z in zones for n in city.adjacent[z] if city.tile(n).liberatable})
 
 
-def _own_cells(city: City, f: int) -> list[int]:
-    return [c for c in city.districts if city.tile(c).type == FACTION_TYPES[f]]
-
-
 def _holds_own(state: BlocState, city: City, f: int) -> bool:
-    return all(state.occ_owner[c] == f for c in _own_cells(city, f))
+    return all(state.occ_owner[c] == f for c in city.of_type(FACTION_TYPES[f]))
 
 
 def _police_in_zones(state: BlocState, city: City) -> bool:
@@ -205,7 +197,7 @@ def _count(items: list[bool]) -> tuple[int, int]:
 
 
 def _occupied_states(state: BlocState) -> tuple[int, int]:
-    return _count([state.occ_owner[c] >= 0 for c in _states(state.city)])
+    return _count([state.occ_owner[c] >= 0 for c in state.city.of_type(STATE)])
 
 
 def _traffic(state: BlocState) -> tuple[int, int]:
@@ -215,7 +207,7 @@ def _traffic(state: BlocState) -> tuple[int, int]:
 
 def _company_town(state: BlocState) -> tuple[int, int]:
     city = state.city
-    return _count([mark == 2 for c in city.districts if city.tile(c).type == COMMERCIAL for mark in state.shops[c]])
+    return _count([mark == 2 for c in city.of_type(COMMERCIAL) for mark in state.shops[c]])
 
 
 def _abolish(state: BlocState) -> tuple[int, int]:
@@ -226,12 +218,12 @@ def _abolish(state: BlocState) -> tuple[int, int]:
 
 def _occupy(state: BlocState) -> tuple[int, int]:
     city = state.city
-    return _count([state.occ_owner[c] == f for f in state.order for c in _own_cells(city, f)])
+    return _count([state.occ_owner[c] == f for f in state.order for c in city.of_type(FACTION_TYPES[f])])
 
 
 def _asymmetrical(state: BlocState) -> tuple[int, int]:
     city = state.city
-    states = _states(city)
+    states = city.of_type(STATE)
     return _count([any(state.occ_owner[c] == f for c in states) or _holds_own(state, city, f) for f in state.order])
 
 
@@ -240,7 +232,7 @@ def _collective(state: BlocState) -> tuple[int, int]:
 
 
 def _smash(state: BlocState) -> tuple[int, int]:
-    return _count([state.occ_owner[c] >= 0 and state.liberated[c] for c in _states(state.city)])
+    return _count([state.occ_owner[c] >= 0 and state.liberated[c] for c in state.city.of_type(STATE)])
 
 
 def _zone_two(state: BlocState) -> tuple[int, int]:

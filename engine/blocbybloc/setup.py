@@ -29,8 +29,8 @@ def deploy(city: City, lu: Lineup | None) -> tuple[list[int], list[int]]:
     else:
         cells = []
         for name in lu.police:
-            cells += [c for c in city.districts if (city.tile(c).type == STATE if name == "State"
-                                                    else city.tile(c).key == name)]
+            cells += city.of_type(STATE) if name == "State" else [c for c in city.districts
+                                                                   if city.tile(c).key == name]
         k = lu.cops
     for cell in cells:
         cops[cell], vans[cell] = k, 0
@@ -122,8 +122,7 @@ def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
 
 def start_cells(state: BlocState, f: int) -> list[int]:
     city = state.city
-    return [c for c in city.districts if city.tile(c).type == FACTIONS[f] and city.tile(c).circle
-            and state.occ_owner[c] < 0]
+    return [c for c in city.of_type(FACTIONS[f]) if city.tile(c).circle and state.occ_owner[c] < 0]
 
 
 def start_default(state: BlocState, f: int) -> Move:
