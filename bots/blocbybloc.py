@@ -27,7 +27,7 @@ from engine.blocbybloc.city import COMMERCIAL, FACTION_TYPES, PUBLIC, TILES, bui
 from engine.blocbybloc.model import BLOCS
 from engine.blocbybloc.night import semi
 from engine.blocbybloc.police import DRAWS
-from engine.blocbybloc.scenarios import NONE, ZONES, zone_neighbours
+from engine.blocbybloc.scenarios import NONE, ZONES, scenario_of, zone_neighbours
 
 CARD_WORTH = {"molotov1": 0.9, "molotov2": 1.4, "molotov3": 1.8, "energy": 1.0, "crowbar": 1.2, "fireworks": 0.8,
               "medic": 0.5, "shield": 0.5, "paint": 0.5, "banner": 0.5, "communique": 0.3, "bicycles": 0.4,
@@ -147,7 +147,7 @@ def forecast(state: Any, seat: int = -1) -> float:
     and its agenda's objectives, :func:`agenda_worth`). A scenario's goal replaces the State districts' terms where
     it does not need them (:func:`goal_worth`). A finished game with a scenario or agendas is worth :data:`WON` or
     ``-WON`` (the base game's finished positions keep today's board reading)."""
-    key = str(state.options.get("scenario", NONE))
+    key = scenario_of(state)
     agendas = semi(state)
     if state.outcome and (key != NONE or agendas):
         return WON if _won(state, seat) else -WON

@@ -25,6 +25,7 @@ from bots.blocbybloc import CARD_WORTH, city_geo, forecast
 from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
 from engine.blocbybloc.night import semi
+from engine.blocbybloc.scenarios import scenario_of
 from engine.rng import Rng
 
 BEAM = 5  # sequences kept at each depth
@@ -153,7 +154,7 @@ def _goal_cells(state: Any, g: Any) -> set[int]:
     """The districts a scenario's goal needs blocs in besides those above: the ends of the highway connections (Routine
     Traffic Stop), the Autonomous Zones with their neighbours (Phase I and II), the Commercial districts left to
     burn (the Company Town) and the own districts (Occupy Everything), with the districts next to them."""
-    key = state.options.get("scenario", "none")
+    key = scenario_of(state)
     if key == "traffic":
         return {e for _, a, b in g.highways for e in (a, b)}
     if key in ("zone-1", "zone-2"):
@@ -280,7 +281,7 @@ def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> lis
     builds = [m for m in actions if m.kind == "build"]
     loots = [m for m in actions if m.kind == "loot" and not m.extra]  # a loot's worth is the scenario's or agenda's
     out = []
-    if loots and (state.options.get("scenario", "none") == "company-town" or any(state.agendas)):
+    if loots and (scenario_of(state) == "company-town" or any(state.agendas)):
         out.append(min(loots, key=lambda m: (not m.burn, m.die)))
     if attacks:
         low = min(m.die for m in attacks)

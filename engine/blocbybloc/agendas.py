@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.blocbybloc.city import FACTION_TYPES, PUBLIC, STATE
 from engine.blocbybloc.model import BLOCS
+from engine.blocbybloc.scenarios import scenario
 from engine.rng import Rng
 
 if TYPE_CHECKING:
@@ -157,6 +158,13 @@ def _dealt(factions: list[int], rng: Rng, removed: tuple[int, ...], infighting: 
         cards = [n for n in AGENDAS if n not in removed]
     rng.shuffle(cards)
     return cards[:len(factions)]
+
+
+def deck_of(state: BlocState) -> tuple[tuple[int, ...], bool]:
+    """How the game's scenario deals the agendas (play part D5): the cards it removes first, and whether it is Let
+    the Infighting Begin!'s deal; the arguments of :func:`deal` and :func:`redraw`."""
+    s = scenario(state)
+    return (s.removed_agendas, s.key == "infighting") if s is not None else ((), False)
 
 
 def deal(state: BlocState, rng: Rng, removed: tuple[int, ...] = (), infighting: bool = False) -> None:

@@ -37,7 +37,7 @@ from typing import Any
 from engine.base import Decision, Event, Game, NotationError, OptionError, OptionSpec, Result, Turns
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.actions import district_actions, faction_actions
-from engine.blocbybloc.agendas import AGENDAS, redraw
+from engine.blocbybloc.agendas import AGENDAS, deck_of, redraw
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.exchanges import (
     ALL_OFFERS,
@@ -66,7 +66,7 @@ from engine.blocbybloc.pending import (
     turn_decision,
     turn_key,
 )
-from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, SEMI, goal_words, progress, why_not
+from engine.blocbybloc.scenarios import COOP, MODES, NONE, SCENARIOS, SEMI, goal_words, progress, scenario, why_not
 from engine.blocbybloc.setup import new_state
 from engine.blocbybloc.turn import act
 from engine.blocbybloc.view import AgendaView, BlocView, CellView, FactionView, ScenarioView
@@ -78,7 +78,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 
 
 def scenario_view(state: BlocState) -> ScenarioView | None:
-    s = SCENARIOS.get(state.options.get("scenario", NONE))
+    s = scenario(state)
     if s is None:
         return None
     done, needed = progress(state)
@@ -470,9 +470,7 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
         rng.shuffle(out.police_deck)
         for p in scanned:
             p.cards = [out.police_deck.pop() for _ in p.cards]
-        s = SCENARIOS.get(state.options.get("scenario", NONE))
-        redraw(out, mine, rng, removed=s.removed_agendas if s else (), infighting=s is not None and
-               s.key == "infighting")
+        redraw(out, mine, rng, *deck_of(state))
         hidden = [c for c in range(25) if out.under[c]]
         cards = sorted([out.under[c] for c in hidden] + list(out.spare))
         rng.shuffle(cards)

@@ -8,7 +8,7 @@ from engine.blocbybloc.agendas import AGENDAS, Option, alone, third_person, toge
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import named, say
 from engine.blocbybloc.model import BlocState
-from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, gated, goal_met
+from engine.blocbybloc.scenarios import COOP, SEMI, gated, goal_met, scenario
 from engine.rng import Rng
 
 
@@ -45,7 +45,7 @@ def begin_turn(state: BlocState, events: list[Event], rng: Rng) -> None:
 
 def success_words(state: BlocState) -> str:
     """What the success found at D3 step 2 was, in words: the insurrection's, or the scenario's goal."""
-    s = SCENARIOS.get(state.options.get("scenario", NONE))
+    s = scenario(state)
     if s is None:
         return "Every State district holds an occupation: the insurrection succeeds"
     return f"{s.goal.rstrip('.')}: {s.name} is won"
@@ -80,7 +80,7 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
         lone = [(f, o) for f in state.night_order() if (o := alone(state, f)) is not None]
         if len(lone) == 1:
             f, option = lone[0]
-            beaten = (" even though the insurrection succeeded" if state.options.get("scenario", NONE) == NONE
+            beaten = (" even though the insurrection succeeded" if scenario(state) is None
                       else " even though the scenario's goal was reached") if success else ""
             finish(state, events, "win", f"The {named(f)} win alone with their {AGENDAS[state.agendas[f]].name} "
                    f"agenda (\"{third_person(option.text)}\"), and everybody else loses{beaten}.", [f])
@@ -102,7 +102,8 @@ def next_night(state: BlocState, events: list[Event], rng: Rng) -> None:
         finish(state, events, "win", f"{success_words(state)}, and {who} win{rest}.", [f for f, _ in won])
         return
     if success and blocked:  # (public: the goal and the police are on the board; a blocked lone win is not said)
-        s = SCENARIOS[state.options["scenario"]]
+        s = scenario(state)
+        assert s is not None  # (only a scenario's gate blocks)
         events.append(Event("gate", None, f"{s.name}'s goal holds, but {s.gate}."))
     if state.countdown <= 1:  # 5. time runs out: all lose, agendas ignored
         finish(state, events, "loss", f"Time runs out: the military arrives{IGNORED if semi(state) else ''}.", [])

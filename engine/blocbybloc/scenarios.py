@@ -166,6 +166,11 @@ def scenario_of(state: BlocState) -> str:
     return str(state.options.get("scenario", NONE))
 
 
+def scenario(state: BlocState) -> Scenario | None:
+    """The game's scenario (None: the base game)."""
+    return SCENARIOS.get(scenario_of(state))
+
+
 def seats_of(state: BlocState) -> int:
     """The player count whose lineup applies: 3 when three factions are in play, else 4 (2 and 4 players share
     every line)."""

@@ -110,11 +110,7 @@ def new_state(seats: int, opts: dict[str, Any], seed: int) -> BlocState:
     removed = SCENARIOS[key].removed_police if key != NONE else ()
     state.police_deck = pol.police_deck(difficulty, rng, removed)
     if mode == SEMI:
-        s = SCENARIOS.get(key)
-        if s is None:
-            agendas.deal(state, rng)
-        else:
-            agendas.deal(state, rng, removed=s.removed_agendas, infighting=(key == "infighting"))
+        agendas.deal(state, rng, *agendas.deck_of(state))
     state.pending = [Pending("start", f) for f in order]
     state.rng = rng.state
     return state

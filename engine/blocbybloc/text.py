@@ -14,7 +14,7 @@ from engine.blocbybloc.game import BlocByBloc
 from engine.blocbybloc.model import FACTIONS, LOOT_NAMES, BlocState
 from engine.blocbybloc.moves import ATTACKS, Move, describe
 from engine.blocbybloc.pending import one_holder
-from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, goal_words
+from engine.blocbybloc.scenarios import COOP, NONE, SCENARIOS, SEMI, goal_words, scenario
 from engine.blocbybloc.view import BlocView
 from engine.text import GameText, plural
 
@@ -115,9 +115,9 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
             return state.reason
         f = self.game.acting_faction(state)
         head = f"Night {state.night}, {state.countdown} left · morale {pol.MORALE[state.morale - 1]} · "
-        scenario = SCENARIOS.get(str(state.options.get("scenario", NONE)))
-        if scenario is not None:
-            head = f"{scenario.name} — goal: {scenario.goal.rstrip('.')} ({goal_words(state)}) · " + head
+        s = scenario(state)
+        if s is not None:
+            head = f"{s.name} — goal: {s.goal.rstrip('.')} ({goal_words(state)}) · " + head
         if state.pending and state.pending[0].kind == "start":
             return head + "the factions place their Starts"
         if state.pending and one_holder(state.pending[0]):  # a question for one card's holder: nothing more
