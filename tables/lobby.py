@@ -62,16 +62,15 @@ def _merged(game: Game, stored: dict[str, Any], given: dict[str, Any]) -> dict[s
 
 def _unfit(game: Game, options: dict[str, Any], seats: int) -> GameError | None:
     """Why ``options`` suit no table of ``seats`` players or more (up to the game's most), or None when some count
-    does: a lobby still filling up may hold fewer players than its options need (Bloc by Bloc's semi-cooperative
-    game needs 3), and the start checks the count it has."""
-    first: GameError | None = None
-    for n in range(max(1, seats), game.max_players + 1):
-        try:
-            game.resolve_options(options, n)
-            return None
-        except GameError as err:
-            first = first or err
-    return first
+    does (:meth:`Game.seat_counts`): a lobby still filling up may hold fewer players than its options need (Bloc by
+    Bloc's semi-cooperative game needs 3), and the start checks the count it has."""
+    if any(n >= seats for n in game.seat_counts(options)):
+        return None
+    try:
+        game.resolve_options(options, seats)
+    except GameError as err:
+        return err
+    return GameError(f"{game.name} can't seat {seats} or more players with these options.")
 
 
 CLOCKS = {"off": None, "30m": 1800, "1h": 3600, "6h": 6 * 3600, "12h": 12 * 3600, "24h": 24 * 3600,
