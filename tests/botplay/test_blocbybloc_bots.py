@@ -25,15 +25,29 @@ def c(name: str) -> int:
     return cell
 
 
+def starts_placed(state: BlocState) -> BlocState:
+    """``state`` once every Faction Start is placed by its default."""
+    while state.pending:
+        seat = next(iter(G.to_act(state)))
+        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
+    return state
+
+
+def hold(state: BlocState, f: int, hand: tuple[str, ...], dice: list[int]) -> None:
+    """Faction ``f`` holds ``hand`` (its cards go back to the loot deck) and rolled ``dice``."""
+    state.loot_deck += state.hands[f]
+    state.hands[f] = list(hand)
+    for card in hand:
+        state.loot_deck.remove(card)
+    state.dice = sorted(dice)
+
+
 def position(faction_index: int, dice: list[int], blocs: dict[str, int], *, clear: tuple[str, ...] = (),
              hand: tuple[str, ...] = (), seats: int = 4) -> BlocState:
     """The beginner city on Easy, every Start placed by its default; the ``faction_index``-th faction of the order
     acts with ``dice``, holding ``blocs`` (district → count; none elsewhere but one at each other Start) and
     ``hand``; the police leave the ``clear`` districts."""
-    state = G.new_game(seats, {"city": "beginner", "difficulty": "easy"}, 7)
-    while state.pending:
-        seat = next(iter(G.to_act(state)))
-        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
+    state = starts_placed(G.new_game(seats, {"city": "beginner", "difficulty": "easy"}, 7))
     f = state.order[faction_index]
     state.first, state.turn = faction_index, 0
     state.blocs = [[0, 0, 0, 0] for _ in range(25)]
@@ -44,11 +58,7 @@ def position(faction_index: int, dice: list[int], blocs: dict[str, int], *, clea
         state.blocs[c(name)][f] += n
     for name in clear:
         state.cops[c(name)], state.vans[c(name)] = 0, -1
-    state.loot_deck += state.hands[f]
-    state.hands[f] = list(hand)
-    for card in hand:
-        state.loot_deck.remove(card)
-    state.dice = sorted(dice)
+    hold(state, f, hand, dice)
     return state
 
 

@@ -23,6 +23,7 @@ from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.model import BlocState
 from engine.blocbybloc.scenarios import SCENARIOS, goal_met
 from engine.rng import Rng
+from tests.botplay.test_blocbybloc_bots import hold, starts_placed
 
 G = BlocByBloc()
 
@@ -30,10 +31,7 @@ G = BlocByBloc()
 def started(scenario: str = "none", seats: int = 2, mode: str = "coop", seed: int = 5) -> BlocState:
     """A new game past the Starts' placing (each by its default), on Hard, at the first faction's turn."""
     options = {"mode": mode} if scenario == "none" else {"scenario": scenario, "mode": mode}
-    state = G.new_game(seats, G.resolve_options(options), seed)
-    while state.pending:
-        seat = next(iter(G.to_act(state)))
-        state, _ = G.apply(state, seat, G.parse_move(G.decision(state, seat).default or ""))
+    state = starts_placed(G.new_game(seats, G.resolve_options(options), seed))
     assert state.phase == "sunset"
     return state
 
@@ -54,11 +52,7 @@ def arrange(state: BlocState, dice: list[int], blocs: dict[int, int], *, clear: 
             state.blocs[start][g] = 3 + sum(state.cops[a] for a in geo.adjacent[start])
     for cell, n in blocs.items():
         state.blocs[cell][f] += n
-    state.loot_deck += state.hands[f]
-    state.hands[f] = list(hand)
-    for card in hand:
-        state.loot_deck.remove(card)
-    state.dice = sorted(dice)
+    hold(state, f, hand, dice)
     return f
 
 
