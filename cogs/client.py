@@ -15,10 +15,11 @@ from pathlib import Path
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.community import CommunityCog
-from cogs.controls import DYNAMIC_ITEMS
+from cogs.controls import DYNAMIC_ITEMS, HANDLING, ExpiredAutocomplete
 from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
@@ -29,6 +30,7 @@ log = logging.getLogger("blockhouse")
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: bot.py, .env and data/ are here
 DEFAULT_DB = "data/blockhouse.db"
+REQUEST_GRACE = 1.0  # seconds the requests being answered get to finish when the bot closes; the rest are cancelled
 
 
 class ConfigError(Exception):
@@ -61,10 +63,23 @@ class Settings:
                    database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level)
 
 
+class Tree(app_commands.CommandTree):
+    """The command tree: it notes which interaction the current task handles (``cogs.controls.HANDLING``), so that an
+    autocomplete discord.py answers too late is told with its command and how late."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        HANDLING.set(interaction)
+        return True
+
+
 class Blockhouse(commands.Bot):
     """The bot: storage and the table service are opened in ``setup_hook``."""
 
     service: TableService
+    expired_interactions: int
+    """Interactions Discord had already expired when they were answered (each logged once as a warning)."""
+    closing: bool
+    """The bot is closing: interactions are refused before any work."""
 
     def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
                  seeds: Callable[[], int] | None = None, clock: Callable[[], float] | None = None) -> None:
@@ -74,15 +89,20 @@ class Blockhouse(commands.Bot):
         # Default intents only: slash commands and components need no privileged intent. Ready 0.5 s after the
         # gateway's last server arrives (discord.py waits 2 s by default).
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, guild_ready_timeout=0.5)
+                         help_command=None, guild_ready_timeout=0.5, tree_cls=Tree)
         self.settings = settings
         self.registry = registry or default_catalog()
         self.sync_commands = sync
         self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
         self.clock = clock  # the service's clock (default: the wall clock); tests move it
         self.db: Database | None = None
+        self.expired_interactions = 0
+        self.closing = False
+        self.request_grace = REQUEST_GRACE
+        self._expired_filter = ExpiredAutocomplete()
 
     async def setup_hook(self) -> None:
+        logging.getLogger("discord.app_commands.tree").addFilter(self._expired_filter)
         path = database_path(self.settings)
         self.db = await Database.open(path)
         log.info("database opened: %s (journal mode %s)", path, await self.db.journal_mode())
@@ -109,10 +129,20 @@ class Blockhouse(commands.Bot):
     async def on_ready(self) -> None:
         log.info("logged in as %s (id %s) in %d servers", self.user, self.user and self.user.id, len(self.guilds))
         cog = self.get_cog("GameCog")
-        if isinstance(cog, GameCog):
-            await cog.catch_up()  # boards owed by moves committed before a crash, then bots cut short while thinking
+        if isinstance(cog, GameCog) and not self.closing:
+            # boards owed by moves committed before a crash, then bots cut short while thinking: in the background,
+            # a page of tables at a time, while requests are answered
+            cog.begin_catch_up()
 
     async def close(self) -> None:
+        """Close in order, losing nothing: take no new interaction; cancel the catch-up and the clocks' loops; let
+        the requests being answered finish (``request_grace`` seconds) or cancel them; close the connection to
+        Discord; stop the bots' worker without waiting for a search; close the database last. A change cut short is
+        rolled back, and what a committed change owes is posted after the restart (the outbox)."""
+        self.closing = True
+        cog = self.get_cog("GameCog")
+        if isinstance(cog, GameCog):
+            await cog.stop(self.request_grace)
         await super().close()
         service = getattr(self, "service", None)  # made in setup_hook, which a failed login never reaches
         if service is not None:
@@ -120,6 +150,7 @@ class Blockhouse(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+        logging.getLogger("discord.app_commands.tree").removeFilter(self._expired_filter)
 
 
 def database_path(settings: Settings) -> str:

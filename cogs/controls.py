@@ -8,6 +8,7 @@ and hand over to the game cog; no game logic lives here.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import re
 from collections.abc import Awaitable, Mapping
@@ -40,6 +41,57 @@ SNOWFLAKE = r"[1-9][0-9]{0,19}"  # a Discord id (a member's, a server's)
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_INTERACTION = 10062  # Discord's code when an interaction is answered too late (after 3 s unanswered)
+HANDLING: contextvars.ContextVar[discord.Interaction | None] = contextvars.ContextVar("blockhouse_interaction",
+                                                                                      default=None)
+"""The interaction the current task handles (set by the bot's command tree for commands and autocompletes): a
+failure discord.py logs itself (an autocomplete answered too late) is told with its command and how late."""
+
+
+def expired(err: BaseException) -> bool:
+    """Whether Discord refused an answer because the interaction had expired ("Unknown interaction")."""
+    return isinstance(err, discord.NotFound) and err.code == UNKNOWN_INTERACTION
+
+
+def note_expired(interaction: discord.Interaction | None, what: str | None = None) -> None:
+    """An interaction Discord had already expired when it was answered (the machine too busy to answer within 3 s):
+    one warning with the command and how late, and the bot's count (``Blockhouse.expired_interactions``, which the
+    load bench reads). Never a traceback: nothing was done that needs undoing (a command or click is refused before
+    any work when its acknowledgement fails; an autocomplete's list was only a suggestion)."""
+    late = None
+    client = None
+    if interaction is not None:
+        client = interaction.client
+        late = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        what = describe(interaction)
+    count = getattr(client, "expired_interactions", None)
+    if isinstance(count, int) and client is not None:
+        client.expired_interactions = count + 1  # type: ignore[attr-defined]
+    log.warning("%s expired before it was answered (%s after it was made; Discord waits 3 s)", what or "an interaction",
+                f"{late:.1f} s" if late is not None else "how long unknown")
+
+
+def describe(interaction: discord.Interaction) -> str:
+    """The command (and whether it was an autocomplete) or the control an interaction is for, for the log."""
+    if interaction.command is not None:
+        name = f"/{interaction.command.qualified_name}"
+        return f"{name} autocomplete" if interaction.type is discord.InteractionType.autocomplete else name
+    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    return f"component {str(data.get('custom_id', '?'))[:100]}"
+
+
+class ExpiredAutocomplete(logging.Filter):
+    """discord.py answers an autocomplete with what its callback returns and, when Discord refuses the answer because
+    the interaction expired, logs the error with a full traceback (``CommandTree._call``): that record becomes a
+    counted warning (:func:`note_expired`) instead. Any other record passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        err = record.exc_info[1] if record.exc_info else None
+        if err is None or not expired(err):
+            return True
+        note_expired(HANDLING.get(), "an autocomplete")
+        return False
+
 
 class DynamicView(discord.ui.View):
     """The layout of a message's controls, every one a :class:`discord.ui.DynamicItem` dispatched by its custom id.
@@ -71,6 +123,9 @@ async def _guard(interaction: discord.Interaction, work: Awaitable[None]) -> Non
     try:
         await work
     except discord.HTTPException as err:
+        if expired(err):
+            note_expired(interaction)
+            return
         log.warning("Discord refused a call while handling %r of user %s in channel %s: %s", what,
                     interaction.user.id, interaction.channel_id, err)
         await last_word(interaction, REFUSED)

@@ -7,6 +7,7 @@ misses Discord's three-second window; refusals are answered privately.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import logging
@@ -23,8 +24,10 @@ from cogs.controls import (
     DynamicView,
     LookButton,
     board_stamp,
+    expired,
     known_control,
     last_word,
+    note_expired,
     run_control,
 )
 from cogs.present import (
@@ -45,6 +48,7 @@ from tables.lobby import CLOCKS, ON_TIMEOUT
 from tables.menu import decode_path, encode_path
 from tables.outcome import PREVIEW_FILE
 from tables.presenter import LookBack
+from tables.quick import QuickChoices, resume_bots
 
 if TYPE_CHECKING:
     from cogs.client import Blockhouse
@@ -54,6 +58,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
+LATE_BATCH = 10  # late turns played out (and their boards posted) before the clock looks for more
+LATE_PER_TICK = 100  # late turns played out at most per tick (a restart after a long stop catches up over ticks)
 BOARD_LOOKBACK = 20  # messages looked at for a board that may have been posted just before the process stopped
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
@@ -61,6 +67,7 @@ NOT_POSTED = ("Your action is saved, but Discord refused my message in this chan
 REPLAY_NOT_POSTED = ("Discord refused the replay in this channel (may I attach files here? an animation over the "
                      "upload limit?): nothing was posted. `/replay` tries again.")
 UNKNOWN_CONTROL = "That control is out of date or not one of mine: use the newest board, or `/hand`."
+RESTARTING = "I am restarting: nothing was done. Try again in a moment."
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -87,6 +94,9 @@ class GameCog(commands.Cog):
 
     def __init__(self, bot: Blockhouse) -> None:
         self.bot = bot
+        self.requests: set[asyncio.Task[Any]] = set()  # the tasks answering interactions, until they are done
+        self.catching_up: asyncio.Task[None] | None = None  # the start-up catch-up, running in the background
+        self._quick: QuickChoices | None = None
 
     @property
     def service(self) -> TableService:
@@ -101,13 +111,21 @@ class GameCog(commands.Cog):
     @tasks.loop(seconds=CLOCK_TICK)
     async def turn_clock(self) -> None:
         """Turns whose clock ran out are played out as their table says (a deadline missed while the bot was
-        down is handled at the first tick after start-up, once)."""
-        for out in (await self._ask_quietly(self.service.expire()) or []) + \
-                (await self._ask_quietly(self.service.remind()) or []):
-            try:
-                await self.deliver(None, out)
-            except Exception:
-                log.exception("could not post the timed-out turn of table %s", out.table_id)
+        down is handled at the first tick after start-up, once), a few at a time, each few posted before the next
+        are played: requests go on meanwhile, and a restart after a long stop posts its first late turns soon."""
+        played = 0
+        while played < LATE_PER_TICK:
+            batch = await self._ask_quietly(self.service.turn_clock.expire_some(LATE_BATCH))
+            if batch is None:
+                break
+            looked, outs = batch
+            for out in outs:
+                await self._deliver_quietly(out, "the timed-out turn")
+            played += looked
+            if looked < LATE_BATCH or not outs:  # none left (or only turns that wait: a vacation, no clock)
+                break
+        for out in await self._ask_quietly(self.service.remind()) or []:
+            await self._deliver_quietly(out, "the reminder")
         for _, channel_id in await self._ask_quietly(self.service.archives_due()) or []:
             await self._archive(channel_id)
         await self.redeliver(settled=OWED_SETTLED)
@@ -142,17 +160,39 @@ class GameCog(commands.Cog):
         """Acknowledge the interaction before any work (Discord wants an answer within 3 s): privately "thinking"
         for a command, a silent update for a click on a public message. False when Discord refused the answer
         (after discord.py's retries): then nothing is done, and the player, shown "This interaction failed",
-        can try again."""
+        can try again. While the bot closes nothing new is taken: the player is told so."""
+        if self.bot.closing:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(RESTARTING, ephemeral=True)
+            return False
         try:
             if private:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
         except discord.HTTPException as err:
+            if expired(err):  # answered after Discord's 3 s: counted and logged once
+                note_expired(interaction)
+                return False
             log.warning("Discord refused the answer to %s of user %s in channel %s; nothing done: %s",
                         _what(interaction), interaction.user.id, interaction.channel_id, err)
             return False
+        self._working()
         return True
+
+    def _working(self) -> None:
+        """The current task answers an interaction: the bot's close lets it finish (or cancels it) before the
+        database closes."""
+        task = asyncio.current_task()
+        if task is not None and task not in self.requests:
+            self.requests.add(task)
+            task.add_done_callback(self.requests.discard)
+
+    @property
+    def quick(self) -> QuickChoices:
+        if self._quick is None or self._quick.service is not self.service:
+            self._quick = QuickChoices(self.service)
+        return self._quick
 
     async def _ask(self, interaction: discord.Interaction, work: Awaitable[T]) -> T | None:
         """Await a service call; a refusal is answered privately, an unexpected error logged. None on failure."""
@@ -307,14 +347,52 @@ class GameCog(commands.Cog):
             log.info("could not read the latest messages of channel %s: %s", getattr(channel, "id", "?"), err)
         return None
 
+    def begin_catch_up(self) -> None:
+        """Start the catch-up (:meth:`catch_up`) in the background, unless it is running: requests are answered
+        meanwhile. (``on_ready`` comes again after a reconnection: then it looks again.)"""
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = asyncio.get_running_loop().create_task(self.catch_up(), name="blockhouse-catch-up")
+
     async def catch_up(self) -> None:
-        """At start-up: the boards owed, then the bots whose move was cut short."""
+        """At start-up: the boards owed, then the bots whose move was cut short, found a page of running tables at a
+        time (each page one short hold of the database), each table's move posted as soon as it is played."""
         await self.redeliver()
-        for out in await self._ask_quietly(self.service.resume_bots()) or []:
-            try:
-                await self.deliver(None, out)
-            except Exception:
-                log.exception("could not post the resumed bot move of table %s", out.table_id)
+        moves = resume_bots(self.service)
+        try:
+            while (out := await self._ask_quietly(anext(moves, None))) is not None:
+                await self._deliver_quietly(out, "the resumed bot move")
+        finally:
+            await moves.aclose()
+
+    async def _deliver_quietly(self, out: Outcome, what: str) -> None:
+        try:
+            await self.deliver(None, out)
+        except Exception:
+            log.exception("could not post %s of table %s", what, out.table_id)
+
+    async def stop(self, grace: float) -> None:
+        """Before the bot closes: the catch-up and the clocks' loops are cancelled and awaited, then the requests
+        being answered get ``grace`` seconds to finish and the rest are cancelled and awaited. Cancelling loses
+        nothing: a change is one transaction (rolled back if cut short), and what a committed change owes stays in
+        the outbox until it is posted, after the restart if need be."""
+        loops: list[tasks.Loop[Any]] = [self.turn_clock]
+        tick = getattr(self.bot.get_cog("TournamentCog"), "tick", None)
+        if isinstance(tick, tasks.Loop):
+            loops.append(tick)
+        background = [t for t in [self.catching_up, *(loop.get_task() for loop in loops)] if t is not None]
+        for loop in loops:
+            loop.cancel()
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
+        me = asyncio.current_task()
+        running = [t for t in self.requests if t is not me and not t.done()]
+        if running and grace > 0:
+            _, late = await asyncio.wait(running, timeout=grace)
+            running = list(late)
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
     async def redeliver(self, settled: float | None = None) -> None:
         """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
@@ -706,8 +784,11 @@ class GameCog(commands.Cog):
     @move.autocomplete("move")
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str
                                  ) -> list[app_commands.Choice[str]]:
-        try:
-            choices = await self.service.choices(interaction.channel_id or 0, actor_of(interaction), current)
+        if self.bot.closing:
+            return []
+        self._working()
+        try:  # from the choices worked out at this position before, if any (every keystroke asks)
+            choices = await self.quick.choices(interaction.channel_id or 0, actor_of(interaction), current)
         except Exception:
             log.exception("autocomplete failed in channel %s", interaction.channel_id)
             return []
@@ -888,6 +969,9 @@ class GameCog(commands.Cog):
     async def cog_app_command_error(self, interaction: discord.Interaction,
                                     error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        if expired(original):
+            note_expired(interaction)
+            return
         if isinstance(original, discord.HTTPException):
             # Discord refused one of the command's calls (its answer, after discord.py's own retries): the
             # handlers leave nothing half-done when a call fails, and a committed move's board stays owed

@@ -31,8 +31,15 @@ class TurnClock:
         """Play out the turns whose clock ran out (due deadlines, by the index), as the table's setting says: a bot
         plays the late seats' turn (``bot``), or the game's default move where it has one (``skip``), or the
         late players forfeit and a bot keeps their seat (``forfeit``). Also catches up after a restart."""
+        return (await self.expire_some(100))[1]
+
+    async def expire_some(self, limit: int) -> tuple[int, list[Outcome]]:
+        """:meth:`expire` for the ``limit`` most overdue turns: (how many were due, what those played out owe). The
+        clock's tick asks a few at a time and posts them before asking again, so that a restart after a long stop
+        plays its late turns in the background while requests go on."""
         outs = []
-        for table_id in await self.core.db.due(self.core.clock()):
+        due = await self.core.db.due(self.core.clock(), limit)
+        for table_id in due:
             async with self.core.locks[table_id]:
                 table = await self.core.table(table_id)
                 if table.status != ACTIVE or table.deadline is None or table.deadline > self.core.clock():
@@ -43,7 +50,7 @@ class TurnClock:
                 out = await self._time_out(table, sit)
                 if out is not None:
                     outs.append(out)
-        return outs
+        return len(due), outs
 
     async def remind(self) -> list[Outcome]:
         """Reminders of due turn clocks (by the index): at half time and near the end, a mention in the game's

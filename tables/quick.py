@@ -1,0 +1,108 @@
+"""Quick answers and background work that must not keep requests waiting.
+
+- :class:`QuickChoices`: ``/move``'s autocomplete, which Discord asks at every keystroke and wants answered within
+  3 s (an autocomplete cannot be deferred), answered from the choices last worked out for that player at that table,
+  as long as the table's version is unchanged: one read of one index row instead of the table, its seats, its state
+  loaded and its menu built each keystroke.
+- :func:`resume_bots`: at start-up, the bots whose move was cut short (the process stopped while they thought), found
+  a page of running tables at a time (:mod:`storage.catchup`), each table resumed under its own lock, yielding to
+  requests between pages; what each resumed table owes is handed back as soon as it is played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncGenerator
+
+from storage import ACTIVE
+from storage.catchup import PAGE, BotTable, bot_tables, open_version
+from tables.outcome import Actor, Choice, Outcome
+from tables.play import Run
+from tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+KEPT = 512  # players' choices kept (the most recently asked); a busy evening has a few hundred playing at once
+
+
+class QuickChoices:
+    """``/move``'s autocomplete from the choices last worked out for the player, while the table's version is the one
+    they were worked out at (every change of a table bumps its version: a move, a resignation, a seat given away).
+    What the player typed filters them as :meth:`tables.presenter.Presenter.choices` does."""
+
+    def __init__(self, service: TableService, kept: int = KEPT) -> None:
+        self.service = service
+        self.kept = kept
+        # (channel, user) -> (table, version, every choice offered to the player then)
+        self._known: OrderedDict[tuple[int, int], tuple[int, int, list[Choice]]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    async def choices(self, channel_id: int, actor: Actor, typed: str = "") -> list[Choice]:
+        now = await open_version(self.service.db, channel_id)
+        key = (channel_id, actor.user_id)
+        if now is None or now[2] != ACTIVE:
+            self._known.pop(key, None)
+            return []
+        known = self._known.get(key)
+        if known is not None and known[:2] == now[:2]:
+            self.hits += 1
+            self._known.move_to_end(key)
+            offered = known[2]
+        else:
+            self.misses += 1
+            # (read after the version: if the table moves on in between, what is kept is newer than the version it is
+            # kept at, and the next keystroke works it out again)
+            offered = await self.service.choices(channel_id, actor, "")
+            self._known[key] = (now[0], now[1], offered)
+            self._known.move_to_end(key)
+            while len(self._known) > self.kept:
+                self._known.popitem(last=False)
+        typed = " ".join(typed.split()).casefold()
+        if not typed:
+            return list(offered)
+        return [c for c in offered if typed in c.notation.casefold() or typed in c.label.casefold()]
+
+
+async def resume_bots(service: TableService, page: int = PAGE) -> AsyncGenerator[Outcome, None]:
+    """At start-up: each running table where a bot seat is to move (the process stopped while it thought) goes on,
+    its move chosen again (as :meth:`tables.play.Play.resume_bots`, a page of tables at a time). Yields each table's
+    outcome as soon as it is played, to be delivered before the next."""
+    after = 0
+    while True:
+        last, found = await bot_tables(service.db, after, page)
+        if last is None:
+            return
+        after = last
+        for candidate in found:
+            try:
+                out = await _resume(service, candidate)
+            except Exception:  # one table that cannot go on (a state this version cannot read…) stops no other
+                log.exception("table %s: its bot could not resume its move", candidate.table_id)
+                continue
+            if out is not None:
+                yield out
+        await asyncio.sleep(0)  # requests waiting for the database or the loop go first
+
+
+async def _resume(service: TableService, candidate: BotTable) -> Outcome | None:
+    core = service.core
+    game = core.registry.get(candidate.game)
+    if game is None:
+        return None
+    state = game.load(json.loads(candidate.state))  # (outside the database's lock, and only for tables with a bot)
+    if game.is_over(state) or not game.to_act(state) & candidate.auto:
+        return None
+    async with core.locks[candidate.table_id]:
+        table = await core.table(candidate.table_id)  # as it is now: a request may have moved since the page was read
+        auto = {s.seat for s in table.seats if s.is_bot or s.resigned}
+        if table.status != ACTIVE or not table.state:
+            return None
+        sit = core.situation(table, game)
+        if sit.over or not sit.to_act & auto:
+            return None
+        log.info("table %s: a bot resumes its move", table.id)
+        return await service.play.advance(await Run.of(core, table, sit, stored=True))
