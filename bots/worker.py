@@ -9,16 +9,31 @@ renderer, so a fresh worker answers its first question quickly (``bench/worker_s
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from bots import choose
 from engine.base import Game
 from engine.rng import Rng
 
+MIN_SHARE = 0.2  # a bot asked late (it waited for a worker, or for one to start) thinks this share at least
+
+
+def budget_left(budget_ms: float, asked_at: float | None, now: float) -> float:
+    """The budget a bot asked at ``asked_at`` has left at ``now`` (both on ``time.time``), at least MIN_SHARE of it."""
+    if asked_at is None:
+        return budget_ms
+    late_ms = min(max(0.0, (now - asked_at) * 1000), budget_ms)
+    return max(budget_ms - late_ms, budget_ms * MIN_SHARE)
+
 
 def think(game: Game[Any, Any, Any], state: dict[str, Any], seat: int, level: str, seed: int, budget_ms: float,
-          iterations: int | None) -> str:
-    """The move ``level`` plays for ``seat`` in the stored ``state`` of ``game``, as notation."""
+          iterations: int | None, asked_at: float | None = None) -> str:
+    """The move ``level`` plays for ``seat`` in the stored ``state`` of ``game``, as notation. ``asked_at`` (on
+    ``time.time``) is when the table service asked the bot: the budget is the bot's time to answer, so the time
+    it took to get here (waiting for a free worker, a worker starting, a busy machine) comes off it."""
+    if iterations is None:
+        budget_ms = budget_left(budget_ms, asked_at, time.time())
     current = game.load(state)
     move = choose(game, current, seat, level, Rng(seed), budget_ms=budget_ms, iterations=iterations)
     return str(game.format_move(move))

@@ -135,26 +135,28 @@ def _shared_bot_worker() -> Iterator[list[Any]]:
 @pytest.fixture(autouse=True)
 def _one_bot_worker(request: pytest.FixtureRequest, _shared_bot_worker: list[Any],
                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every table service starts its own bots' worker process on its first medium or hard bot, and some 35 tests
-    each started one (a spawn imports the engine and the bots: ~0.3 CPU-s apiece). Here they share one per session,
-    as a running bot's tables share theirs; a test that kills it gets a new one, as the bot would. Tests of the
-    worker's own life (``@pytest.mark.own_bot_worker``) start and stop their own."""
+    """Every table service starts its own bots' worker processes on its first medium or hard bot, and some 35 tests
+    each started one (a spawn imports the engine and the bots: ~0.3 CPU-s apiece). Here they share one process per
+    session, whichever of its workers a service asks (two bots thinking at once queue for it); a test that kills
+    it gets a new one, as the bot would. Tests of the workers' own life (``@pytest.mark.own_bot_worker``) start and
+    stop their own."""
     if request.node.get_closest_marker("own_bot_worker"):
         return
     shared = _shared_bot_worker
 
-    def executor(self: Thinker) -> Any:
-        if self._pool is None:
+    def executor(self: Thinker, slot: int = 0) -> Any:
+        pool = self._pools[slot]
+        if pool is None or pool._broken or pool._shutdown_thread:  # (another slot's bot replaced it)
             usable = [p for p in shared if not p._broken and not p._shutdown_thread]
             if not usable:
                 shared.append(tables.bots.ProcessPoolExecutor(
                     max_workers=1, mp_context=tables.bots.multiprocessing.get_context("spawn")))
                 usable = shared[-1:]
-            self._pool = usable[0]
-        return self._pool
+            self._pools[slot] = usable[0]
+        return self._pools[slot]
 
     def close(self: Thinker) -> None:
-        self._pool = None  # (the session's, shut down at its end)
+        self._pools = [None] * self.workers  # (the session's, shut down at its end)
 
     monkeypatch.setattr(Thinker, "_executor", executor)
     monkeypatch.setattr(Thinker, "close", close)

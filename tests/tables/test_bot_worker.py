@@ -1,4 +1,5 @@
-"""The bots' worker process (tables/bots.py): a bot always moves, even when its worker dies while it thinks."""
+"""The bots' worker processes (tables/bots.py): tables think in parallel, one question per worker; a bot always
+moves, even when its worker dies or hangs while it thinks; closing stops a worker mid-thought."""
 
 from __future__ import annotations
 
@@ -6,64 +7,90 @@ import asyncio
 import logging
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 import tables.bots
 from bench.worker_start import loaded_packages
+from bots.worker import MIN_SHARE, budget_left
 from engine.rng import Rng
-from tables.bots import Thinker
+from tables.bots import Thinker, ThinkerClosed, worker_count
 from tables.catalog import default_catalog
 from tests.support import scaled
 
-pytestmark = pytest.mark.own_bot_worker  # each test here starts, kills and stops its own
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait for ``condition`` (checked at each turn of the event loop), with a hang guard."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0)
+
+    try:
+        await asyncio.wait_for(poll(), scaled(30))
+    except TimeoutError:
+        pytest.fail(f"never: {what}")
 
 
-async def test_two_bots_thinking_when_the_worker_dies_both_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two tables' hard bots wait on the one worker when it is killed: each gets a legal move, through a new
-    worker, and neither retry shuts down the worker the other has just started."""
+def pids(thinker: Thinker, slot: int) -> list[int]:
+    pool = thinker._pools[slot]
+    return [] if pool is None else list(pool._processes or {})
+
+
+@pytest.mark.own_bot_worker  # starts, kills and stops its own workers
+async def test_tables_think_in_parallel_and_a_dead_worker_costs_only_its_bot() -> None:
+    """Two workers: a first bot's worker loads only the engine and the bots; two hard bots asked at once think in
+    one worker each; the first one's worker is killed mid-thought and that bot moves through a new worker, while
+    the other answers from its own. A third bot, thinking when the workers are closed, is stopped at once (its
+    budget is a minute) and says so instead of moving."""
     game = default_catalog().get("breakerblocks")
     assert game is not None
-    pools: list[ProcessPoolExecutor] = []
-
-    class Counted(ProcessPoolExecutor):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            pools.append(self)
-
-    monkeypatch.setattr(tables.bots, "ProcessPoolExecutor", Counted)
-    thinker = Thinker(budget_ms=800)  # a time budget: the worker is busy when it is killed
+    thinker = Thinker(budget_ms=800, workers=2)  # a time budget: the workers are busy when one is killed
     try:
         states = [game.new_game(2, game.resolve_options({}), seed) for seed in (1, 2)]
         seats = [min(game.to_act(s)) for s in states]
-        await thinker.move(game, states[0], seats[0], "medium", Rng(0), True)  # the worker is up
-        pool = thinker._pool
-        assert pool is not None
-        first = [pid for pid in pool._processes]
+        await thinker.move(game, states[0], seats[0], "medium", Rng(0), True)  # the first worker is up
+        # a worker imports what thinking needs and nothing else: not the table service or the catalogue (which
+        # pulled in every renderer, whose sprites took seconds to draw on a busy machine), not Pillow or discord.py
+        loaded = await asyncio.get_running_loop().run_in_executor(thinker._executor(0), loaded_packages)
+        assert loaded == ["bots", "engine"]
+        assert thinker._pools[1] is None, "one worker started for one question at a time"
+        first, second = thinker._executor(0), None
         moves = [asyncio.create_task(thinker.move(game, s, seat, "hard", Rng(i), True))
                  for i, (s, seat) in enumerate(zip(states, seats, strict=True))]
-        await asyncio.sleep(0.5)  # (not a wait for anything: killed before or while it thinks, the worker fails
-        for pid in first:  # both moves alike, which is what this test is about)
+        await until(lambda: all(thinker._busy) and bool(pids(thinker, 0) and pids(thinker, 1)), "both workers asked")
+        second = thinker._pools[1]
+        assert pids(thinker, 0) != pids(thinker, 1), "two processes think"
+        for pid in pids(thinker, 0):
             os.kill(pid, signal.SIGKILL)
         done = await asyncio.wait_for(asyncio.gather(*moves), timeout=scaled(60))  # a hang guard
         for state, seat, move in zip(states, seats, done, strict=True):
             assert move in game.legal_moves(state, seat)
-        assert thinker._pool is not None and thinker._pool is not pool, "a new worker serves the bots"
-        assert len(pools) == 2, "one new worker for both: neither retry shut down the one the other started"
-        assert await thinker.move(game, states[0], seats[0], "medium", Rng(5), True) in game.legal_moves(
-            states[0], seats[0])
+        assert first not in thinker._pools and thinker._pools[0] is not None, "a new worker in the dead one's place"
+        assert second in thinker._pools, "the other worker was not touched"
+
+        thinker.budget_ms = 60_000
+        thinking = asyncio.create_task(thinker.move(game, states[1], seats[1], "hard", Rng(7), True))
+        await until(lambda: thinker._busy[0], "the bot asked a worker")
+        workers = [p for pool in thinker._pools if pool is not None for p in (pool._processes or {}).values()]
+        thinker.close()
+        with pytest.raises(ThinkerClosed):
+            await asyncio.wait_for(thinking, scaled(30))  # (a minute's thinking, unless the worker was stopped)
+        for worker in workers:
+            worker.join(scaled(5))  # a hang guard
+            assert not worker.is_alive(), "close() stopped every worker"
     finally:
         thinker.close()
 
 
+@pytest.mark.own_bot_worker
 async def test_a_hung_worker_is_stopped_and_the_bot_still_moves(caplog: pytest.LogCaptureFixture) -> None:
     """A worker silent past its timeout is taken as hung: it is stopped, a new one is asked, and when that one
     hangs too the bot plays a random legal move."""
     game = default_catalog().get("breakerblocks")
     assert game is not None
-    thinker = Thinker(budget_ms=1500)
+    thinker = Thinker(budget_ms=1500, workers=1)
     try:
         state = game.new_game(2, game.resolve_options({}), 3)
         seat = min(game.to_act(state))
@@ -86,17 +113,62 @@ async def test_a_hung_worker_is_stopped_and_the_bot_still_moves(caplog: pytest.L
         thinker.close()
 
 
-async def test_a_worker_loads_only_the_engine_and_the_bots() -> None:
-    """A bot's worker imports what thinking needs and nothing else: not the table service or the catalogue (which
-    pulled in every renderer, whose sprites took seconds to draw on a busy machine), not Pillow, not discord.py."""
-    game = default_catalog().get("blockers")
+async def test_a_bot_waits_for_the_first_free_worker_and_its_budget_counts_from_when_it_was_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every worker busy a bot waits for the first to come free (first come, first served); its worker is told
+    when the bot was asked, and takes the time since off the budget (at least MIN_SHARE of it): the budget is the
+    bot's time to answer. No process here: the workers are stand-ins that answer when the test says, and the
+    clock is the test's."""
+    from concurrent.futures import Future
+
+    now = [100.0]
+    monkeypatch.setattr(tables.bots.time, "time", lambda: now[0])
+    asked: list[tuple[int, float, float, Future[str]]] = []
+
+    class Worker:
+        def __init__(self, slot: int) -> None:
+            self.slot = slot
+
+        def submit(self, fn: Any, game: Any, state: Any, seat: int, level: str, seed: int, budget_ms: float,
+                   iterations: int | None, asked_at: float) -> Future[str]:
+            job: Future[str] = Future()
+            asked.append((self.slot, budget_ms, asked_at, job))
+            return job
+
+    thinker = Thinker(budget_ms=1000, workers=2)
+    monkeypatch.setattr(thinker, "_executor", lambda slot=0: Worker(slot))
+    game = default_catalog().get("breakerblocks")
     assert game is not None
-    thinker = Thinker(budget_ms=50)
-    try:
-        state = game.new_game(2, game.resolve_options({}), 4)
-        seat = min(game.to_act(state))
-        assert await thinker.move(game, state, seat, "medium", Rng(0), True) in game.legal_moves(state, seat)
-        loaded = await asyncio.get_running_loop().run_in_executor(thinker._executor(), loaded_packages)
-        assert loaded == ["bots", "engine"]
-    finally:
-        thinker.close()
+    state = game.new_game(2, game.resolve_options({}), 1)
+    seat = min(game.to_act(state))
+    move = game.format_move(game.legal_moves(state, seat)[0])
+    bots = []
+    for i in range(4):
+        bots.append(asyncio.create_task(thinker.move(game, state, seat, "hard", Rng(i), True)))
+        await asyncio.sleep(0)  # (each bot asks in turn)
+        now[0] += 0.1
+    await until(lambda: len(asked) == 2, "two bots asked the two workers")
+    assert [(slot, budget, at) for slot, budget, at, _ in asked] == [(0, 1000, 100.0), (1, 1000, 100.1)]
+    asked[1][3].set_result(move)  # the second worker answers first: the third bot (asked at 100.2) gets it
+    await until(lambda: len(asked) == 3, "the third bot asked the free worker")
+    asked[0][3].set_result(move)
+    await until(lambda: len(asked) == 4, "the fourth bot asked")
+    assert [(slot, at) for slot, _, at, _ in asked[2:]] == [(1, pytest.approx(100.2)), (0, pytest.approx(100.3))]
+    for _, _, _, job in asked[2:]:
+        job.set_result(move)
+    assert [game.format_move(m) for m in await asyncio.gather(*bots)] == [move] * 4
+    assert thinker._busy == [False, False], "every worker free again"
+    # what the worker thinks with: the budget less the time since the bot was asked, at least MIN_SHARE of it
+    assert budget_left(1000, 100.0, 100.3) == pytest.approx(700)
+    assert budget_left(1000, 100.0, 99.0) == 1000  # (a clock set back takes nothing off)
+    assert budget_left(1000, 100.0, 105.0) == pytest.approx(1000 * MIN_SHARE)
+    assert budget_left(1000, None, 105.0) == 1000
+
+
+def test_the_workers_setting() -> None:
+    cores = tables.bots.cores()
+    assert worker_count({}) == cores >= 1
+    assert worker_count({"BLOCKHOUSE_BOT_WORKERS": " 3 "}) == 3
+    assert worker_count({"BLOCKHOUSE_BOT_WORKERS": "0"}) == cores  # (logged: not a count of workers)
+    assert worker_count({"BLOCKHOUSE_BOT_WORKERS": "two"}) == cores
+    assert Thinker(workers=3).workers == 3
