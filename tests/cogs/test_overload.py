@@ -1,0 +1,122 @@
+"""Overload degrades gracefully (issue 28): an interaction Discord has already expired when the bot answers it (the
+machine too busy to answer within 3 s) is one counted warning, never a traceback, and nothing is done for it; and
+``/move``'s autocomplete, asked at every keystroke, is answered from the choices worked out at the table's version.
+
+Expiry without sleeping: the bot's work is held at a gate (``Env.external_wait``: simcord then counts the task as
+waiting for outside input), simcord's clock is moved past Discord's 3 s, and the gate is opened."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+
+from cogs.client import Tree
+from tables.outcome import Actor
+from tables.quick import QuickChoices
+from tests.cogs.discord_helpers import last_board, moves_made, to_act
+from tests.cogs.test_game_flow import open_two_player_table
+
+
+class Gate:
+    """Holds whatever passes it until opened; while held, simcord sees a declared wait for outside input."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.opened = asyncio.Event()
+        self.waiting = 0
+
+    async def wait(self) -> None:
+        self.waiting += 1
+        await self.env.external_wait(self.opened.wait(), reason="the machine is saturated")
+
+
+def records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno == level]
+
+
+async def test_an_autocomplete_answered_too_late_is_a_counted_warning(simcord_env: Any, monkeypatch: Any,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
+    gate = Gate(simcord_env)
+    worked_out = QuickChoices.choices
+
+    async def slow(self: QuickChoices, *args: Any, **kwargs: Any) -> Any:
+        await gate.wait()
+        return await worked_out(self, *args, **kwargs)
+
+    monkeypatch.setattr(QuickChoices, "choices", slow)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        offered = await mover.autocomplete(thread, "move", "move", "")
+        assert offered == [] and gate.waiting == 1, "the answer is held"
+        await simcord_env.advance_time(4.5)  # Discord's 3 s pass
+        gate.opened.set()
+        await simcord_env.settle()
+    assert simcord_env.bot.expired_interactions == 1
+    warnings = [r.getMessage() for r in records(caplog, logging.WARNING)]
+    assert len(warnings) == 1, warnings
+    assert "/move autocomplete expired" in warnings[0] and "4.5 s after it was made" in warnings[0], warnings[0]
+    assert records(caplog, logging.ERROR) == [], "no traceback"
+
+
+async def test_a_command_acknowledged_too_late_does_nothing_and_is_counted(simcord_env: Any, monkeypatch: Any,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """A /move whose acknowledgement comes after Discord's 3 s is not played: the player saw "This interaction
+    failed" and may try again; one warning, counted."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
+    choices = await mover.autocomplete(thread, "move", "move", "")
+    made = await moves_made(simcord_env.bot, thread)
+    gate = Gate(simcord_env)
+    check = Tree.interaction_check
+
+    async def saturated(self: Tree, interaction: Any) -> bool:  # the loop reaches the interaction late
+        await gate.wait()
+        return await check(self, interaction)
+
+    monkeypatch.setattr(Tree, "interaction_check", saturated)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        await mover.slash(thread, "move", move=choices[0]["value"])
+        await simcord_env.advance_time(3.5)
+        gate.opened.set()
+        await simcord_env.settle()
+    assert await moves_made(simcord_env.bot, thread) == made, "nothing was played"
+    assert simcord_env.bot.expired_interactions == 1
+    warnings = [r.getMessage() for r in records(caplog, logging.WARNING)]
+    assert len(warnings) == 1 and "/move expired" in warnings[0] and "3.5 s" in warnings[0], warnings
+    assert records(caplog, logging.ERROR) == []
+
+
+async def test_move_autocomplete_is_worked_out_once_per_position(simcord_env: Any, monkeypatch: Any) -> None:
+    """Keystrokes at one position are answered from what was worked out for it; a move changes the table's
+    version, and the next keystroke offers the new position's moves."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    service = simcord_env.bot.service
+    asked: list[int] = []
+    choices = service.choices
+
+    async def counted(channel_id: int, actor: Any, typed: str = "") -> Any:
+        asked.append(actor.user_id)
+        return await choices(channel_id, actor, typed)
+
+    monkeypatch.setattr(service, "choices", counted)
+    mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
+    full = await mover.autocomplete(thread, "move", "move", "")
+    assert full
+    first = full[0]["value"]
+    assert first == "draw", "Breaks' first offer (its placement follows privately, for the same player)"
+    narrowed = await mover.autocomplete(thread, "move", "move", first)
+    assert first in [c["value"] for c in narrowed] and len(narrowed) <= len(full)
+    assert await mover.autocomplete(thread, "move", "move", "no such move at all") == []
+    assert asked == [mover.id], "worked out once for the three keystrokes"
+    await mover.slash(thread, "move", move=first)
+    assert await moves_made(simcord_env.bot, thread) == 1
+    offered = await mover.autocomplete(thread, "move", "move", "")  # where to place the card drawn
+    assert asked == [mover.id, mover.id], "the move changed the table's version: worked out again"
+    expected = await choices(thread.id, Actor(mover.id, mover.name))  # worked out afresh
+    assert offered and [c["value"] for c in offered] == [c.notation for c in expected][:25]
