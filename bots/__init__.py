@@ -22,25 +22,28 @@ from bots.mcts import DEFAULT_BUDGET_MS, search
 from engine.base import Game
 from engine.rng import Rng
 
-Planner = Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, float], Any]
+Planner = Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng, float, bool], Any]
 
 
 # A planner is imported when its game is first planned: a bots' worker imports only what its games need.
-def _plan_block(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, budget_ms: float) -> Any:
+def _plan_block(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, budget_ms: float,
+                timed: bool) -> Any:
     from bots.blockplan import plan
 
-    return plan(game, state, seat, moves, rng, budget_ms)
+    return plan(game, state, seat, moves, rng, budget_ms, timed)
 
 
 def _plan_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-                     budget_ms: float) -> Any:
+                     budget_ms: float, timed: bool) -> Any:
     from bots.blocbybloc_plan import plan
 
-    return plan(game, state, seat, moves, rng, budget_ms)
+    return plan(game, state, seat, moves, rng, budget_ms)  # (a count scaled to the budget: never the clock)
 
 
 PLANNERS: dict[str, Planner] = {"block": _plan_block, "blocbybloc": _plan_blocbybloc}
-"""Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS)."""
+"""Games whose hard bot plans its turn with game-specific search instead (``None``: a step left to the MCTS). A
+planner gets the budget and whether it may read the clock (``timed``: not with a fixed ``iterations``, whose
+choices must be the same on any machine)."""
 
 
 def _greedy_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
@@ -82,8 +85,10 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
         return MEDIUM.get(game.key, greedy)(game, state, seat, moves, rng)
     planner = PLANNERS.get(game.key)
     if planner is not None:
-        # (a fixed ``iterations`` is a benchmark's or a test's: the planner then plans as at the default budget)
-        move = planner(game, state, seat, moves, rng, DEFAULT_BUDGET_MS if iterations is not None else budget_ms)
+        # (a fixed ``iterations`` is a benchmark's or a test's: the planner then plans as at the default budget,
+        # without a clock)
+        timed = iterations is None
+        move = planner(game, state, seat, moves, rng, budget_ms if timed else DEFAULT_BUDGET_MS, timed)
         if move is not None:
             return move
     return search(game, state, seat, moves, rng, budget_ms=budget_ms, iterations=iterations)

@@ -15,6 +15,7 @@ is used; ties go to the seeded generator, so a choice is reproducible.
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -232,25 +233,62 @@ def _placements(game: Any, sheet: Any, shapes: Sequence[str]) -> list[tuple[str,
     return [(shape, o, c, cells) for shape in shapes for o, c, cells in game.placements(sheet, shape)]
 
 
-def _best_drop(game: Any, planner: Planner, sheet: Any, shapes: Sequence[str], values: Sequence[int],
-               shortlist: int = 0) -> tuple[float, tuple[str, str, int, tuple[int, ...]] | None]:
-    places = _placements(game, sheet, shapes)
-    if shortlist and len(places) > shortlist:  # the best placements by their shape alone (values matter less)
-        places.sort(key=lambda p: -planner.drop_worth(p[3], ["X"] * len(p[3])))
-        places = places[:shortlist]
+Place = tuple[str, str, int, list[Cell]]
+Pick = tuple[str, str, int, tuple[int, ...]]
+
+
+class Deadline:
+    """When the planner stops looking and answers with the best it has found: a time on ``time.perf_counter``
+    (live play), or none (``at=None``: tests and fixed-search benchmarks, whose choices must not depend on the
+    machine's speed; the planner's search is bounded anyway, see :data:`STAR_SHORTLIST`)."""
+
+    def __init__(self, at: float | None) -> None:
+        self.at = at
+
+    def passed(self) -> bool:
+        return self.at is not None and time.perf_counter() >= self.at
+
+
+def _shortlist(planner: Planner, places: list[Place], shortlist: int) -> list[Place]:
+    """The best ``shortlist`` placements by their shape alone (values matter less), in their listed order's ties."""
+    if shortlist and len(places) > shortlist:
+        places = sorted(places, key=lambda p: -planner.drop_worth(p[3], ["X"] * len(p[3])))[:shortlist]
+    return places
+
+
+def _best_drop(planner: Planner, places: Sequence[Place], values: Sequence[int],
+               deadline: Deadline | None = None) -> tuple[float, Pick | None]:
+    """The best drop of ``values`` among ``places``: the first of the best in the order listed (placements, then
+    the orders of the values, sorted). With a ``deadline``, placements are looked at best shape first (the worth of
+    the shape alone, as the shortlist ranks them) and the search stops when it passes, with the best so far; a
+    search the deadline does not cut chooses exactly what the whole search in the listed order would."""
     orders = sorted(set(itertools.permutations(values)))
-    best, pick = -1e9, None
-    for shape, o, c, cells in places:
-        for vals, w in zip(orders, planner.drop_worths(cells, orders), strict=True):
-            if w > best:
-                best, pick = w, (shape, o, c, vals)
-    return best, pick
+    order: Sequence[int] = range(len(places))
+    if deadline is not None and deadline.at is not None:
+        order = sorted(order, key=lambda i: -planner.drop_worth(places[i][3], ["X"] * len(places[i][3])))
+    best: tuple[float, int] = (-1e9, 0)
+    pick: Pick | None = None
+    for n, i in enumerate(order):
+        if n and deadline is not None and deadline.passed():
+            break
+        shape, o, c, cells = places[i]
+        for k, (vals, w) in enumerate(zip(orders, planner.drop_worths(cells, orders), strict=True)):
+            key = (w, -(i * len(orders) + k))  # (ties: the first listed, as a search in order keeps it)
+            if key > best:
+                best, pick = key, (shape, o, c, vals)
+    return best[0], pick
 
 
 def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-         budget_ms: float = DEFAULT_BUDGET_MS) -> Any | None:
-    """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides). Its
-    search is small (tens of milliseconds), well inside any budget, so ``budget_ms`` does not change it."""
+         budget_ms: float = DEFAULT_BUDGET_MS, timed: bool = True) -> Any | None:
+    """The planner's move for ``seat``, or ``None`` for a step it leaves to the search (setup, solo slides).
+
+    Live (``timed``), it answers within ``budget_ms`` of the wall clock from its call: its larger searches (the ★
+    values, and a drop's placements) look at the likeliest first and stop at the deadline with the best found so
+    far. Untimed (tests, ``bench.tournament``'s fixed search), it searches everything, so its choice is
+    reproducible on any machine; that search takes 0.3 s of CPU at most (four ★ dice, every shape) on this
+    project's 2-core machine. A search the deadline does not cut chooses the same move either way."""
+    deadline = Deadline(time.perf_counter() + 0.9 * budget_ms / 1000.0 if timed else None)  # (room to answer)
     seen = game.determinize(state, seat, rng)
     step = game.step(seen, seat)  # type: ignore[attr-defined]
     sheet = seen.work[seat]
@@ -261,8 +299,8 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
         return next((m for m in reversed(moves) if game.format_move(m) == text), None)
 
     if step == "drop":
-        _, best = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
-                             game.number_values(seen, seat))  # type: ignore[attr-defined]
+        places = _placements(game, sheet, game.shapes_allowed(seen))  # type: ignore[attr-defined]
+        _, best = _best_drop(planner, places, game.number_values(seen, seat), deadline)  # type: ignore[attr-defined]
         if best is None:
             return None
         shape, o, c, vals = best
@@ -281,19 +319,8 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
             ranked = sorted(v for v in near if 0 <= v <= 9)
             rng.shuffle(ranked)
             values = sorted(ranked[:STAR_VALUES_MULTI])
-        best_value, best_stars = -1e9, None
-        # (the best drop depends on the values, not on their order: ★ values 3 then 5 drop as 5 then 3 would)
-        drops: dict[tuple[int, ...], float] = {}
-        for stars in itertools.product(values, repeat=owed):
-            drop_values = list(prog.stars) + list(stars) + fixed
-            key = tuple(sorted(drop_values))
-            if key not in drops:
-                drops[key] = _best_drop(game, planner, sheet, game.shapes_allowed(seen),  # type: ignore[attr-defined]
-                                        drop_values, STAR_SHORTLIST)[0]
-            w = drops[key] + rng.below(1000) * 1e-9
-            if w > best_value:
-                best_value, best_stars = w, stars
-        return pick(f"star {best_stars[0]}") if best_stars is not None else None
+        return _stars(planner, _placements(game, sheet, game.shapes_allowed(seen)),  # type: ignore[attr-defined]
+                      list(prog.stars), fixed, values, owed, rng, deadline, pick)
     if step.startswith("penalty:"):
         best_w, best_m = -1e9, None
         for m in moves:
@@ -314,6 +341,37 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
                 best_w, best_m = w, m
         return best_m if best_m is not None else pick("pass")
     return None
+
+
+def _stars(planner: Planner, places: list[Place], chosen: list[int], fixed: list[int], values: list[int],
+           owed: int, rng: Rng, deadline: Deadline, pick: Any) -> Any | None:
+    """The ★ value to pick now: each way of choosing the ★ values still owed is worth the best drop it allows
+    (over the placements best by their shape alone, :data:`STAR_SHORTLIST`), ties to the seeded generator.
+
+    The best drop depends on the values, not on their order (★ values 3 then 5 drop as 5 then 3 would), so each
+    set of values is searched once. Live, the sets are searched best first by a quick look (the best drop over the
+    three best placements) and the search stops at the deadline: the best fully searched set wins (the quick
+    look's best if none is). Without a cut, the choice is the whole search's."""
+    shortlist = _shortlist(planner, places, STAR_SHORTLIST)  # (the same for every set of values: ranked once)
+    tuples = list(itertools.product(values, repeat=owed))
+    noise = [rng.below(1000) * 1e-9 for _ in tuples]  # ties, drawn in the listed order as the whole search does
+    keys = [tuple(sorted(chosen + list(stars) + fixed)) for stars in tuples]
+    distinct = list(dict.fromkeys(keys))
+    drops: dict[tuple[int, ...], float] = {}
+    if deadline.at is not None and len(distinct) > 1:
+        quick = {key: _best_drop(planner, shortlist[:3], key)[0] for key in distinct}
+        distinct.sort(key=lambda key: -quick[key])
+        for key in distinct:
+            if drops and deadline.passed():
+                break
+            drops[key] = _best_drop(planner, shortlist, key)[0]
+    else:
+        drops = {key: _best_drop(planner, shortlist, key)[0] for key in distinct}
+    best_value, best_stars = -1e9, None
+    for stars, key, tie in zip(tuples, keys, noise, strict=True):
+        if key in drops and drops[key] + tie > best_value:
+            best_value, best_stars = drops[key] + tie, stars
+    return pick(f"star {best_stars[0]}") if best_stars is not None else None
 
 
 def _oriented(shape: str, orientation: str) -> Any:

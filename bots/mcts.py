@@ -112,15 +112,15 @@ def _value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> 
 
 def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, *, budget_ms: float,
            iterations: int | None = None) -> Any:
+    deadline = time.perf_counter() + budget_ms / 1000.0  # (from the start: choosing the root's moves counts too)
     legal = {game.format_move(m): m for m in moves}
     seats = game.seat_count(state)
     prof = profile(game)
     if prof.one_ply:  # the leaf heuristic's best move, no tree
         return legal[_candidates(game, state, seat, moves, rng, 1, leaf=prof.leaf, ties=True)[0]]
     if prof.chance:
-        return _expect(game, state, seat, moves, rng, prof, legal, budget_ms, iterations)
+        return _expect(game, state, seat, moves, rng, prof, legal, deadline, iterations)
     root = Node(options=_candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf))
-    deadline = time.perf_counter() + budget_ms / 1000.0
     done = 0
     while (done < iterations) if iterations is not None else (done < 1 or time.perf_counter() < deadline):
         done += 1
@@ -164,7 +164,7 @@ def search(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
 
 
 def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, prof: Profile,
-            legal: dict[str, Any], budget_ms: float, iterations: int | None) -> Any:
+            legal: dict[str, Any], deadline: float, iterations: int | None) -> Any:
     """Expectimax on a determinization, for games whose chance events are few enough to list (a game hook,
     :data:`bots.heuristics.CHANCES`, gives a move's outcomes: for Breaks every distinct card the drawer cannot
     see, which depends on what the seat sees only, not on the determinization's order). A move that draws is
@@ -177,7 +177,6 @@ def _expect(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], 
     det = game.determinize(state, seat, rng)
     keys = [k for k in _candidates(game, state, seat, moves, rng, prof.root_width, leaf=prof.leaf) if k in legal]
     policy_leaf = prof.leaf if prof.policy_leaf is None else prof.policy_leaf
-    deadline = time.perf_counter() + budget_ms / 1000.0
 
     def outcomes(s: Any, actor: int, move: Any) -> list[tuple[float, Any]]:
         outs = chance(game, s, actor, move)

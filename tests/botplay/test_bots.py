@@ -164,6 +164,47 @@ def test_the_block_planner_stays_below_the_line_when_it_can(seed: int) -> None:
         state, _ = game.apply(state, seat, move)
 
 
+@pytest.mark.parametrize(("dice", "looks"), [(["*", "*", "*", "*", "*"], 3), ([1, 2, "*", "*", "*"], 1),
+                                             ([4, 6, 5, 7, "*"], 5)])
+def test_the_block_planner_answers_with_its_best_so_far_at_its_deadline(monkeypatch: pytest.MonkeyPatch,
+                                                                        dice: list[Any], looks: int) -> None:
+    """Live, the planner's ★ and drop searches look at their likeliest choices first and stop at the deadline with
+    the best found so far (a legal move, one the whole search rates close); a search the deadline does not cut
+    chooses what the untimed one does. The deadline here is a count of looks at it, not the clock, so the test
+    checks the planner's bookkeeping however fast or busy the machine is."""
+    import bots.blockplan
+
+    looked = [0]
+
+    class Looks(bots.blockplan.Deadline):
+        def __init__(self, at: float | None, cut: int | None) -> None:
+            super().__init__(at)
+            self.cut = cut
+
+        def passed(self) -> bool:
+            if self.at is None:  # (untimed: never)
+                return False
+            looked[0] += 1
+            return self.cut is not None and looked[0] > self.cut
+
+    game, state = _block_two_players({0: "12.34.5", 1: "5...6.."}, dice)
+    seat = 0
+    while game.step(state, seat) in ("star", "drop"):
+        moves = game.search_moves(state, seat)
+        untimed = bots.blockplan.plan(game, state, seat, moves, Rng(4), 1500, timed=False)
+        for cut in (None, looks):
+            looked[0] = 0
+            monkeypatch.setattr(bots.blockplan, "Deadline", lambda at, cut=cut: Looks(at, cut))
+            move = bots.blockplan.plan(game, state, seat, moves, Rng(4), 1500, timed=True)
+            assert move in moves
+            if cut is None:
+                assert move == untimed, "uncut: the untimed search's choice"
+                full = looked[0]
+            else:
+                assert looked[0] == min(full, cut + 1), "the search stops at the first look past its deadline"
+        state, _ = game.apply(state, seat, untimed)
+
+
 def _highest(game: Any, sheet: Any, move: Any) -> int:
     from engine.block.shapes import oriented
 
