@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
-from storage.records import RecordStore, settle
-from storage.sql import run, run_many
+from storage.records import RecordStore, settle_reads, settle_writes
+from storage.sql import Step, rollback, run, run_many, steps
 from storage.tournaments import TournamentStore, record_game
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
@@ -54,6 +54,7 @@ class SeatRow:
     # move, or after what it is asked changed (a new decision); other seats' moves leave its controls good
     left_how: str = ""  # how the player left: 'resigned', 'removed' (kicked) or 'forfeit' (out of time); '' playing
     handed: bool = False  # a person's seat given to a bot during the game (/game replace without a member)
+    notify: str = "mention"  # how the seat's player wants to hear of their turn (/notify), read with the table
 
     @property
     def left(self) -> str:
@@ -95,6 +96,9 @@ class TableRow:
     started_at: float | None = None
     finished_at: float | None = None
     tournament_id: int | None = None  # the tournament this game is a round's game of
+    archive_at: float | None = None  # when a finished game's thread is due to be archived (set as it ends)
+    last_ply: int = 0  # the ply of the last stored move (0: none yet)
+    untold: tuple[str, ...] = ()  # the events of the stored moves no board has told yet (after announced_ply)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -125,6 +129,43 @@ class MoveRow:
     events: list[str]
     created_at: float
     unnamed: bool = False  # it answered a question whose asking is secret: shown without its player while running
+
+
+# One table with everything a request reads of it, in one statement: its seats (with each player's /notify mode),
+# the ply of its last move, and the events of the moves no board has told yet. (Issue 26's PostgreSQL: json_agg and
+# json_build_array in place of json_group_array and json_array.)
+TABLES = (
+    "SELECT t.*, "
+    "(SELECT json_group_array(json_array(s.seat, s.user_id, s.name, s.bot, s.resigned, s.dm_open, s.acted_version, "
+    "s.left_how, s.handed, COALESCE(p.notify, 'mention'))) "
+    "FROM seats s LEFT JOIN players p ON p.user_id = s.user_id WHERE s.table_id = t.id) AS seat_rows, "
+    "(SELECT COALESCE(MAX(m.ply), 0) FROM moves m WHERE m.table_id = t.id) AS last_ply, "
+    "(SELECT json_group_array(json_array(m.ply, json(m.events))) FROM moves m "
+    "WHERE m.table_id = t.id AND m.ply > t.announced_ply) AS untold "
+    "FROM tables t"
+)
+
+
+def _table_row(row: sqlite3.Row) -> TableRow:
+    """A :data:`TABLES` row as a :class:`TableRow` (seats in seat order, untold events in ply order)."""
+    seats = tuple(SeatRow(seat, user_id, name, bot, resigned, bool(dm_open), acted, left_how or "", bool(handed),
+                          notify)
+                  for seat, user_id, name, bot, resigned, dm_open, acted, left_how, handed, notify
+                  in sorted(json.loads(row["seat_rows"])))
+    untold = tuple(e for _, events in sorted(json.loads(row["untold"])) for e in events)
+    return TableRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
+        game=row["game"], options=json.loads(row["options"]), status=row["status"], host_id=row["host_id"],
+        seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
+        deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
+        answer_seconds=row["answer_seconds"], rated=bool(row["rated"]), started_at=row["started_at"],
+        finished_at=row["finished_at"], tournament_id=row["tournament_id"], archive_at=row["archive_at"],
+        last_ply=row["last_ply"], untold=untold,
+    )
 
 
 def _migrations() -> list[tuple[int, str, str]]:
@@ -228,84 +269,122 @@ class Database:
             yield self._conn
 
     # --- reads ------------------------------------------------------------------------
+    # A table is read in one statement (one round trip): its row, its seats (with how each seat's player wants to
+    # hear of their turn), its last ply and the events no board has told yet, aggregated in subqueries.
     async def get_table(self, table_id: int) -> TableRow | None:
-        return await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return await self._one(f"{TABLES} WHERE t.id = ?", (table_id,))
 
     async def version_of(self, table_id: int) -> int | None:
         """The table's version alone (None: no such table): whether it changed, without reading its state."""
-        async with self._reading() as conn, conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
-        return row["version"] if row else None
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT version FROM tables WHERE id = ?", (table_id,))
+        return next((r["version"] for r in rows), None)
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> TableRow | None:
+        return next(iter(await self._many(sql, args)), None)
+
+    async def _many(self, sql: str, args: Sequence[Any]) -> list[TableRow]:
         async with self._reading() as conn:
-            async with conn.execute(sql, args) as cur:
-                row = await cur.fetchone()
-            return await self._table(row) if row else None
+            rows = await conn.execute_fetchall(sql, tuple(args))
+        return [_table_row(r) for r in rows]
 
     async def open_table_in(self, channel_id: int) -> TableRow | None:
         """The lobby or game in progress in this channel or thread, if any."""
-        return await self._one("SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                               (channel_id,))
+        return await self._one(f"{TABLES} WHERE t.channel_id = ? AND t.status IN ('lobby', 'active')", (channel_id,))
 
     async def latest_table_in(self, channel_id: int) -> TableRow | None:
         """The newest table in this channel, whatever its status."""
-        return await self._one("SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return await self._one(f"{TABLES} WHERE t.channel_id = ? ORDER BY t.id DESC LIMIT 1", (channel_id,))
 
-    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
-        marks = ",".join("?" for _ in statuses)
+    async def table_here(self, channel_id: int, *, finished_ok: bool = False) -> TableRow | None:
+        """The lobby or game in progress in this channel, or (``finished_ok``) else its newest table, in one read."""
+        if not finished_ok:
+            return await self.open_table_in(channel_id)
+        return await self._one(f"{TABLES} WHERE t.id = COALESCE((SELECT id FROM tables WHERE channel_id = ? AND "
+                               "status IN ('lobby', 'active')), (SELECT MAX(id) FROM tables WHERE channel_id = ?))",
+                               (channel_id, channel_id))
+
+    async def table_id_here(self, channel_id: int, *, finished_ok: bool = False) -> int | None:
+        """The id alone of :meth:`table_here`'s table (a request that reads the table itself once it holds the
+        table's lock)."""
+        sql = "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')"
+        if finished_ok:
+            sql = f"SELECT COALESCE(({sql}), (SELECT MAX(id) FROM tables WHERE channel_id = ?)) AS id"
         async with self._reading() as conn:
-            async with conn.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
-                rows = await cur.fetchall()
-            return [await self._table(r) for r in rows]
+            rows = await conn.execute_fetchall(sql, (channel_id, channel_id) if finished_ok else (channel_id,))
+        return next((r["id"] for r in rows if r["id"] is not None), None)
+
+    async def tables_with_status(self, *statuses: str, after: int = 0, limit: int = -1) -> list[TableRow]:
+        """The tables with one of ``statuses``, in id order, in one read; ``after`` and ``limit``: a batch of them
+        (those after the table ``after``, at most ``limit``), so that a long walk never holds the database long."""
+        marks = ",".join("?" for _ in statuses)
+        return await self._many(f"{TABLES} WHERE t.status IN ({marks}) AND t.id > ? ORDER BY t.id LIMIT ?",
+                                (*statuses, after, limit))
+
+    async def tables_bots_play(self, after: int = 0, limit: int = 100) -> list[TableRow]:
+        """Games in progress where a bot plays a seat (a bot's, or one whose player left), in id order: a batch of
+        at most ``limit`` after the table ``after``."""
+        return await self._many(f"{TABLES} WHERE t.status = 'active' AND t.id > ? AND t.id IN (SELECT table_id FROM "
+                                "seats WHERE bot IS NOT NULL OR resigned > 0) ORDER BY t.id LIMIT ?", (after, limit))
 
     async def tables_of_player(self, guild_id: int | None, user_id: int) -> list[TableRow]:
         """The lobbies and games in progress in ``guild_id`` (None: anywhere) where ``user_id`` holds a seat (not
         resigned)."""
-        sql = ("SELECT t.* FROM tables t JOIN seats s ON s.table_id = t.id WHERE s.user_id = ? AND s.resigned = 0 "
+        sql = (f"{TABLES} WHERE t.id IN (SELECT table_id FROM seats WHERE user_id = ? AND resigned = 0) "
                f"{'AND t.guild_id = ? ' if guild_id is not None else ''}AND t.status IN ('lobby', 'active') "
                "ORDER BY t.updated_at DESC")
-        async with self._reading() as conn:
-            async with conn.execute(sql, (user_id, guild_id) if guild_id is not None else (user_id,)) as cur:
-                rows = await cur.fetchall()
-            return [await self._table(r) for r in rows]
+        return await self._many(sql, (user_id, guild_id) if guild_id is not None else (user_id,))
 
-    async def moves(self, table_id: int, last: int | None = None) -> list[MoveRow]:
-        """The move log in order; only the ``last`` N moves when given."""
-        if last is None:
+    async def moves(self, table_id: int, last: int | None = None, *, plies: tuple[int, int] | None = None
+                    ) -> list[MoveRow]:
+        """The move log in order; only the ``last`` N moves when given, or those of ``plies`` (first, last)."""
+        args: tuple[int, ...]
+        if plies is not None:
+            sql = "SELECT * FROM moves WHERE table_id = ? AND ply BETWEEN ? AND ? ORDER BY ply"
+            args = (table_id, *plies)
+        elif last is None:
             sql, args = "SELECT * FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)
         else:
             sql = "SELECT * FROM (SELECT * FROM moves WHERE table_id = ? ORDER BY ply DESC LIMIT ?) ORDER BY ply"
-            args = (table_id, last)  # type: ignore[assignment]
-        async with self._reading() as conn, conn.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+            args = (table_id, last)
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, args)
         return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"],
                         bool(r["unnamed"])) for r in rows]
 
     async def _row_of(self, conn: aiosqlite.Connection, table_id: int) -> TableRow:
         """The table as it stands inside the current transaction (a write returns its new row this way)."""
-        async with conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        return await self._table(row)
+        rows = await conn.execute_fetchall(f"{TABLES} WHERE t.id = ?", (table_id,))
+        return _table_row(next(iter(rows)))
 
-    async def _table(self, row: sqlite3.Row) -> TableRow:
-        async with self._conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (row["id"],)) as cur:
-            seat_rows = await cur.fetchall()
-        seats = tuple(SeatRow(s["seat"], s["user_id"], s["name"], s["bot"], s["resigned"], bool(s["dm_open"]),
-                              s["acted_version"], s["left_how"], bool(s["handed"])) for s in seat_rows)
-        return TableRow(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-            lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
-            game=row["game"], options=json.loads(row["options"]), status=row["status"], host_id=row["host_id"],
-            seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
-            result=json.loads(row["result"]) if row["result"] else None,
-            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
-            announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
-            deadline=row["deadline"], remind_at=row["remind_at"], paused_left=row["paused_left"],
-            answer_seconds=row["answer_seconds"], rated=bool(row["rated"]), started_at=row["started_at"],
-            finished_at=row["finished_at"], tournament_id=row["tournament_id"],
-        )
+    async def _write(self, todo: Sequence[Step]) -> list[list[sqlite3.Row]]:
+        """A change without Python between its statements, in one transaction sent in one hop (:func:`steps`)."""
+        async with self._lock:
+            return await steps(self._conn, todo)
+
+    async def _change(self, table_id: int, todo: Sequence[Step], ended: float | None = None) -> TableRow:
+        """Run ``todo`` and return the table's new row, in one transaction: one hop, unless the change ends the game
+        (``ended``: when), whose results, ratings and tournament report are written in the same transaction."""
+        new_row = Step(f"{TABLES} WHERE t.id = ?", (table_id,), fetch=True)
+        if ended is None:
+            return _table_row((await self._write([*todo, new_row]))[-1][0])
+        # The change, what the game's results and ratings are worked out from, and whether it is a tournament's
+        # game in one hop; the results, the ratings, when its thread is archived and the new row in a second one,
+        # which commits (a tournament's game reports to its tournament in between).
+        reads = settle_reads(table_id)
+        async with self._lock:
+            conn = self._conn
+            try:
+                found = await steps(conn, [*todo, *reads, Step("SELECT 1 FROM tournament_tables WHERE table_id = ?",
+                                                                (table_id,), fetch=True)], commit=False)
+                if found[-1]:
+                    await record_game(conn, table_id, ended)
+                writes = settle_writes(found[len(todo):len(todo) + len(reads)], table_id, ended)
+                archive = _archive_later(table_id, ended)
+                return _table_row((await steps(conn, [*writes, archive, new_row], begin=False))[-1][0])
+            except BaseException:
+                await rollback(conn)
+                raise
 
     # --- writes -----------------------------------------------------------------------
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any],
@@ -343,35 +422,33 @@ class Database:
                         raise StaleVersion(f"tournament game {tournament} is open already")
                     await run(conn, "UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))
                 else:
-                    await _owe(conn, table_id, 0, now, board=False, lobby=True)
+                    await steps(conn, [_owe(table_id, 0, now, board=False, lobby=True)], begin=False, commit=False)
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a lobby or a game in progress") from err
         assert table_id is not None
         return table_id
 
-    async def _bump(self, conn: aiosqlite.Connection, table_id: int, version: int, now: float,
-                    sets: str = "", args: Iterable[Any] = ()) -> None:
+    @staticmethod
+    def _bump(table_id: int, version: int, now: float, sets: str = "", args: Iterable[Any] = ()) -> Step:
+        """The versioned update every change of a table makes: the version check folded into the ``UPDATE`` (no row
+        changed: :class:`StaleVersion`, and the whole transaction is rolled back)."""
         sql = f"UPDATE tables SET version = version + 1, updated_at = ?{', ' + sets if sets else ''} " \
               "WHERE id = ? AND version = ?"
-        if await run(conn, sql, (now, *args, table_id, version)) != 1:
-            raise StaleVersion(f"table {table_id} is no longer at version {version}")
+        return Step(sql, (now, *args, table_id, version),
+                    guard=StaleVersion(f"table {table_id} is no longer at version {version}"))
 
     async def set_seats(self, table_id: int, version: int, seats: list[tuple[int | None, str, str | None]],
                         now: float, host_id: int | None = None) -> TableRow:
         """Replace the lobby's seats with ``(user_id, name, bot)`` rows, in order (the lobby card owed); returns the
         new row."""
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, board=False, lobby=True)
-            if host_id is None:
-                await self._bump(conn, table_id, version, now)
-            else:
-                await self._bump(conn, table_id, version, now, "host_id = ?", (host_id,))
-            await run(conn, "DELETE FROM seats WHERE table_id = ?", (table_id,))
-            await run_many(conn,
-                "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
-                [(table_id, i, uid, name, bot) for i, (uid, name, bot) in enumerate(seats)],
-            )
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [
+            _owe(table_id, version + 1, now, board=False, lobby=True),
+            self._bump(table_id, version, now) if host_id is None else
+            self._bump(table_id, version, now, "host_id = ?", (host_id,)),
+            Step("DELETE FROM seats WHERE table_id = ?", (table_id,)),
+            Step("INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                 [(table_id, i, uid, name, bot) for i, (uid, name, bot) in enumerate(seats)], many=True),
+        ])
 
     async def replace_seat(self, table_id: int, version: int, seat: int, user_id: int | None, name: str,
                            bot: str | None, now: float, deadline: float | bool = False,
@@ -384,31 +461,28 @@ class Database:
             sets, args = "deadline = ?, remind_at = ?", [deadline, _first_reminder(deadline, now)]
         elif paused_left is not False:
             sets, args = "paused_left = ?", [paused_left]
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, note=note)
-            await self._bump(conn, table_id, version, now, sets, args)
-            # a person given a seat plays it (even one whose player had left: it is theirs now)
-            if bot is not None:  # a person's seat handed to a bot: the rating rules want to know
-                await run(conn, "UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
-                           (table_id, seat))
-            await run(conn, "UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
-                       "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
-                       "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
-                       (user_id, name, bot, user_id, user_id, table_id, seat))
-            return await self._row_of(conn, table_id)
+        todo = [_owe(table_id, version + 1, now, note=note), self._bump(table_id, version, now, sets, args)]
+        if bot is not None:  # a person's seat handed to a bot: the rating rules want to know
+            todo.append(Step("UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
+                             (table_id, seat)))
+        # a person given a seat plays it (even one whose player had left: it is theirs now)
+        todo.append(Step("UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
+                         "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
+                         "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
+                         (user_id, name, bot, user_id, user_id, table_id, seat)))
+        return await self._change(table_id, todo)
 
     async def start(self, table_id: int, version: int, seed: int, state: dict[str, Any], now: float,
                     deadline: float | None = None, note: str = "") -> TableRow:
         """The lobby becomes a game: its first state, its first turn's ``deadline``, and what the start owes (the
         first board, opening with ``note``, and the lobby card saying the game is on), in one transaction."""
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, note=note, lobby=True)
-            await self._bump(conn, table_id, version, now, "status = 'active', seed = ?, state = ?, deadline = ?, "
-                             "remind_at = ?, started_at = ?", (seed, json.dumps(state), deadline,
-                                                               _first_reminder(deadline, now), now))
+        return await self._change(table_id, [
+            _owe(table_id, version + 1, now, note=note, lobby=True),
+            self._bump(table_id, version, now, "status = 'active', seed = ?, state = ?, deadline = ?, remind_at = ?, "
+                       "started_at = ?", (seed, json.dumps(state), deadline, _first_reminder(deadline, now), now)),
             # everyone is asked something new: controls made before the start are stale
-            await run(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id))
-            return await self._row_of(conn, table_id)
+            Step("UPDATE seats SET acted_version = ? WHERE table_id = ?", (version + 1, table_id)),
+        ])
 
     async def record_moves(self, table_id: int, version: int, moves: list[tuple[int, int, str, list[str]]],
                            state: dict[str, Any], now: float, result: dict[str, Any] | None = None,
@@ -416,6 +490,8 @@ class Database:
                            deadline: float | None | bool = False, asked: Sequence[int] = (), note: str = "",
                            paused_left: float | None | bool = False, unnamed: Collection[int] = ()) -> TableRow:
         """Store ``(ply, seat, notation, events)`` moves and the new state in one transaction; returns the new row.
+        One round trip (its statements sent together), unless the game ends (its results and ratings are worked
+        out in the same transaction).
 
         ``announce``: a board tells the channel about these moves (``announced_ply`` moves up to the last).
         ``outbox``: that board must be posted: an outbox row in the same transaction says so until it is, with the
@@ -433,127 +509,119 @@ class Database:
             sets, args = sets + ", deadline = ?, remind_at = ?", args + [deadline, _first_reminder(deadline, now)]
         if paused_left is not False:
             sets, args = sets + ", paused_left = ?", args + [paused_left]
-        async with self.transaction() as conn:
-            if outbox and last is not None:  # the board owes every move not told yet: also those stored unannounced
-                # before (a person's move, stored before a bot thought), so the range starts after the last one told
-                await _owe(conn, table_id, version + 1, now, note=note, plies=(min(m[0] for m in moves), last))
-            await self._bump(conn, table_id, version, now, sets, args)
-            await run_many(conn,
-                "INSERT INTO moves (table_id, ply, seat, notation, events, created_at, unnamed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, ply, seat, text, json.dumps(events), now, int(ply in unnamed))
-                 for ply, seat, text, events in moves],
-            )
-            await run_many(conn, "UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat = ?",
-                            [(version + 1, table_id, seat) for seat in sorted({m[1] for m in moves} | set(asked))])
-            if result is not None:  # the game's results and ratings, in the transaction that ends it
-                await _ended(conn, table_id, now)
-            return await self._row_of(conn, table_id)
+        todo = []
+        if outbox and last is not None:  # the board owes every move not told yet: also those stored unannounced
+            # before (a person's move, stored before a bot thought), so the range starts after the last one told
+            todo.append(_owe(table_id, version + 1, now, note=note, plies=(min(m[0] for m in moves), last)))
+        todo.append(self._bump(table_id, version, now, sets, args))
+        todo.append(Step("INSERT INTO moves (table_id, ply, seat, notation, events, created_at, unnamed) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(table_id, ply, seat, text, json.dumps(events), now, int(ply in unnamed))
+                          for ply, seat, text, events in moves], many=True))
+        acted = sorted({m[1] for m in moves} | set(asked))
+        if acted:
+            todo.append(Step(f"UPDATE seats SET acted_version = ? WHERE table_id = ? AND seat IN "
+                             f"({','.join('?' for _ in acted)})", (version + 1, table_id, *acted)))
+        # the game's results and ratings, in the transaction that ends it
+        return await self._change(table_id, todo, ended=now if result is not None else None)
 
     async def undo_move(self, table_id: int, version: int, ply: int, state: dict[str, Any], now: float) -> TableRow:
         """Take back the move ``ply`` (the last): delete it and store the state before it, in one versioned
         transaction; returns the new row."""
-        async with self.transaction() as conn:
-            await self._bump(conn, table_id, version, now, "state = ?, announced_ply = MIN(announced_ply, ?)",
-                             (json.dumps(state), ply - 1))
-            await run(conn, "DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply))
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [
+            self._bump(table_id, version, now, "state = ?, announced_ply = MIN(announced_ply, ?)",
+                       (json.dumps(state), ply - 1)),
+            Step("DELETE FROM moves WHERE table_id = ? AND ply = ?", (table_id, ply)),
+        ])
 
     async def set_notify(self, user_id: int, notify: str, now: float) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "INSERT INTO players (user_id, notify, updated_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
-                       (user_id, notify, now))
+        await self._write([Step("INSERT INTO players (user_id, notify, updated_at) VALUES (?, ?, ?) ON CONFLICT "
+                                "(user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
+                                (user_id, notify, now))])
 
     async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
-        """How each of ``user_ids`` wants to hear of their turn ('mention' unless they chose otherwise)."""
+        """How each of ``user_ids`` wants to hear of their turn ('mention' unless they chose otherwise). (A table's
+        seats carry their players' modes: ``SeatRow.notify``, read with the table.)"""
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
-        async with self._reading() as conn, conn.execute(
-                f"SELECT user_id, notify FROM players WHERE user_id IN ({marks})", user_ids) as cur:
-            chosen = {r["user_id"]: r["notify"] for r in await cur.fetchall()}
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(f"SELECT user_id, notify FROM players WHERE user_id IN ({marks})",
+                                               user_ids)
+        chosen = {r["user_id"]: r["notify"] for r in rows}
         return {u: chosen.get(u, "mention") for u in user_ids}
 
     async def set_away(self, user_id: int, until: float | None, now: float) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until, "
-                       "updated_at = excluded.updated_at", (user_id, until, now))
+        await self._write([Step("INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
+                                "ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until, "
+                                "updated_at = excluded.updated_at", (user_id, until, now))])
 
     async def away_until(self, user_ids: list[int], now: float) -> dict[int, float]:
         """The players of ``user_ids`` on vacation now, with when it ends."""
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
-        async with self._reading() as conn, conn.execute(
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
                 f"SELECT user_id, away_until FROM players WHERE user_id IN ({marks}) AND away_until > ?",
-                [*user_ids, now]) as cur:
-            return {r["user_id"]: r["away_until"] for r in await cur.fetchall()}
+                [*user_ids, now])
+        return {r["user_id"]: r["away_until"] for r in rows}
 
     async def postpone(self, table_id: int, deadline: float, now: float) -> None:
         """Move a turn deadline (a player to act is away), with its reminders."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET deadline = ?, remind_at = ? WHERE id = ?",
-                       (deadline, _first_reminder(deadline, now), table_id))
+        await self._write([Step("UPDATE tables SET deadline = ?, remind_at = ? WHERE id = ?",
+                                (deadline, _first_reminder(deadline, now), table_id))])
 
     async def set_clock(self, table_id: int, turn_seconds: int | None, on_timeout: str) -> None:
         """A lobby's turn clock (not versioned: it changes no game state)."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
-                       (turn_seconds, on_timeout, table_id))
+        await self._write([Step("UPDATE tables SET turn_seconds = ?, on_timeout = ? WHERE id = ?",
+                                (turn_seconds, on_timeout, table_id))])
 
     async def set_answer_clock(self, table_id: int, seconds: int | None) -> None:
         """How long a lobby's answers owed outside one's turn wait (not versioned: it changes no game state)."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))
+        await self._write([Step("UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))])
 
     async def reminders_due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose next turn-clock reminder is due (an indexed query)."""
         sql = ("SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ? "
                "ORDER BY remind_at LIMIT ?")
-        async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
-            return [r["id"] for r in await cur.fetchall()]
+        async with self._reading() as conn:
+            return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))
+        await self._write([Step("UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))])
 
     async def pause_clock(self, table_id: int, now: float) -> TableRow:
         """Stop the turn clock, keeping the time left; returns the new row."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET paused_left = MAX(0, deadline - ?), deadline = NULL, remind_at = NULL "
-                       "WHERE id = ? AND deadline IS NOT NULL", (now, table_id))
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [
+            Step("UPDATE tables SET paused_left = MAX(0, deadline - ?), deadline = NULL, remind_at = NULL "
+                 "WHERE id = ? AND deadline IS NOT NULL", (now, table_id))])
 
     async def resume_clock(self, table_id: int, now: float) -> TableRow:
-        """Start a paused turn clock again with the time it had left; returns the new row."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
-                       "AND paused_left IS NOT NULL", (now, table_id))
-            row = await self._row_of(conn, table_id)
-            if row.deadline is not None:
-                await run(conn, "UPDATE tables SET remind_at = ? WHERE id = ?",
-                           (_first_reminder(row.deadline, now), table_id))
-            return await self._row_of(conn, table_id)
+        """Start a paused turn clock again with the time it had left (its reminder half way); returns the new
+        row."""
+        return await self._change(table_id, [
+            Step("UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
+                 "AND paused_left IS NOT NULL", (now, table_id)),
+            Step("UPDATE tables SET remind_at = ? + (deadline - ?) / 2.0 WHERE id = ? AND deadline IS NOT NULL",
+                 (now, now, table_id)),
+        ])
 
     async def _guild_number(self, guild_id: int | None, column: str, default: int) -> int:
         """One of a server's numeric settings (``column`` is ours, never user text), or its default."""
         if guild_id is None:
             return default
-        async with self._reading() as conn, conn.execute(
-                f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
-        return row[column] if row else default
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return next((r[column] for r in rows), default)
 
     async def away_days(self, guild_id: int | None) -> int:
         return await self._guild_number(guild_id, "away_days", 14)
 
     async def set_away_days(self, guild_id: int, days: int, now: float) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "INSERT INTO guild_settings (guild_id, away_days, updated_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT (guild_id) DO UPDATE SET away_days = excluded.away_days, "
-                       "updated_at = excluded.updated_at", (guild_id, days, now))
+        await self._write([Step("INSERT INTO guild_settings (guild_id, away_days, updated_at) VALUES (?, ?, ?) "
+                                "ON CONFLICT (guild_id) DO UPDATE SET away_days = excluded.away_days, "
+                                "updated_at = excluded.updated_at", (guild_id, days, now))])
 
     async def reminders_per_day(self, guild_id: int | None) -> int:
         return await self._guild_number(guild_id, "reminders_per_day", 3)
@@ -561,9 +629,9 @@ class Database:
     async def take_reminder(self, user_id: int, day: int, cap: int, now: float) -> bool:
         """Count one reminder for ``user_id`` on ``day``; False (and nothing counted) when the cap is reached."""
         async with self.transaction() as conn:
-            async with conn.execute("SELECT reminder_day, reminders_sent FROM players WHERE user_id = ?",
-                                    (user_id,)) as cur:
-                row = await cur.fetchone()
+            rows = await conn.execute_fetchall("SELECT reminder_day, reminders_sent FROM players WHERE user_id = ?",
+                                               (user_id,))
+            row = next(iter(rows), None)
             sent = row["reminders_sent"] if row and row["reminder_day"] == day else 0
             if sent >= cap:
                 return False
@@ -577,9 +645,9 @@ class Database:
         turn clock, then a bot plays the turn, so that no game waits for ever unless someone chose that."""
         if guild_id is None:
             return DEFAULT_CLOCK, "bot", 24
-        async with self._reading() as conn, conn.execute(
-                "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        row = next(iter(rows), None)
         if row is None:
             return DEFAULT_CLOCK, "bot", 24
         clock = row["clock_seconds"] if row["clock_set"] else DEFAULT_CLOCK  # a row another setting made
@@ -587,78 +655,78 @@ class Database:
 
     async def set_guild_settings(self, guild_id: int, clock_seconds: int | None, on_timeout: str,
                                  archive_hours: int, now: float, reminders_per_day: int = 3) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "INSERT INTO guild_settings (guild_id, clock_seconds, clock_set, on_timeout, "
-                       "archive_hours, reminders_per_day, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?) "
-                       "ON CONFLICT (guild_id) DO UPDATE "
-                       "SET clock_seconds = excluded.clock_seconds, clock_set = 1, on_timeout = excluded.on_timeout, "
-                       "archive_hours = excluded.archive_hours, reminders_per_day = excluded.reminders_per_day, "
-                       "updated_at = excluded.updated_at",
-                       (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))
+        await self._write([Step("INSERT INTO guild_settings (guild_id, clock_seconds, clock_set, on_timeout, "
+                                "archive_hours, reminders_per_day, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?) "
+                                "ON CONFLICT (guild_id) DO UPDATE "
+                                "SET clock_seconds = excluded.clock_seconds, clock_set = 1, "
+                                "on_timeout = excluded.on_timeout, archive_hours = excluded.archive_hours, "
+                                "reminders_per_day = excluded.reminders_per_day, updated_at = excluded.updated_at",
+                                (guild_id, clock_seconds, on_timeout, archive_hours, reminders_per_day, now))])
 
     async def organiser_role(self, guild_id: int | None) -> int | None:
         """The role whose members may run tournaments in a server (besides Manage Server), if it named one."""
         if guild_id is None:
             return None
-        async with self._reading() as conn, conn.execute(
-                "SELECT organiser_role FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
-        return row["organiser_role"] if row else None
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT organiser_role FROM guild_settings WHERE guild_id = ?",
+                                               (guild_id,))
+        return next((r["organiser_role"] for r in rows), None)
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None, now: float) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "INSERT INTO guild_settings (guild_id, organiser_role, updated_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role, "
-                       "updated_at = excluded.updated_at", (guild_id, role_id, now))
+        await self._write([Step("INSERT INTO guild_settings (guild_id, organiser_role, updated_at) VALUES (?, ?, ?) "
+                                "ON CONFLICT (guild_id) DO UPDATE SET organiser_role = excluded.organiser_role, "
+                                "updated_at = excluded.updated_at", (guild_id, role_id, now))])
 
     async def rematch_of(self, table_id: int) -> int | None:
         """The rematch lobby or game opened for finished table ``table_id``, if any (not cancelled)."""
-        async with self._reading() as conn, conn.execute(
-                "SELECT id FROM tables WHERE rematch_of = ? AND status != 'cancelled'", (table_id,)) as cur:
-            row = await cur.fetchone()
-        return row["id"] if row else None
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM tables WHERE rematch_of = ? AND status != 'cancelled'",
+                                               (table_id,))
+        return next((r["id"] for r in rows), None)
 
     async def set_rematch_of(self, table_id: int, old_id: int) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))
+        await self._write([Step("UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))])
 
     async def schedule_archive(self, table_id: int, at: float | None) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))
+        await self._write([Step("UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))])
+
+    async def archive_later(self, table_id: int, now: float) -> None:
+        """A finished game's thread is archived after its server's archive hours (24 unless set), in one write."""
+        await self._write([_archive_later(table_id, now)])
 
     async def archives_due(self, now: float, limit: int = 100) -> list[tuple[int, int]]:
         """(table, channel) of finished games whose thread is due to be archived, and clears them."""
-        sql = "SELECT id, channel_id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? LIMIT ?"
-        async with self.transaction() as conn:
-            async with conn.execute(sql, (now, limit)) as cur:
-                rows = [(r["id"], r["channel_id"]) for r in await cur.fetchall()]
-            await run_many(conn, "UPDATE tables SET archive_at = NULL WHERE id = ?", [(t,) for t, _ in rows])
-        return rows
+        found = (await self._write([
+            Step("SELECT id, channel_id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY id "
+                 "LIMIT ?", (now, limit), fetch=True),
+            Step("UPDATE tables SET archive_at = NULL WHERE id IN (SELECT id FROM tables WHERE archive_at IS NOT "
+                 "NULL AND archive_at <= ? ORDER BY id LIMIT ?)", (now, limit)),
+        ]))[0]
+        return [(r["id"], r["channel_id"]) for r in found]
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
         sql = ("SELECT id FROM tables WHERE deadline IS NOT NULL AND status = 'active' AND deadline <= ? "
                "ORDER BY deadline LIMIT ?")
-        async with self._reading() as conn, conn.execute(sql, (now, limit)) as cur:
-            return [r["id"] for r in await cur.fetchall()]
+        async with self._reading() as conn:
+            return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
     async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None, *,
                         board: bool = True, lobby: bool = True) -> int | None:
         """What ``table_id`` owed at ``version`` is posted: it covers every older undelivered row too. ``board``
         and ``lobby`` say which parts were posted: a row owing the other part too stays owed for that part alone.
         With ``board_message_id``, that is the table's newest board now (as :meth:`swap_board_message`, in the
-        same write): the one it replaces is returned."""
-        owed = "table_id = ? AND version <= ? AND delivered_at IS NULL"
-        async with self.transaction() as conn:
-            if board:
-                await run(conn, f"UPDATE outbox SET board = 0 WHERE {owed}", (table_id, version))
-            if lobby:
-                await run(conn, f"UPDATE outbox SET lobby = 0 WHERE {owed}", (table_id, version))
-            await run(conn, f"UPDATE outbox SET delivered_at = ? WHERE {owed} AND board = 0 AND lobby = 0",
-                       (now, table_id, version))
-            if board_message_id is None:
-                return None
-            return await self._swap_board(conn, table_id, board_message_id)
+        same write): the one it replaces is returned. One round trip."""
+        # a row is delivered once neither part is owed any more (SET's expressions read the row as it was)
+        todo = [Step("UPDATE outbox SET board = CASE WHEN ? THEN 0 ELSE board END, "
+                     "lobby = CASE WHEN ? THEN 0 ELSE lobby END, "
+                     "delivered_at = CASE WHEN (? OR board = 0) AND (? OR lobby = 0) THEN ? END "
+                     "WHERE table_id = ? AND version <= ? AND delivered_at IS NULL",
+                     (int(board), int(lobby), int(board), int(lobby), now, table_id, version))]
+        if board_message_id is not None:
+            todo += _swap_board(table_id, board_message_id)
+        rows = await self._write(todo)
+        return _board_before(rows[1]) if board_message_id is not None else None
 
     async def owed(self, table_id: int) -> Owed | None:
         """What one table still owes (as :meth:`undelivered`), if anything."""
@@ -675,8 +743,8 @@ class Database:
                + "GROUP BY table_id "
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
         args = ((table_id,) if table_id is not None else ()) + (between or ())
-        async with self.transaction() as conn, conn.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, args)
         return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
                      bool(r["lobby"])) for r in rows]
 
@@ -686,30 +754,23 @@ class Database:
         this order (players whose clock ran out together); ``result``: it ends. ``note``: a board that opens with
         it is owed (None: the caller owes it with a later write)."""
         seats = [seat] if isinstance(seat, int) else list(seat)
-        async with self.transaction() as conn:
-            if note is not None:
-                await _owe(conn, table_id, version + 1, now, note=note)
-            if result is None:
-                await self._bump(conn, table_id, version, now)
-            else:
-                await self._bump(conn, table_id, version, now, "status = 'finished', result = ?",
-                                 (json.dumps(result),))
-            for one in seats:
-                await run(conn, "UPDATE seats SET left_how = ?, resigned = 1 + "
-                           "(SELECT MAX(resigned) FROM seats WHERE table_id = ?) WHERE table_id = ? AND seat = ?",
-                           (how, table_id, table_id, one))
-            if result is not None:
-                await _ended(conn, table_id, now)
-            return await self._row_of(conn, table_id)
+        todo = [] if note is None else [_owe(table_id, version + 1, now, note=note)]
+        if result is None:
+            todo.append(self._bump(table_id, version, now))
+        else:
+            todo.append(self._bump(table_id, version, now, "status = 'finished', result = ?", (json.dumps(result),)))
+        todo += [Step("UPDATE seats SET left_how = ?, resigned = 1 + (SELECT MAX(resigned) FROM seats WHERE "
+                      "table_id = ?) WHERE table_id = ? AND seat = ?", (how, table_id, table_id, one))
+                 for one in seats]
+        return await self._change(table_id, todo, ended=now if result is not None else None)
 
     async def end_game(self, table_id: int, version: int, result: dict[str, Any], now: float, note: str) -> TableRow:
         """A game in progress ends as it stands (its tournament's round ran out of time): its ``result``, its results
         and ratings, its tournament's report, and a board opening with ``note`` owed, in one transaction."""
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, note=note)
-            await self._bump(conn, table_id, version, now, "status = 'finished', result = ?", (json.dumps(result),))
-            await _ended(conn, table_id, now)
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [
+            _owe(table_id, version + 1, now, note=note),
+            self._bump(table_id, version, now, "status = 'finished', result = ?", (json.dumps(result),)),
+        ], ended=now)
 
     async def set_options(self, table_id: int, version: int, options: dict[str, Any], now: float,
                           clock: tuple[int | None, str] | None = None, answer_seconds: int | None = None,
@@ -723,74 +784,71 @@ class Database:
             sets, args = sets + ", answer_seconds = ?", [*args, answer_seconds]
         if rated is not None:
             sets, args = sets + ", rated = ?", [*args, int(rated)]
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, board=False, lobby=True)
-            await self._bump(conn, table_id, version, now, sets, args)
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [_owe(table_id, version + 1, now, board=False, lobby=True),
+                                             self._bump(table_id, version, now, sets, args)])
 
     async def cancel(self, table_id: int, version: int, now: float, note: str = "") -> TableRow:
         """The lobby or game is cancelled: its notice (``note``) and lobby card are owed; returns the new row."""
-        async with self.transaction() as conn:
-            await _owe(conn, table_id, version + 1, now, note=note, lobby=True)
-            await self._bump(conn, table_id, version, now, "status = 'cancelled'")
-            return await self._row_of(conn, table_id)
+        return await self._change(table_id, [_owe(table_id, version + 1, now, note=note, lobby=True),
+                                             self._bump(table_id, version, now, "status = 'cancelled'")])
 
     async def set_lobby_message(self, table_id: int, channel_id: int, message_id: int) -> None:
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
-                               (channel_id, message_id, table_id))
+        await self._write([Step("UPDATE tables SET lobby_channel_id = ?, lobby_message_id = ? WHERE id = ?",
+                                (channel_id, message_id, table_id))])
 
     async def swap_board_message(self, table_id: int, message_id: int) -> int | None:
         """Record the table's newest board message; returns the one it replaces (not versioned: no game state)."""
-        async with self.transaction() as conn:
-            return await self._swap_board(conn, table_id, message_id)
-
-    @staticmethod
-    async def _swap_board(conn: aiosqlite.Connection, table_id: int, message_id: int) -> int | None:
-        async with conn.execute("SELECT board_message_id FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
-        await run(conn, "UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))
-        return row["board_message_id"] if row else None
+        return _board_before((await self._write(_swap_board(table_id, message_id)))[0])
 
     async def status_message(self, table_id: int, turn: int) -> int | None:
         """The table's status message for ``turn``, if one was posted (None for another turn's)."""
-        sql = "SELECT status_message_id, status_turn FROM tables WHERE id = ?"
-        async with self.transaction() as conn, conn.execute(sql, (table_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None or row["status_turn"] != turn:
-            return None
-        return row["status_message_id"]
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT status_message_id FROM tables WHERE id = ? AND status_turn = ?",
+                                               (table_id, turn))
+        return next((r["status_message_id"] for r in rows), None)
 
     async def set_status_message(self, table_id: int, turn: int, message_id: int) -> None:
         """Record the status message of ``turn`` (not versioned: it changes no game state)."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE tables SET status_message_id = ?, status_turn = ? WHERE id = ?",
-                       (message_id, turn, table_id))
+        await self._write([Step("UPDATE tables SET status_message_id = ?, status_turn = ? WHERE id = ?",
+                                (message_id, turn, table_id))])
 
-    async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> None:
-        """Remember whether DMs reach a player (not versioned: it changes no game state)."""
-        async with self.transaction() as conn:
-            await run(conn, "UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ?",
-                               (int(is_open), table_id, user_id))
-
-
-async def _ended(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
-    """What a game's end writes in its own transaction: its results and ratings, and its tournament's result (which
-    may pair the next round)."""
-    await settle(conn, table_id, now)
-    await record_game(conn, table_id, now)
+    async def set_dm_open(self, table_id: int, user_id: int, is_open: bool) -> bool:
+        """Remember whether DMs reach a player (not versioned: it changes no game state); True when that changed
+        (a seat of the player's said otherwise), in one round trip."""
+        rows = await self._write([Step("UPDATE seats SET dm_open = ? WHERE table_id = ? AND user_id = ? AND "
+                                       "dm_open != ? RETURNING seat", (int(is_open), table_id, user_id, int(is_open)),
+                                       fetch=True)])
+        return bool(rows[0])
 
 
-async def _owe(conn: aiosqlite.Connection, table_id: int, version: int, now: float, *, note: str = "",
-               board: bool = True, lobby: bool = False, plies: tuple[int, int] | None = None) -> None:
+def _archive_later(table_id: int, now: float) -> Step:
+    """The table's thread is due to be archived after its server's archive hours (24 unless set)."""
+    return Step("UPDATE tables SET archive_at = ? + 3600.0 * COALESCE((SELECT g.archive_hours FROM guild_settings g "
+                "WHERE g.guild_id = tables.guild_id), 24) WHERE id = ?", (now, table_id))
+
+
+def _swap_board(table_id: int, message_id: int) -> list[Step]:
+    """The table's newest board message is ``message_id``: the one it replaces is read first (:func:`_board_before`
+    of the first step's rows)."""
+    return [Step("SELECT board_message_id FROM tables WHERE id = ?", (table_id,), fetch=True),
+            Step("UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))]
+
+
+def _board_before(rows: Sequence[sqlite3.Row]) -> int | None:
+    return next((r["board_message_id"] for r in rows), None)
+
+
+def _owe(table_id: int, version: int, now: float, *, note: str = "", board: bool = True, lobby: bool = False,
+         plies: tuple[int, int] | None = None) -> Step:
     """An outbox row, in the caller's transaction: the table at ``version`` owes its channel a board telling the
     moves ``plies`` (first, last) and every earlier one not told yet, opening with ``note`` (``board``), and/or its
-    lobby card (``lobby``), until :meth:`Database.delivered` says they are posted."""
+    lobby card (``lobby``), until :meth:`Database.delivered` says they are posted. (Before the table's update: it
+    reads the ply the table's last board told.)"""
     first, last = plies or (None, None)
-    await run(conn, "INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
-               "SELECT id, ?, MIN(announced_ply + 1, COALESCE(?, announced_ply + 1)), COALESCE(?, announced_ply), "
-               "?, ?, ?, ? * (tournament_id IS NULL) FROM tables WHERE id = ?",  # (a tournament's game: no lobby card)
-               (version, first, last, now, note, int(board), int(lobby), table_id))
+    return Step("INSERT INTO outbox (table_id, version, first_ply, last_ply, created_at, note, board, lobby) "
+                "SELECT id, ?, MIN(announced_ply + 1, COALESCE(?, announced_ply + 1)), COALESCE(?, announced_ply), "
+                "?, ?, ?, ? * (tournament_id IS NULL) FROM tables WHERE id = ?",  # (a tournament's game: no lobby card)
+                (version, first, last, now, note, int(board), int(lobby), table_id))
 
 
 def _first_reminder(deadline: float | None, now: float) -> float | None:

@@ -17,7 +17,7 @@ import aiosqlite
 
 from community.ratings import Replay, Skill, rate
 from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
-from storage.sql import run, run_many
+from storage.sql import Step, run, run_many, steps
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -92,43 +92,63 @@ async def rules_of(conn: aiosqlite.Connection, guild_id: int | None) -> RatingRu
     """A server's rating rules (the defaults when it set none)."""
     if guild_id is None:
         return RatingRules()
-    async with conn.execute("SELECT rate_bots, rate_handed FROM guild_settings WHERE guild_id = ?",
-                            (guild_id,)) as cur:
-        row = await cur.fetchone()
+    rows = await conn.execute_fetchall("SELECT rate_bots, rate_handed FROM guild_settings WHERE guild_id = ?",
+                                       (guild_id,))
+    row = next(iter(rows), None)
     return RatingRules(bool(row["rate_bots"]), row["rate_handed"]) if row else RatingRules()
 
 
-async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
-    """In the caller's transaction, which has just recorded the end of game ``table_id``: its results and the ratings
-    they move. A game settled before is left alone (a result is written once)."""
-    async with conn.execute("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,)) as cur:
-        if await cur.fetchone():
-            return
-    async with conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-        table = await cur.fetchone()
-    async with conn.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
-        seats = list(await cur.fetchall())
-    async with conn.execute("SELECT seat, created_at FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)) as cur:
-        moves = [(m["seat"], m["created_at"]) for m in await cur.fetchall()]
-    assert table is not None and table["result"]
+# What settling a game reads, sent with the change that ends it (storage.db): whether it was settled already, the
+# table, its seats, its moves' times, the server's rating rules, the next result number, and the ratings of the
+# seats' players (the rated ones among them). A player's key is SeatFacts.player's: the user's id, else the bot's.
+PLAYER_OF_SEAT = "CASE WHEN user_id IS NOT NULL THEN CAST(user_id AS TEXT) ELSE 'bot:' || COALESCE(bot, 'medium') END"
+
+
+def settle_reads(table_id: int) -> list[Step]:
+    """The reads :func:`settle_writes` works from, as steps of the caller's transaction (sent with its change)."""
+    return [
+        Step("SELECT 1 FROM results WHERE table_id = ? LIMIT 1", (table_id,), fetch=True),
+        Step("SELECT * FROM tables WHERE id = ?", (table_id,), fetch=True),
+        Step("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,), fetch=True),
+        Step("SELECT seat, created_at FROM moves WHERE table_id = ? ORDER BY ply", (table_id,), fetch=True),
+        Step("SELECT g.rate_bots, g.rate_handed FROM guild_settings g JOIN tables t ON t.guild_id = g.guild_id "
+             "WHERE t.id = ?", (table_id,), fetch=True),
+        Step("SELECT COALESCE(MAX(seq), 0) + 1 FROM results", fetch=True),
+        Step("SELECT r.player, r.mu, r.sigma FROM ratings r JOIN tables t ON r.guild_id = t.guild_id AND "
+             f"r.game = t.game WHERE t.id = ? AND r.player IN (SELECT {PLAYER_OF_SEAT} FROM seats WHERE table_id = ?)",
+             (table_id, table_id), fetch=True),
+    ]
+
+
+def settle_writes(found: Sequence[Sequence[Any]], table_id: int, now: float) -> list[Step]:
+    """The game's results and the ratings they move, as steps of the transaction that has just recorded the end of
+    game ``table_id``, from the rows :func:`settle_reads` read in it. A game settled before is left alone (a result is
+    written once): no steps."""
+    settled, (table, *_), seats, move_rows, rules_rows, ((seq, *_), *_), rating_rows = found
+    if settled:
+        return []
+    moves = [(m["seat"], m["created_at"]) for m in move_rows]
+    assert table["result"]
     result = json.loads(table["result"])
     facts = [SeatFacts(s["user_id"], s["bot"], bool(s["handed"])) for s in seats]
     cooperative = bool(result.get("cooperative"))
+    rules = next((RatingRules(bool(r["rate_bots"]), r["rate_handed"]) for r in rules_rows), RatingRules())
+    if table["guild_id"] is None:
+        rules = RatingRules()
     rated = who_is_rated(facts, in_server=table["guild_id"] is not None, host_rated=bool(table["rated"]),
-                         cooperative=cooperative, rules=await rules_of(conn, table["guild_id"]))
+                         cooperative=cooperative, rules=rules)
     winners = set(result.get("winners") or ())
     ranks: list[int] = result.get("ranks") or [1 if i in winners else 2 for i in range(len(seats))]
     before: dict[str, Skill] = {}
     after: dict[str, Skill] = {}
+    todo = []
     if rated.any:
         players = [f.player for f, r in zip(facts, rated.seats, strict=True) if r]
-        before = await _skills(conn, table["guild_id"], table["game"], players)
+        known = {r["player"]: Skill(r["mu"], r["sigma"]) for r in rating_rows}
+        before = {p: known[p] for p in players if p in known}
         after = rate(list(zip(players, places_among(ranks, rated.seats), strict=True)), before)
-        await _store_skills(conn, table["guild_id"], table["game"], after, now)
+        todo.append(_store_skills(table["guild_id"], table["game"], after, now))
     times = turn_times(moves, table["started_at"])
-    async with conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM results") as cur:
-        seq_row = await cur.fetchone()
-    seq = seq_row[0] if seq_row else 1
     roles: list[str] = result.get("roles") or [""] * len(seats)
     shared = not cooperative and len(winners) > 1
     scores: list[float] = result.get("scores") or []
@@ -144,11 +164,19 @@ async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
                      roles[seat] if seat < len(roles) else "", setup, result.get("rung", ""), int(cooperative),
                      int(is_rated), rated.why, turns, seconds, b.mu if b else None, b.sigma if b else None,
                      a.mu if a else None, a.sigma if a else None, now))
-    await run_many(conn,
+    todo.append(Step(
         "INSERT INTO results (table_id, seat, seq, guild_id, game, player, user_id, name, place, seats, score, "
         "outcome, left_how, role, setup, rung, cooperative, rated, unrated_why, turns, turn_seconds, mu_before, "
-        "sigma_before, mu_after, sigma_after, finished_at) VALUES (" + ", ".join("?" * 26) + ")", rows)
-    await run(conn, "UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id))
+        "sigma_before, mu_after, sigma_after, finished_at) VALUES (" + ", ".join("?" * 26) + ")", rows, many=True))
+    todo.append(Step("UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id)))
+    return todo
+
+
+async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
+    """In the caller's transaction, which has just recorded the end of game ``table_id``: its results and the ratings
+    they move (two hops: :func:`settle_reads`, then :func:`settle_writes`). A game settled before is left alone."""
+    found = await steps(conn, settle_reads(table_id), begin=False, commit=False)
+    await steps(conn, settle_writes(found, table_id, now), begin=False, commit=False)
 
 
 def _setup_words(options: dict[str, Any]) -> str:
@@ -156,20 +184,11 @@ def _setup_words(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in sorted(options.items()))
 
 
-async def _skills(conn: aiosqlite.Connection, guild_id: int, game: str, players: Sequence[str]) -> dict[str, Skill]:
-    marks = ",".join("?" for _ in players)
-    async with conn.execute(f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN "
-                            f"({marks})", (guild_id, game, *players)) as cur:
-        return {r["player"]: Skill(r["mu"], r["sigma"]) for r in await cur.fetchall()}
-
-
-async def _store_skills(conn: aiosqlite.Connection, guild_id: int, game: str, skills: dict[str, Skill],
-                        now: float) -> None:
-    await run_many(conn,
-        "INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) "
-        "ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-        "games = games + 1, updated_at = excluded.updated_at",
-        [(guild_id, game, p, s.mu, s.sigma, now) for p, s in sorted(skills.items())])
+def _store_skills(guild_id: int, game: str, skills: dict[str, Skill], now: float) -> Step:
+    return Step("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, games = games + 1, updated_at = excluded.updated_at",
+                [(guild_id, game, p, s.mu, s.sigma, now) for p, s in sorted(skills.items())], many=True)
 
 
 class RecordStore:
@@ -179,8 +198,8 @@ class RecordStore:
         self.db = db
 
     async def _all(self, sql: str, args: Sequence[Any]) -> list[Any]:
-        async with self.db._reading() as conn, conn.execute(sql, tuple(args)) as cur:
-            return list(await cur.fetchall())
+        async with self.db._reading() as conn:
+            return list(await conn.execute_fetchall(sql, tuple(args)))
 
     async def rules(self, guild_id: int | None) -> RatingRules:
         async with self.db._reading() as conn:

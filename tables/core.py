@@ -93,13 +93,18 @@ class Core:
         return game
 
     async def table_in(self, channel_id: int, *, finished_ok: bool = False) -> TableRow:
-        table = await self.db.open_table_in(channel_id)
-        if table is None and finished_ok:
-            table = await self.db.latest_table_in(channel_id)
+        table = await self.db.table_here(channel_id, finished_ok=finished_ok)
         if table is None:
             raise Refusal("There is no game here. Start one with `/game new`.")
         await self.rating_rules(table.guild_id)
         return table
+
+    async def table_id_in(self, channel_id: int, *, finished_ok: bool = False) -> int:
+        """The id of :meth:`table_in`'s table, without reading it (a request reads it once it holds its lock)."""
+        table_id = await self.db.table_id_here(channel_id, finished_ok=finished_ok)
+        if table_id is None:
+            raise Refusal("There is no game here. Start one with `/game new`.")
+        return table_id
 
     async def table(self, table_id: int) -> TableRow:
         table = await self.db.get_table(table_id)
@@ -174,7 +179,7 @@ class Core:
 
     async def game_here(self, channel_id: int) -> str | None:
         """The key of the game in this channel (its lobby, game in progress or latest game), if any."""
-        table = await self.db.open_table_in(channel_id) or await self.db.latest_table_in(channel_id)
+        table = await self.db.table_here(channel_id, finished_ok=True)
         return table.game if table else None
 
     @staticmethod
@@ -211,13 +216,17 @@ class Core:
 
     async def owed_lines(self, owed: Owed) -> list[str]:
         """What an owed board must tell: the events of the moves not yet told."""
-        return [e for m in await self.db.moves(owed.table_id) if owed.first_ply <= m.ply <= owed.last_ply
+        if owed.first_ply > owed.last_ply:
+            return []
+        return [e for m in await self.db.moves(owed.table_id, plies=(owed.first_ply, owed.last_ply))
                 for e in m.events]
 
     async def ply_base(self, table: TableRow) -> int:
-        last = await self.db.moves(table.id, last=1)
-        return last[-1].ply if last else 0
+        """The ply of the table's last stored move (read with the table)."""
+        return table.last_ply
 
     async def schedule_archive(self, table: TableRow) -> None:
-        hours = (await self.db.guild_settings(table.guild_id))[2]
-        await self.db.schedule_archive(table.id, self.clock() + hours * 3600.0)
+        """The finished game's thread is archived after the server's archive hours (set already by the write that
+        ended it, in most cases)."""
+        if table.archive_at is None:
+            await self.db.archive_later(table.id, self.clock())

@@ -72,13 +72,10 @@ class Outbox:
         return outcome
 
     async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
-        """Record whether a DM arrived; returns a public notice the first time DMs fail."""
-        table = await self.core.table(table_id)
-        seat = table.seat_of(user_id)
-        if seat is None or seat.dm_open == delivered:
-            return None
-        await self.core.db.set_dm_open(table_id, user_id, delivered)
-        if delivered:
+        """Record whether a DM arrived; returns a public notice the first time DMs fail (a player's seat said they
+        arrived until now)."""
+        changed = await self.core.db.set_dm_open(table_id, user_id, delivered)  # (one write, no read first)
+        if not changed or delivered:
             return None
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so nothing of this game "
                     "reaches you by DM: you are mentioned here when it is your turn, and `/hand` shows your view "

@@ -38,6 +38,7 @@ from tables.situation import Situation
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on the moves one request plays for others
+RESUME_BATCH = 100  # the games read at once when the bots resume at start-up
 TIMEOUT_BOT = "medium"  # the bot that plays a late player's turn, and a seat whose player left
 CATALOG_KEYS = frozenset(g.key for g in default_catalog().all())  # games a bot worker process can load
 # how the loop chooses a seat's move: its decision's default, a bot seat's bot, or the bot of a late player's turn
@@ -103,7 +104,7 @@ class Play:
         ``public``: the button is on the public board, which only the seat it asks may use."""
         if table_id is None:
             assert channel_id is not None
-            table_id = (await self.core.table_in(channel_id, finished_ok=True)).id
+            table_id = await self.core.table_id_in(channel_id, finished_ok=True)
         async with self.core.locks[table_id]:
             table = await self.core.table(table_id)
             game = self.core.playing(table)
@@ -245,9 +246,9 @@ class Play:
     async def resign(self, channel_id: int, actor: Actor, removed_by: str = "") -> Outcome:
         """``/resign``, or (``removed_by`` the host's or moderator's name) ``/game kick``: the player leaves the game
         and a bot plays their seat, ranked last; with one player left, the game ends."""
-        table = await self.core.table_in(channel_id, finished_ok=True)
-        async with self.core.locks[table.id]:
-            table = await self.core.table(table.id)
+        table_id = await self.core.table_id_in(channel_id, finished_ok=True)
+        async with self.core.locks[table_id]:
+            table = await self.core.table(table_id)
             game = self.core.playing(table)
             seat = self.core.seat_for(table, actor)
             sit = self.core.situation(table, game)
@@ -321,8 +322,16 @@ class Play:
     async def resume_bots(self) -> list[Outcome]:
         """At start-up: games where a bot is to move (the process stopped while it thought) go on; its move is
         simply chosen again."""
+        outs: list[Outcome] = []
+        after = 0
+        while batch := await self.core.db.tables_bots_play(after, RESUME_BATCH):  # (a batch per read: short holds)
+            after = batch[-1].id
+            outs += await self._resume(batch)
+        return outs
+
+    async def _resume(self, rows: list[TableRow]) -> list[Outcome]:
         outs = []
-        for row in await self.core.db.tables_with_status(ACTIVE):
+        for row in rows:
             game = self.core.registry.get(row.game)
             if game is None or not row.state:
                 continue
@@ -344,19 +353,23 @@ class Play:
         """Play until a person must act: first what the clock owes (``late``: defaults taken, late turns played),
         then the bot seats and the seats whose players left (the medium bot plays those), lowest seat first.
 
-        Before a medium or hard bot of a seat thinks, what is decided so far is stored (unannounced): a crash while
-        it thinks loses nothing, and the bot simply chooses again at the next start (:meth:`resume_bots`). A late
-        turn's bot stores nothing until the turn is played (a crash leaves the turn late, played at the next tick,
-        and nothing of it counted as the player's)."""
+        Before a medium or hard bot of a seat thinks, what people decided so far (and what was played for them) is
+        stored (unannounced): a crash while it thinks loses nothing of theirs, and the bot simply chooses again at
+        the next start (:meth:`resume_bots`). Moves bot seats chose are stored with what comes after them (a crash
+        while a later bot thinks loses them, and the bots choose them again: nobody was told them), so a bot's turn
+        of several steps is one write, not one per step. A late turn's bot stores nothing until the turn is played (a
+        crash leaves the turn late, played at the next tick, and nothing of it counted as the player's)."""
         game = run.sit.game
         # a seat its player left (resigned, removed, forfeited) is played sensibly, like a late turn
         auto = {s.seat: s.bot or TIMEOUT_BOT for s in run.table.seats if s.is_bot or s.resigned}
+        by_bots = 0  # the moves at the end of run.record that bot seats chose
         for plies, (seat, by, what) in enumerate(self._movers(run, late or Late(), auto)):
             if plies >= MAX_BOT_PLIES:
                 raise RuntimeError(f"over {MAX_BOT_PLIES} moves played in one request of table {run.table.id}")
             if by in (BOT, LATE):
-                if by == BOT and level_of(what) != "easy" and run.record:
+                if by == BOT and level_of(what) != "easy" and len(run.record) > by_bots:
                     await self._store_so_far(run)
+                    by_bots = 0
                 move = await self.core.thinker.move(game, run.sit.state, seat, what,
                                                     bot_rng(run.table, run.base + len(run.record)),
                                                     game.key in CATALOG_KEYS)
@@ -366,6 +379,7 @@ class Play:
             run.record.append((seat, game.format_move(move), events))
             run.note_unnamed(run.sit, seat)
             run.sit = Situation.of(game, state)
+            by_bots = by_bots + 1 if by == BOT else 0
 
     def _movers(self, run: Run, late: Late, auto: dict[int, str]) -> Iterator[tuple[int, str, str]]:
         """Who moves next and how, read from the position after each move (``run.sit``) until a person must act or
@@ -444,8 +458,7 @@ class Play:
         # stored with its own word, a forfeit, owes a board whatever the picks.)
         posts_board = sit.tells(None if run.noted and intro else before, mover)
         private_pick = not continuing and not posts_board
-        earlier = [e for m in await self.core.db.moves(table.id, last=run.base - table.announced_ply)
-                   for e in m.events] if run.base > table.announced_ply and not continuing else []
+        earlier = list(table.untold) if not continuing else []  # moves stored before, not told yet
         deadline, paused_left = self._clock(run, before, mover, posts_board, result is not None)
         if run.record or not run.stored:
             rows = self._rows(run)
@@ -519,9 +532,9 @@ class Play:
     async def undo(self, channel_id: int, actor: Actor) -> Outcome:
         """``/undo``, Board Game Arena's way: only your own last move, only while it is still your turn, never
         across another player's move, never once it rolled dice, dealt a card or revealed anything hidden."""
-        table = await self.core.table_in(channel_id)
-        async with self.core.locks[table.id]:
-            table = await self.core.table(table.id)
+        table_id = await self.core.table_id_in(channel_id)
+        async with self.core.locks[table_id]:
+            table = await self.core.table(table_id)
             game = self.core.playing(table)
             seat = self.core.seat_for(table, actor)
             moves = await self.core.db.moves(table.id)

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from community.records import SeatFacts
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, Owed, StaleVersion, TableRow
 from storage.db import _migrations
+from storage.records import PLAYER_OF_SEAT
 
 CHANNEL = 500
 STATE = {"format": 1, "pos": "start"}
@@ -398,3 +400,125 @@ async def test_several_players_leave_in_one_write_in_their_order(db: Database) -
     row = await db.resign(tid, 2, [2, 0], 4.0, how="forfeit", note="A and C ran out of time.")
     assert row.version == 3
     assert [(s.resigned, s.left) for s in row.seats] == [(2, "forfeit"), (0, ""), (1, "forfeit")]
+
+
+# --- round trips (issue 28): a table in one read, a change in one hop ----------------------------------------------
+class Hops:
+    """Counts the calls to the connection's thread (every aiosqlite call is one: a round trip)."""
+
+    def __init__(self, db: Database) -> None:
+        self.count = 0
+        conn = db._conn
+        real = conn._execute
+
+        async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+            self.count += 1
+            return await real(fn, *args, **kwargs)
+
+        conn._execute = counted  # type: ignore[method-assign]
+
+    def take(self) -> int:
+        count, self.count = self.count, 0
+        return count
+
+
+async def test_a_table_is_read_in_one_round_trip_with_its_seats_last_ply_and_untold_moves(db: Database) -> None:
+    tid = await active_table(db)
+    await db.set_notify(2, "dm", 3.5)
+    hops = Hops(db)
+    row = await table(db, tid)
+    assert hops.take() == 1
+    assert [(s.seat, s.user_id, s.name, s.notify) for s in row.seats] == [(0, 1, "Alice", "mention"),
+                                                                          (1, 2, "Bob", "dm")]
+    assert (row.last_ply, row.untold) == (0, ())
+    # a draw stored without its board (the turn goes on privately), then the placing that ends the turn
+    row = await db.record_moves(tid, 2, [(1, 0, "draw", ["Alice drew 5♣.", "(face down)"])], STATE, 4.0,
+                                announce=False)
+    assert hops.take() == 1, "a move's write and the row it returns: one round trip"
+    assert (row.last_ply, row.announced_ply, row.untold) == (1, 0, ("Alice drew 5♣.", "(face down)"))
+    assert row == await table(db, tid)
+    hops.take()
+    row = await db.record_moves(tid, 3, [(2, 0, "place 1", ["placed"])], STATE, 5.0, outbox=True)
+    assert hops.take() == 1
+    assert (row.last_ply, row.announced_ply, row.untold) == (2, 2, ())
+    owed = await db.owed(tid)
+    assert owed is not None and (owed.first_ply, owed.last_ply) == (1, 2), "the board owes the draw too"
+    assert [m.events for m in await db.moves(tid, plies=(1, 2))] == [["Alice drew 5♣.", "(face down)"], ["placed"]]
+    assert [m.ply for m in await db.moves(tid, plies=(2, 5))] == [2]
+
+
+async def test_a_stale_change_sent_in_one_round_trip_is_rolled_back_whole(db: Database, path: Path) -> None:
+    tid = await active_table(db)
+    await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0)
+    before = await table(db, tid)
+    hops = Hops(db)
+    with pytest.raises(StaleVersion):  # the outbox row is written before the versioned update: it goes too
+        await db.record_moves(tid, 2, [(2, 1, "draw", [])], STATE, 5.0, outbox=True, asked=[0, 1])
+    assert hops.take() == 1
+    assert await table(db, tid) == before
+    assert raw(path, "SELECT COUNT(*) FROM outbox WHERE table_id = ? AND version = 4", (tid,)) == [(0,)]
+    assert await db.undelivered() == [Owed(tid, 2, 1, 0, "", True, True)]  # (the start's, only)
+    # and the connection is left outside any transaction: the next change commits
+    row = await db.record_moves(tid, 3, [(2, 1, "draw", [])], STATE, 6.0)
+    assert row.version == 4 and row.last_ply == 2
+
+
+async def test_the_table_of_a_channel_open_or_else_the_newest(db: Database) -> None:
+    assert await db.table_here(CHANNEL, finished_ok=True) is None
+    assert await db.table_id_here(CHANNEL, finished_ok=True) is None
+    first = await active_table(db)
+    await db.cancel(first, 2, 4.0)
+    assert await db.table_here(CHANNEL) is None and await db.table_id_here(CHANNEL) is None
+    assert (await db.table_here(CHANNEL, finished_ok=True)).id == first  # type: ignore[union-attr]
+    second = await new_table(db)
+    assert await db.table_id_here(CHANNEL) == second == await db.table_id_here(CHANNEL, finished_ok=True)
+    assert (await db.table_here(CHANNEL, finished_ok=True)).id == second  # type: ignore[union-attr]
+    assert await db.table_id_here(CHANNEL + 1, finished_ok=True) is None
+
+
+async def test_a_dm_that_fails_is_recorded_once_and_says_so(db: Database) -> None:
+    tid = await active_table(db)
+    hops = Hops(db)
+    assert await db.set_dm_open(tid, 2, True) is False, "it was open already"
+    assert await db.set_dm_open(tid, 2, False) is True
+    assert await db.set_dm_open(tid, 2, False) is False
+    assert await db.set_dm_open(tid, 99, False) is False, "not a player of this table"
+    assert hops.take() == 4
+    assert [s.dm_open for s in (await table(db, tid)).seats] == [True, False]
+
+
+async def test_delivering_is_one_round_trip(db: Database) -> None:
+    tid = await active_table(db)
+    hops = Hops(db)
+    assert await db.delivered(tid, 2, 5.0, 900) is None
+    assert await db.delivered(tid, 2, 6.0, 901) == 900
+    assert hops.take() == 2
+    assert await db.undelivered() == []
+
+
+async def test_a_seats_rating_key_in_sql_is_the_one_seat_facts_make(db: Database, path: Path) -> None:
+    """The game's end reads its players' ratings with the change that ends it, by the key SeatFacts.player makes."""
+    tid = await new_table(db)
+    await db.set_seats(tid, 0, [(1234567890123456789, "Alice", None), (None, "Bot", "hard"), (None, "Old bot", None)],
+                       2.0)
+    got = raw(path, f"SELECT {PLAYER_OF_SEAT}, user_id, bot FROM seats WHERE table_id = ? ORDER BY seat", (tid,))
+    assert [key for key, _, _ in got] == [SeatFacts(user, bot, False).player for _, user, bot in got]
+    assert [key for key, _, _ in got] == ["1234567890123456789", "bot:hard", "bot:medium"]
+
+
+async def test_tables_are_read_in_batches_by_id(db: Database) -> None:
+    """A long walk over the tables (start-up) reads them a batch at a time, each in one read."""
+    ids = []
+    for n in range(5):
+        tid = await new_table(db, channel=CHANNEL + n)
+        seats = [(1, "Alice", None), (None, "Bot", "easy")] if n % 2 else [(1, "Alice", None), (2, "Bob", None)]
+        await db.set_seats(tid, 0, seats, 2.0)
+        await db.start(tid, 1, 77, STATE, 3.0)
+        ids.append(tid)
+    await db.resign(ids[4], 2, 1, 4.0)  # a seat its player left is played by a bot too
+    assert [t.id for t in await db.tables_with_status(ACTIVE, after=ids[1], limit=2)] == ids[2:4]
+    assert [t.id for t in await db.tables_with_status(ACTIVE, after=ids[3])] == ids[4:]
+    assert [t.id for t in await db.tables_bots_play()] == [ids[1], ids[3], ids[4]]
+    assert [t.id for t in await db.tables_bots_play(ids[1], 1)] == [ids[3]]
+    await db.cancel(ids[3], 2, 5.0)
+    assert [t.id for t in await db.tables_bots_play(ids[1])] == [ids[4]]
