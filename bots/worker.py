@@ -9,6 +9,7 @@ renderer, so a fresh worker answers its first question quickly (``bench/worker_s
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -37,3 +38,8 @@ def think(game: Game[Any, Any, Any], state: dict[str, Any], seat: int, level: st
     current = game.load(state)
     move = choose(game, current, seat, level, Rng(seed), budget_ms=budget_ms, iterations=iterations)
     return str(game.format_move(move))
+
+
+def ready() -> int:
+    """A worker started ahead of need answers this first (the import of the engine and the bots done), with its id."""
+    return os.getpid()

@@ -55,7 +55,7 @@ async def test_tables_think_in_parallel_and_a_dead_worker_costs_only_its_bot() -
         # pulled in every renderer, whose sprites took seconds to draw on a busy machine), not Pillow or discord.py
         loaded = await asyncio.get_running_loop().run_in_executor(thinker._executor(0), loaded_packages)
         assert loaded == ["bots", "engine"]
-        assert thinker._pools[1] is None, "one worker started for one question at a time"
+        await until(lambda: bool(pids(thinker, 1)), "the other worker started with the first question")
         first, second = thinker._executor(0), None
         moves = [asyncio.create_task(thinker.move(game, s, seat, "hard", Rng(i), True))
                  for i, (s, seat) in enumerate(zip(states, seats, strict=True))]
@@ -137,6 +137,7 @@ async def test_a_bot_waits_for_the_first_free_worker_and_its_budget_counts_from_
 
     thinker = Thinker(budget_ms=1000, workers=2)
     monkeypatch.setattr(thinker, "_executor", lambda slot=0: Worker(slot))
+    thinker._started = True  # (the stand-ins need no starting)
     game = default_catalog().get("breakerblocks")
     assert game is not None
     state = game.new_game(2, game.resolve_options({}), 1)
