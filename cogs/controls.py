@@ -143,6 +143,9 @@ async def last_word(interaction: discord.Interaction, text: str) -> None:
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException as err:
+        if expired(err):
+            note_expired(interaction)
+            return
         log.warning("could not answer user %s after a failure: %s", interaction.user.id, err)
 
 
