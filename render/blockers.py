@@ -29,6 +29,7 @@ from engine.blockers.board import COLOURS, NUMBERS, ROWS, SECTIONS, SIZE, WILD, 
 from engine.blockers.view import BlockersLast, BlockersView, TileView
 from render.common import (
     BLUE,
+    EXACT,
     FAINT,
     FELT_CENTRE,
     FELT_EDGE,
@@ -44,9 +45,13 @@ from render.common import (
     WHITE,
     YELLOW,
     Box,
+    Canvas,
     Colour,
     Glyphs,
     Label,
+    Palette,
+    Surface,
+    Under,
     dashed_rect,
     draw_text,
     encode_png,
@@ -56,6 +61,7 @@ from render.common import (
     number_text,
     palette_image,
     pill_label,
+    put,
     ramp,
     rounded_mask,
     seat_names,
@@ -319,8 +325,8 @@ def tile_sprite(colour: str, face: str | None, size: int, corner: bool = True, s
     return out
 
 
-def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    img.paste(sprite, xy, sprite)
+def _paste(img: Image.Image | Surface, sprite: Image.Image, xy: tuple[int, int], under: Under = None) -> None:
+    put(img, sprite, xy, under)
 
 
 @cache
@@ -368,7 +374,7 @@ def _note_tile(colour: str, face: str | None, size: int, corner: bool = True) ->
         note_text(face, _face_size(size))
 
 
-def _paste_tile(img: Image.Image, colour: str, face: str | None, size: int, xy: tuple[int, int],
+def _paste_tile(img: Image.Image | Surface, colour: str, face: str | None, size: int, xy: tuple[int, int],
                 corner: bool = True, shadow: int = 2) -> None:
     _paste(img, tile_sprite(colour, face, size, corner, shadow), xy)
     _note_tile(colour, face, size, corner)
@@ -516,8 +522,8 @@ class _Sprites:
         return _last_move_key()
 
     @cached_property
-    def PALETTE(self) -> Image.Image:
-        return _palette()
+    def PALETTE(self) -> Palette:
+        return Palette(_palette())
 
 
 _S = _Sprites()
@@ -560,9 +566,9 @@ def _card(img: Image.Image, box: Box) -> None:
     _paste(img, card, (x0, y0))
 
 
-def _strong(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def _strong(img: Surface, box: Box) -> None:
     """The thick yellow border of a player to act (or a winner) over a card of the base."""
-    draw.rounded_rectangle(box, radius=14, outline=YELLOW, width=5)
+    img.draw.rounded_rectangle(box, radius=14, outline=img.ink(YELLOW), width=5)
 
 
 def _legend_sprite(size: tuple[int, int]) -> Image.Image:
@@ -651,10 +657,24 @@ def base(seats: int, advanced: bool, private: bool) -> Image.Image:
     return img
 
 
+@cache
+def _table(seats: int, advanced: bool, private: bool) -> Image.Image:
+    """The empty table of one layout, kept: what a board is drawn over."""
+    return base(seats, advanced, private)
+
+
+@cache
+def _background(seats: int, advanced: bool, private: bool) -> Image.Image:
+    """The empty table of one layout in the board's palette."""
+    return _S.PALETTE.background(_table(seats, advanced, private))
+
+
 def forget_tables() -> None:
     """Drop the drawn empty tables (a test that records every text a picture sets draws them again)."""
     _top.cache_clear()
     _below.cache_clear()
+    _table.cache_clear()
+    _background.cache_clear()
 
 
 # --- text that changes -----------------------------------------------------------------------------
@@ -702,24 +722,24 @@ def _move_lines(last: BlockersLast, names: list[str], room: float) -> list[str]:
 
 
 # --- drawing -------------------------------------------------------------------------------------------
-def _tiles(img: Image.Image, board: list[list[TileView | None]]) -> None:
+def _tiles(img: Surface, board: list[list[TileView | None]]) -> None:
     for r, row in enumerate(board):
         for c, cell in enumerate(row):
             if cell is None:
                 continue
             x0, y0, _, _ = square_box(r, c)
-            img.paste(square_tile(cell["colour"], cell["face"], _light(r, c)), (x0 + INSET, y0 + INSET))
+            put(img, square_tile(cell["colour"], cell["face"], _light(r, c)), (x0 + INSET, y0 + INSET))
             _note_tile(cell["colour"], cell["face"], TILE_SIZE)
 
 
-def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast | None) -> None:
+def _last_move(img: Surface, draw: ImageDraw.ImageDraw, last: BlockersLast | None) -> None:
     if last is None or last["square"] is None:
         return
     square = square_index(last["square"])
     r, c = row_of(square), col_of(square)
     x0, y0, x1, y1 = square_box(r, c)
-    draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=INK, width=7)
-    dashed_rect(draw, (x0 - 1, y0 - 1, x1 + 1, y1 + 1), HIGHLIGHT, width=5, dash=10, gap=6)
+    draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=img.ink(INK), width=7)
+    dashed_rect(draw, (x0 - 1, y0 - 1, x1 + 1, y1 + 1), img.ink(HIGHLIGHT), width=5, dash=10, gap=6)
     mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
     for y in LABEL_Y:
         _coordinate_badge(COLUMNS[c]).paste(img, (mid_x, y), anchor="m")
@@ -728,17 +748,17 @@ def _last_move(img: Image.Image, draw: ImageDraw.ImageDraw, last: BlockersLast |
     captured = last["captured"]
     if captured:
         mx, my, _, _ = marker_box(r, c)
-        _paste(img, captured_marker(captured["colour"]), (mx, my))
+        _paste(img, captured_marker(captured["colour"]), (mx, my), EXACT)  # (on the tile that captured it)
         _note_tile(captured["colour"], None, MINI)
 
 
-def _stat(img: Image.Image, x: float, cy: float, word: str, value: int) -> float:
+def _stat(img: Surface, x: float, cy: float, word: str, value: int) -> float:
     """``word`` in the muted face then ``value`` in bold; returns where the next one may start."""
     x = _S.STAT_WORD[word].paste(img, (x, cy))[2] + 6
     return NUMBER.paste(img, (x, cy), number_text(value))[2] + 20
 
 
-def _captures(img: Image.Image, left: float, right: float, cy: float, captured: dict[str, int]) -> None:
+def _captures(img: Surface, left: float, right: float, cy: float, captured: dict[str, int]) -> None:
     """Small swatches with counts, right aligned at ``right`` (the word "captured" before them when
     there is room after ``left``); the most-captured colour is the one that counts."""
     counts = [(c, captured[c]) for c in COLOURS if captured.get(c)]
@@ -756,14 +776,14 @@ def _captures(img: Image.Image, left: float, right: float, cy: float, captured: 
         x += w + gap
 
 
-def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str, advanced: bool) -> None:
+def _player(img: Surface, box: Box, view: BlockersView, seat: int, name: str, advanced: bool) -> None:
     player = view["players"][seat]
     over = view["phase"] == "over"
     result = view["result"]
     acting = not over and seat in view["to_act"]
     winner = bool(over and result and seat in result["winners"])
     if acting or winner:
-        _strong(ImageDraw.Draw(img), box)
+        _strong(img, box)
     x0, y0, x1, y1 = box
     colours = player["colours"]
 
@@ -822,7 +842,7 @@ def _player(img: Image.Image, box: Box, view: BlockersView, seat: int, name: str
     _captures(img, x, x1 - PAD, bottom, player["captured"])
 
 
-def _rack(img: Image.Image, box: Box, view: BlockersView) -> None:
+def _rack(img: Surface, box: Box, view: BlockersView) -> None:
     seat = view["viewer"]
     if "rack" not in view or seat is None:
         return
@@ -845,7 +865,7 @@ def _rack(img: Image.Image, box: Box, view: BlockersView) -> None:
         y += RACK_TILE + 10
 
 
-def _strip(img: Image.Image, view: BlockersView, reason: str) -> None:
+def _strip(img: Surface, view: BlockersView, reason: str) -> None:
     """The title's strip: the pills, and the move number (and a result's reason with no room below) on the right."""
     cy = STRIP_H // 2
     x = _S.TITLE_END + 12
@@ -859,7 +879,7 @@ def _strip(img: Image.Image, view: BlockersView, reason: str) -> None:
     NOTE.paste(img, (W - GAP - 4, cy), NOTE.fit(extra, W - GAP - 4 - x - 10), anchor="r")
 
 
-def _status(img: Image.Image, view: BlockersView, names: list[str]) -> None:
+def _status(img: Surface, view: BlockersView, names: list[str]) -> None:
     """Over the board: whose turn (or the result), then the last move in words."""
     x0, top = X0 + 4, STRIP_H
     text, icon = _headline(view, names)
@@ -885,24 +905,38 @@ def _status(img: Image.Image, view: BlockersView, names: list[str]) -> None:
     _strip(img, view, reason)
 
 
-def render(view: BlockersView, names: Sequence[str]) -> bytes:
-    """The board for one ``Blockers.view()`` as PNG bytes; ``names`` are display names by seat."""
+def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surface:
+    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout."""
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
-    private = "rack" in view
-    lay = layout(seats, advanced, private)
-    img = base(seats, advanced, private)
-    draw = ImageDraw.Draw(img)
+    lay = layout(seats, advanced, "rack" in view)
     shown = seat_names(names, seats)
     _tiles(img, view["board"])
-    _last_move(img, draw, view["last"])
+    _last_move(img, img.draw, view["last"])
     for seat in range(seats):
         _player(img, lay.cards[seat], view, seat, shown[seat], advanced)
     if lay.rack:
         _rack(img, lay.rack, view)
     _status(img, view, shown)
-    return encode_png(img, _S.PALETTE)
+    return img
 
 
-__all__ = ["HIGHLIGHT", "PLAYER_COLOURS", "SECOND_CUE", "Layout", "layout", "marker_box", "render", "square_box"]
+def _shape_of(view: BlockersView) -> tuple[int, bool, bool]:
+    return len(view["players"]), view["mode"] == "advanced", "rack" in view
+
+
+def render_rgb(view: BlockersView, names: Sequence[str]) -> Image.Image:
+    """The board drawn in RGB, before any palette: the reference :func:`render` is checked against."""
+    return draw_board(view, names, Surface(_table(*_shape_of(view)))).image
+
+
+def render(view: BlockersView, names: Sequence[str]) -> bytes:
+    """The board for one ``Blockers.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight
+    into the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
+    shape = _shape_of(view)
+    return encode_png(draw_board(view, names, Canvas(_background(*shape), _S.PALETTE, _table(*shape))).image)
+
+
+__all__ = ["HIGHLIGHT", "PLAYER_COLOURS", "SECOND_CUE", "Layout", "layout", "marker_box", "render", "render_rgb",
+           "square_box"]

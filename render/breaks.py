@@ -26,6 +26,7 @@ from engine.breaks.view import BreaksOptions, BreaksView
 from render.common import (
     BLUE,
     CARD_EDGE,
+    EXACT,
     FAINT,
     FELT_CENTRE,
     FELT_EDGE,
@@ -40,9 +41,12 @@ from render.common import (
     WHITE,
     YELLOW,
     Box,
+    Canvas,
     Colour,
     Glyphs,
     Label,
+    Palette,
+    Surface,
     dashed_rect,
     draw_text,
     encode_png,
@@ -51,6 +55,7 @@ from render.common import (
     mix,
     palette_image,
     pill_label,
+    put,
     ramp,
     rounded_mask,
     seat_names,
@@ -90,6 +95,12 @@ TITLE = "BREAKS"
 
 def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     img.paste(sprite, xy, sprite)
+
+
+@cache
+def _shape(shape: str, size: int, colour: Colour) -> Image.Image:
+    """A shape sprite, kept (a palette canvas learns each sprite once)."""
+    return shape_sprite(shape, size, colour)
 
 
 # --- card sprites ------------------------------------------------------------------------------
@@ -364,6 +375,12 @@ def _table(layout: Layout) -> Image.Image:
     return img
 
 
+@cache
+def _background(layout: Layout) -> Image.Image:
+    """The empty table of ``layout`` in the board's palette."""
+    return _S.PALETTE.background(_table(layout))
+
+
 # --- everything drawn once, on first use ------------------------------------------------------------------
 class _Sprites:
     """The sprites, fixed labels and palette, each drawn the first time a render needs it (and kept; card decks and
@@ -440,8 +457,8 @@ class _Sprites:
         return _last_move_key()
 
     @cached_property
-    def PALETTE(self) -> Image.Image:
-        return _palette()
+    def PALETTE(self) -> Palette:
+        return Palette(_palette())
 
 
 _S = _Sprites()
@@ -520,11 +537,11 @@ def _card(deck: Deck, code: str, aces_wild: bool, covered: bool = False) -> Imag
     return deck[(code, aces_wild and code[0] == "A", covered)]
 
 
-def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Sequence[str], aces_wild: bool) -> int:
+def _fan(img: Surface, style: CardStyle, x: int, baseline: int, cards: Sequence[str], aces_wild: bool) -> int:
     """Draw a sequence growing upward from ``baseline`` (bottom card lowest, top card highest and
     whole); returns the fan's top edge."""
     if not cards:
-        _paste(img, _empty_slot(style), (x, baseline - style.h))
+        put(img, _empty_slot(style), (x, baseline - style.h))
         return baseline - style.h
     step = style.strip
     if len(cards) > MAX_FAN:
@@ -533,7 +550,7 @@ def _fan(img: Image.Image, style: CardStyle, x: int, baseline: int, cards: Seque
     top = baseline
     for i, code in enumerate(cards):
         top = baseline - style.h - i * step
-        _paste(img, _card(deck, code, aces_wild, covered=i < len(cards) - 1), (x, top))
+        put(img, _card(deck, code, aces_wild, covered=i < len(cards) - 1), (x, top), EXACT if i else None)
     return top
 
 
@@ -541,7 +558,7 @@ def _stack_points(points: Sequence[int]) -> list[str]:
     return [f"+{p}" for p in points]
 
 
-def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int], score: int,
+def _stacks_row(img: Surface, draw: ImageDraw.ImageDraw, box: Box, stacks: Sequence[int], score: int,
                 court: bool, fresh: bool, cards_left: int | None) -> None:
     """Under the name: completed stacks as a small face-down pile, "2 stacks" (and "new!" when the last move made one),
     the points of each stack in court scoring, cards left with that tiebreak, and the score on the right."""
@@ -551,12 +568,12 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
     layers = min(len(stacks), 4)
     px, py = x0 + 2, cy - bh // 2 + layers
     if not stacks:
-        dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), FAINT, width=2, dash=5, gap=4)
+        dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), img.ink(FAINT), width=2, dash=5, gap=4)
     for i in range(layers):
-        _paste(img, _S.MINI_BACK, (px + i * 2, py - i * 2))
+        put(img, _S.MINI_BACK, (px + i * 2, py - i * 2), EXACT if i else None)
     if fresh:
-        dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), HIGHLIGHT, width=3,
-                    dash=6, gap=3)
+        dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), img.ink(HIGHLIGHT),
+                    width=3, dash=6, gap=3)
     right = NAME.paste(img, (x1, cy), _points(score), anchor="r")[0] - 12
     if cards_left is not None:
         right = NOTE.paste(img, (right, cy), f"{cards_left} left", anchor="r")[0] - 10
@@ -569,7 +586,7 @@ def _stacks_row(img: Image.Image, draw: ImageDraw.ImageDraw, box: Box, stacks: S
         NOTE.paste(img, (x, cy), NOTE.fit(" ".join(_stack_points(stacks)), right - x))
 
 
-def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView, seat: int,
+def _panel(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView, seat: int,
            name: str) -> None:
     box = layout.panels[seat]
     x0, y0, x1, _ = box
@@ -580,7 +597,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     acting = seat in view["to_act"]
     winner = result is not None and seat in result["winners"]
     if acting or winner:
-        draw.rounded_rectangle(box, radius=14, outline=YELLOW, width=6)
+        draw.rounded_rectangle(box, radius=14, outline=img.ink(YELLOW), width=6)
 
     # name row: seat badge, name, status tag
     cy = y0 + 8 + NAME_ROW // 2
@@ -606,7 +623,8 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
         top = _fan(img, style, sx, baseline, cards, aces_wild)
         last_move = (seat, i) in touched
         if last_move:
-            dashed_rect(draw, (sx - 5, top - 5, sx + style.w + 6, baseline + 6), HIGHLIGHT, width=4, dash=12, gap=6)
+            dashed_rect(draw, (sx - 5, top - 5, sx + style.w + 6, baseline + 6), img.ink(HIGHLIGHT), width=4, dash=12,
+                        gap=6)
         _slot_label(i, len(cards), last_move).paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 5),
                                                      anchor="m")
 
@@ -615,12 +633,12 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
                 options["scoring"] == "court", bool(last and seat in last["stacked"]), left)
 
 
-def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView,
+def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: BreaksView,
            names: list[str]) -> None:
     """The draw pile and the face-down discard pile with their counts (the viewer's own discards named), and the
     card just drawn: its face to its drawer, its back to everyone else."""
     x0, y0, x1, y1 = layout.piles
-    draw.rounded_rectangle(layout.piles, radius=14, outline=PANEL_EDGE, width=2)
+    draw.rounded_rectangle(layout.piles, radius=14, outline=img.ink(PANEL_EDGE), width=2)
     bw, bh = _S.PILE_BACK.size
     last = view["last"]
     for i, count in enumerate((view["draw_pile"], view["discard_pile"])):
@@ -629,12 +647,12 @@ def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
         if count:
             layers = min(4, 1 + count // 12)
             for k in range(layers):
-                _paste(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2))
+                put(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2), EXACT if k else None)
         else:
-            dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
+            dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), img.ink(FAINT), width=2, dash=7, gap=5)
         PILE.paste(img, (px, y + bh + 28), str(count), anchor="m")
         if i == 1 and last is not None and last["move"] == "discard":  # the last move: a discard
-            dashed_rect(draw, (x - 14, y - 6, x + bw + 12, y + bh + 12), HIGHLIGHT, width=4, dash=10, gap=5)
+            dashed_rect(draw, (x - 14, y - 6, x + bw + 12, y + bh + 12), img.ink(HIGHLIGHT), width=4, dash=10, gap=5)
     NOTE.paste(img, (layout.pile_x(0), y1 - 20), f"recycles left: {view['recycles_left']}", anchor="m")
     if view["discard_pile"]:
         _S.FACE_DOWN.paste(img, (layout.pile_x(1), y1 - 20), anchor="m")
@@ -655,8 +673,8 @@ def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
     pending = view["pending"]
     sprite = _card(_deck(CARD), pending, view["options"]["aces_wild"]) if pending else _S.HELD_BACK
     draw.rounded_rectangle((hx - 6, hy - 6, hx + CARD.w + 6, hy + CARD.h + 6), radius=CARD.radius + 4,
-                           outline=YELLOW, width=3)
-    _paste(img, sprite, (hx, hy))
+                           outline=img.ink(YELLOW), width=3)
+    put(img, sprite, (hx, hy), EXACT)  # (its shadow meets the yellow frame)
     tx = hx - 18
     _S.DRAWN_BY.paste(img, (tx, hy + 24), anchor="r")
     BODY.paste(img, (tx, hy + 56), BODY.fit(names[seat], tx - (words if mine else dx)), anchor="r")
@@ -664,31 +682,32 @@ def _piles(img: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, view: Br
         _S.HINT["place, break or discard"].paste(img, (tx, hy + CARD.h - 20), anchor="r")
 
 
-def _chips(img: Image.Image, box: Box, cards: list[str]) -> None:
+def _chips(img: Surface, box: Box, cards: list[str]) -> None:
     """Cards as small white chips (rank and suit shape) in rows within ``box``; "+N" for those that do not fit."""
     x0, y0, x1, y1 = box
     per_row = max(1, (x1 - x0 + 6) // (CHIP_W + 6))
     rows = max(1, (y1 - y0 + 6) // (CHIP_H + 6))
     room = per_row * rows
     shown = cards if len(cards) <= room else cards[:room - 1]
-    draw = ImageDraw.Draw(img)
+    draw = img.draw
     for k, code in enumerate(shown):
         x, y = x0 + (k % per_row) * (CHIP_W + 6), y0 + (k // per_row) * (CHIP_H + 6)
-        draw.rounded_rectangle((x, y, x + CHIP_W, y + CHIP_H), radius=6, fill=WHITE, outline=CARD_EDGE)
+        draw.rounded_rectangle((x, y, x + CHIP_W, y + CHIP_H), radius=6, fill=img.ink(WHITE),
+                               outline=img.ink(CARD_EDGE))
         if code == JOKER:
             label, ink, shape = "JK", JOKER_INK, "*"
         else:
             label, ink, shape = ("10" if code[0] == "T" else code[0]), SUIT_INK[code[1]], code[1]
         face = CHIP_RANK[ink]
-        right = face.paste(img, (x + 6, y + CHIP_H // 2), label)[2]
-        _paste(img, shape_sprite(shape, 18, ink), (right + 3, y + CHIP_H // 2 - 9))
+        right = face.paste(img, (x + 6, y + CHIP_H // 2), label, under=WHITE)[2]
+        put(img, _shape(shape, 18, ink), (right + 3, y + CHIP_H // 2 - 9), WHITE)
     if len(shown) < len(cards):
         k = len(shown)
         x, y = x0 + (k % per_row) * (CHIP_W + 6), y0 + (k // per_row) * (CHIP_H + 6)
         NOTE.paste(img, (x + 4, y + CHIP_H // 2), f"+{len(cards) - len(shown)}")
 
 
-def _header(img: Image.Image, view: BreaksView, names: list[str]) -> None:
+def _header(img: Surface, view: BreaksView, names: list[str]) -> None:
     cy = HEADER // 2
     x = _S.TITLE_END + 14
     phase = view["phase"]
@@ -700,7 +719,7 @@ def _header(img: Image.Image, view: BreaksView, names: list[str]) -> None:
     _S.HEAD_ICON["*" if phase == "over" else ">"].paste(img, (left - 10, cy), anchor="r")
 
 
-def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]) -> None:
+def _footer(img: Surface, layout: Layout, view: BreaksView, names: list[str]) -> None:
     top = layout.height - FOOTER
     cy = top + 24
     extra = " \u00b7 ".join(b for b in (_options_text(view["options"]), f"move {view['ply']}") if b)
@@ -718,19 +737,30 @@ def _footer(img: Image.Image, layout: Layout, view: BreaksView, names: list[str]
         BODY.paste(img, (GAP + 4, top + 58 + 30 * k), line)
 
 
-def render(view: BreaksView, names: Sequence[str]) -> bytes:
-    """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat."""
+def draw_board(view: BreaksView, names: Sequence[str], img: Surface) -> Surface:
+    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout."""
     seats = len(view["players"])
     layout = LAYOUTS[seats]
-    img = _table(layout).copy()
-    draw = ImageDraw.Draw(img)
+    draw = img.draw
     shown = seat_names(names, seats)
     _header(img, view, shown)
     for seat in range(seats):
         _panel(img, draw, layout, view, seat, shown[seat])
     _piles(img, draw, layout, view, shown)
     _footer(img, layout, view, shown)
-    return encode_png(img, _S.PALETTE)
+    return img
 
 
-__all__ = ["LAYOUTS", "PLAYER_COLOURS", "SECOND_CUE", "render"]
+def render_rgb(view: BreaksView, names: Sequence[str]) -> Image.Image:
+    """The board drawn in RGB, before any palette: the reference :func:`render` is checked against."""
+    return draw_board(view, names, Surface(_table(LAYOUTS[len(view["players"])]))).image
+
+
+def render(view: BreaksView, names: Sequence[str]) -> bytes:
+    """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight into
+    the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
+    layout = LAYOUTS[len(view["players"])]
+    return encode_png(draw_board(view, names, Canvas(_background(layout), _S.PALETTE, _table(layout))).image)
+
+
+__all__ = ["LAYOUTS", "PLAYER_COLOURS", "SECOND_CUE", "render", "render_rgb"]

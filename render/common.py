@@ -11,7 +11,11 @@ from __future__ import annotations
 import io
 import math
 import re
+import struct
+import threading
 import unicodedata
+import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -401,15 +405,16 @@ class Label:
     def height(self) -> int:
         return self.image.height
 
-    def paste(self, img: Image.Image, xy: Point, anchor: str = "l") -> Box:
-        """Paste with ``xy`` = (x, middle y); ``anchor`` l/m/r says what x is. Returns the visible box."""
+    def paste(self, img: Image.Image | Surface, xy: Point, anchor: str = "l", under: Under = None) -> Box:
+        """Paste with ``xy`` = (x, middle y); ``anchor`` l/m/r says what x is. Returns the visible box. ``under``
+        as for :meth:`Canvas.paste`."""
         x, y = xy
         if anchor == "m":
             x -= self.width / 2
         elif anchor == "r":
             x -= self.width
         left, top = round(x), round(y - self.image.height / 2)
-        img.paste(self.image, (left - self.pad, top), self.image)
+        put(img, self.image, (left - self.pad, top), under)
         if self.text:
             note_text(self.text, self.size, self.decorative)
         return (left, top, left + self.width, top + self.image.height)
@@ -449,6 +454,7 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
 
 
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
+LINES_KEPT = 512  # texts a Glyphs keeps set whole, for a Canvas
 
 
 class Glyphs:
@@ -466,6 +472,8 @@ class Glyphs:
         self._advance: dict[str, float] = {}
         self._sprites: dict[str, Label] = {}
         self._height = int(size * 1.5)
+        self._lines: OrderedDict[tuple[str, tuple[int, ...]], Label] = OrderedDict()  # texts set on a canvas
+        self._lock = threading.Lock()
 
     def _add(self, c: str) -> bool:
         """Make ``c``'s sprite; False when ``c`` cannot be set on its own."""
@@ -500,9 +508,11 @@ class Glyphs:
                 hi = mid - 1
         return text[:lo].rstrip() + ELLIPSIS
 
-    def paste(self, img: Image.Image, xy: Point, text: str, anchor: str = "l", decorative: bool = False) -> Box:
+    def paste(self, img: Image.Image | Surface, xy: Point, text: str, anchor: str = "l", decorative: bool = False,
+              under: Under = None) -> Box:
         """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes. ``decorative``
-        as for :func:`draw_text`."""
+        as for :func:`draw_text`, ``under`` as for :meth:`Canvas.paste` (on a canvas the text is pasted as one
+        sprite, its glyphs set where they would be pasted one by one)."""
         note_text(text, self.size, decorative)
         x, y = xy
         total = self.width(text)
@@ -513,9 +523,20 @@ class Glyphs:
         left = x
         half = self._height // 2
         if not self._by_glyph(text):
-            _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y))
+            _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y), under=under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
+        if isinstance(img, Canvas):
+            places = []
+            for c in text:
+                if c in sprites:
+                    places.append(round(x))
+                x += advance[c]
+            if places:
+                start = places[0]
+                line = self._line(text, tuple(p - start for p in places))
+                line.paste(img, (start, y), under=under)
+            return (round(left), round(y) - half, round(left + total), round(y) + half)
         for c in text:
             sprite = sprites.get(c)
             if sprite is not None:
@@ -523,9 +544,30 @@ class Glyphs:
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
+    def _line(self, text: str, places: tuple[int, ...]) -> Label:
+        """``text``'s glyph sprites set at ``places`` (each glyph's left, from the first's) on one sprite."""
+        key = (text, places)
+        with self._lock:
+            line = self._lines.get(key)
+            if line is not None:
+                self._lines.move_to_end(key)
+                return line
+        glyphs = [self._sprites[c] for c in text if c in self._sprites]
+        pad = glyphs[0].pad
+        width = max(at + glyph.image.width for at, glyph in zip(places, glyphs, strict=True))
+        image = Image.new("RGBA", (width, glyphs[0].image.height), self.fill + (0,))
+        for at, glyph in zip(places, glyphs, strict=True):
+            image.alpha_composite(glyph.image, (at + glyph.pad - pad, 0))
+        line = Label(image, pad)
+        with self._lock:
+            self._lines[key] = line
+            if len(self._lines) > LINES_KEPT:
+                self._lines.popitem(last=False)
+        return line
+
 
 # --- shapes ----------------------------------------------------------------------------------
-def dashed_rect(draw: ImageDraw.ImageDraw, box: Box, fill: Colour, width: int = 2, dash: int = 10,
+def dashed_rect(draw: ImageDraw.ImageDraw, box: Box, fill: Colour | int, width: int = 2, dash: int = 10,
                 gap: int = 7) -> None:
     """A rectangle outline made of dashes (the pattern, not just the colour, carries meaning)."""
     x0, y0, x1, y1 = box
@@ -652,18 +694,241 @@ def palette_image(colours: Iterable[Colour]) -> Image.Image:
     return pal
 
 
+# --- drawing straight into the palette -----------------------------------------------------------
+class Palette:
+    """A fixed palette (from :func:`palette_image`) to draw pictures in, with what drawing in it has learnt: each
+    sprite in the palette's colours, and each sprite composited over each background it was pasted on.
+
+    A picture drawn in RGB and quantised at the end (:func:`encode_png` with a palette) costs a pass over every
+    pixel to map, on top of blending every sprite's pixels in RGB. A :class:`Canvas` starts from a background
+    already in the palette and pastes ready tiles of palette indices instead: a sprite's opaque pixels come from
+    its own colours mapped once, and its edges (anti-aliasing, shadows) from the tile made the first time the
+    sprite met the same background pixels under them. The tiles are exactly what quantising the RGB blend gives,
+    except that the background under an edge is the palette's colour rather than the RGB one (a felt gradient
+    drawn before quantising): a difference of a few levels on a few pixels, which the render tests bound.
+
+    The caches are bounded (oldest first out) and shared by the threads that render; a sprite is kept by its
+    entry, so its ``id`` cannot be reused while the entry lives."""
+
+    def __init__(self, image: Image.Image, sprites: int = 4096, tiles: int = 16384) -> None:
+        self.image = image
+        self._lock = threading.Lock()
+        self._sprites: OrderedDict[int, _Prepared] = OrderedDict()
+        self._tiles: OrderedDict[tuple[Any, ...], tuple[Image.Image, Image.Image]] = OrderedDict()
+        self._ink: dict[Colour, int] = {}
+        self._tables: dict[int, Image.Image] = {}
+        self._keep = (sprites, tiles)
+
+    def quantize(self, image: Image.Image) -> Image.Image:
+        """``image`` (RGB) mapped to the nearest colours of the palette, without dithering."""
+        return image.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def ink(self, colour: Colour) -> int:
+        """The index ``colour`` becomes when quantised: what a shape drawn in ``colour`` is drawn with."""
+        index = self._ink.get(colour)
+        if index is None:
+            index = self._ink[colour] = self.quantize(Image.new("RGB", (1, 1), colour)).tobytes()[0]
+        return index
+
+    def prepared(self, sprite: Image.Image) -> _Prepared:
+        key = id(sprite)
+        with self._lock:
+            prep = self._sprites.get(key)
+            if prep is not None and prep.sprite is sprite:
+                self._sprites.move_to_end(key)
+                return prep
+        prep = _prepare(sprite, self)
+        with self._lock:
+            self._sprites[key] = prep
+            if len(self._sprites) > self._keep[0]:
+                self._sprites.popitem(last=False)
+        return prep
+
+    def tile(self, key: tuple[Any, ...], sprite: Image.Image) -> Image.Image | None:
+        """The tile kept for ``key``, made from ``sprite`` (an entry of a sprite since gone, whose id ``sprite``
+        now has, is not it)."""
+        with self._lock:
+            entry = self._tiles.get(key)
+            if entry is None or entry[0] is not sprite:
+                return None
+            self._tiles.move_to_end(key)
+            return entry[1]
+
+    def keep(self, key: tuple[Any, ...], sprite: Image.Image, tile: Image.Image) -> None:
+        with self._lock:
+            self._tiles[key] = (sprite, tile)
+            if len(self._tiles) > self._keep[1]:
+                self._tiles.popitem(last=False)
+
+    def table_key(self, table: Image.Image) -> int:
+        """A number for ``table`` in this palette's keys (the table is kept, so that the number stays its own)."""
+        with self._lock:
+            self._tables[id(table)] = table
+        return id(table)
+
+    def background(self, image: Image.Image) -> Image.Image:
+        """An RGB picture (an empty table) in the palette: the first layer of a :class:`Canvas`."""
+        return self.quantize(image.convert("RGB"))
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A sprite ready to paste into a palette picture."""
+
+    sprite: Image.Image  # kept alive while this entry is: the cache is keyed by its id
+    tile: Image.Image  # "P": its colours in the palette, for its opaque pixels
+    touched: Image.Image  # "L", 255 or 0: the pixels it covers at all
+    blank: Image.Image | None  # "L": 255 except where it is partly transparent; None when it has no such pixel
+
+
+def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
+    if sprite.mode == "P":
+        return _Prepared(sprite, sprite, Image.new("L", sprite.size, 255), None)
+    rgb = sprite.convert("RGB")
+    if sprite.mode != "RGBA":
+        return _Prepared(sprite, palette.quantize(rgb), Image.new("L", sprite.size, 255), None)
+    alpha = sprite.getchannel("A")
+    touched = alpha.point(lambda a: 255 if a else 0)
+    partial = alpha.point(lambda a: 255 if 0 < a < 255 else 0)
+    blank = None if partial.getbbox() is None else partial.point(lambda a: 0 if a else 255)
+    return _Prepared(sprite, palette.quantize(rgb), touched, blank)
+
+
+Ink = Colour | int  # a colour, or its index in a palette picture
+
+
+class Surface:
+    """A picture being drawn: an RGB copy of ``background``, sprites pasted over their own transparency, shapes
+    drawn through :attr:`draw` in :meth:`ink` colours. The renderers draw on a :class:`Canvas`, its palette
+    twin; this one is the reference the canvas is checked against (quantised, the two must agree)."""
+
+    def __init__(self, background: Image.Image) -> None:
+        self.image = background.copy()
+        self.draw = ImageDraw.Draw(self.image)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+    def ink(self, colour: Colour) -> Ink:
+        return colour
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
+        """``sprite`` with its top left corner at ``xy`` (parts outside the picture are cut off)."""
+        self.image.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
+
+
+EXACT = "exact"  # a paste over what was drawn before it: the pixels under its edges are read (see Canvas.paste)
+Under = Colour | str | None
+
+
+class Canvas(Surface):
+    """A picture drawn in a :class:`Palette` over ``table``, the RGB picture its ``background`` was mapped from:
+    pastes of RGB or RGBA sprites (blended as ``Image.paste`` with the sprite as its own mask blends them in RGB,
+    then mapped), and shapes drawn with :meth:`ink` colours through :attr:`draw` (Pillow's shapes are not
+    anti-aliased: the same pixels as in RGB). Text is pasted (:class:`Label`, :class:`Glyphs`), never drawn on a
+    canvas: Pillow sets text into a palette picture without anti-aliasing.
+
+    A sprite's opaque pixels need nothing under them; its partly transparent ones (edges, shadows) are blended
+    with what :meth:`paste` is told lies under them: by default the empty table (the tile is made from ``table``
+    and kept for that place, or for that colour where the table is flat there), a colour (a chip, a pill drawn
+    before), or :data:`EXACT`, the canvas's own pixels, read at each paste (a card on a card)."""
+
+    def __init__(self, background: Image.Image, palette: Palette, table: Image.Image) -> None:
+        super().__init__(background)
+        self.palette = palette
+        self.table = table
+        self._table = palette.table_key(table)
+
+    def ink(self, colour: Colour) -> Ink:
+        return self.palette.ink(colour)
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], under: Under = None) -> None:
+        prep = self.palette.prepared(sprite)
+        x, y = xy
+        if prep.blank is None:
+            self.image.paste(prep.tile, (x, y), prep.touched)
+            return
+        box = (x, y, x + sprite.width, y + sprite.height)
+        palette = self.palette
+        if under == EXACT:
+            below = self.image.crop(box)
+            below.paste(0, (0, 0, sprite.width, sprite.height), prep.blank)
+            key: tuple[Any, ...] = (id(sprite), below.tobytes())
+        elif under is None:
+            key = (id(sprite), self._table, x, y)
+        else:
+            key = (id(sprite), under)
+        tile = palette.tile(key, sprite)
+        if tile is None:
+            if under == EXACT:
+                rgb = self.image.crop(box).convert("RGB")
+            elif under is None:
+                rgb = self.table.crop(box)
+                colours = rgb.getcolors(1)
+                if colours:  # the table is one colour there: the same tile serves that colour anywhere
+                    flat = (id(sprite), colours[0][1])
+                    tile = palette.tile(flat, sprite)
+            else:
+                rgb = Image.new("RGB", sprite.size, under)
+            if tile is None:
+                rgb.paste(sprite, (0, 0), sprite)
+                tile = palette.quantize(rgb)
+                if under is None and colours:
+                    palette.keep(flat, sprite, tile)
+            palette.keep(key, sprite, tile)
+        self.image.paste(tile, (x, y), prep.touched)
+
+
+def put(img: Image.Image | Surface, sprite: Image.Image, xy: tuple[int, int], under: Under = None) -> None:
+    """Paste ``sprite`` (over its own transparency, if it has any) into a picture or a :class:`Surface`;
+    ``under`` says a :class:`Canvas` what lies under it."""
+    if isinstance(img, Canvas):
+        img.paste(sprite, xy, under)
+    elif isinstance(img, Surface):
+        img.paste(sprite, xy)
+    else:
+        img.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
+
+
 # --- encoding --------------------------------------------------------------------------------
+try:  # ISA-L's deflate: the same format, four to five times faster than zlib at level 1 on these pictures
+    from isal import isal_zlib as _deflate  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover - the requirements install it; zlib makes the same kind of file
+    _deflate = zlib
+DEFLATE = getattr(_deflate, "__name__", "zlib").rpartition(".")[2]
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
 def encode_png(image: Image.Image, palette: Image.Image | None = None, level: int = 1) -> bytes:
     """Encode as PNG, fast. With ``palette`` (from :func:`palette_image`) each pixel is first mapped to
     the nearest palette colour, without dithering: a third of the bytes to filter and deflate, which
     makes encoding several times faster and the file smaller. Flat drawings lose nothing visible
     if the palette holds the anti-aliasing ramps between the colours that meet. An image already drawn in
-    palette mode needs no ``palette``; ``level`` is the zlib level (1 is fastest)."""
+    palette mode (a :class:`Canvas`) needs no ``palette``; ``level`` is the deflate level (1 is fastest).
+
+    A palette picture is written here, rows unfiltered (filters do not help palette indices) and deflated by
+    :data:`DEFLATE`; other modes by Pillow."""
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=level)
-    return buf.getvalue()
+    if image.mode != "P":
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", optimize=False, compress_level=level)
+        return buf.getvalue()
+    width, height = image.size
+    rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte: 0, none
+    rows.paste(image, (1, 0))
+    colours = bytes(image.getpalette("RGB") or [0, 0, 0])
+    return b"".join((
+        b"\x89PNG\r\n\x1a\n",
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", colours),
+        _chunk(b"IDAT", _deflate.compress(rows.tobytes(), level)),
+        _chunk(b"IEND", b""),
+    ))
 
 
 def join_names(names: Iterable[str]) -> str:

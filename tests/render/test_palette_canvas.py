@@ -1,0 +1,223 @@
+"""Boards drawn straight into their palette (render.common.Canvas) against the same boards drawn in RGB and quantised
+at the end, as every board was drawn before: the pictures must agree within a stated tolerance. Also the PNG writer
+for palette pictures, and the canvas's own pastes and caches.
+
+Tolerance: anti-aliased edges and shadows that fall on the felt's gradient are blended, on a canvas, with the
+gradient's palette colour instead of its exact RGB value, so a few of their pixels may end one palette step away
+(measured: at most 24 levels of one channel, on at most 0.07 % of a Breaks board's pixels). In Blockers! a few
+single pixels (one or two a board, at most) where a tile's edge meets the captured marker's frame have no ramp in the
+palette and may change nearest colour by more; everything else is identical.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any, cast
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from engine.rng import Rng
+from render import blockers, breaks
+from render.common import (
+    EXACT,
+    FELT_CENTRE,
+    FELT_EDGE,
+    PANEL,
+    WHITE,
+    YELLOW,
+    Canvas,
+    Glyphs,
+    Palette,
+    Surface,
+    encode_png,
+    felt,
+    palette_image,
+    ramp,
+    shape_sprite,
+)
+from tables.catalog import default_catalog
+from tests.render.png_helpers import decode
+from tests.render.test_breaks_render import NAMES, OPTION_SETS, playout
+
+MAX_LEVELS = 32  # the largest difference of one colour channel allowed at a pixel
+MAX_FAR_SHARE = 0.00002  # Blockers!: the share of pixels allowed past MAX_LEVELS (single anti-aliased pixels of a
+# colour pair the palette has no ramp for, whose nearest colour moves with the background's last bit)
+NAMES5 = ["Alice", "Bob", "Carmen", "Dmitri", "Eun-ji"]
+CATALOG = default_catalog()
+MAX_SHARE = 0.002  # the share of a board's pixels allowed to differ at all
+
+
+def difference(a: Image.Image, b: Image.Image) -> tuple[int, float]:
+    """The largest channel difference and the share of pixels that differ, between two pictures in RGB."""
+    assert a.size == b.size
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    biggest = max(int(hi) for _, hi in diff.getextrema())  # type: ignore[misc]
+    changed = diff.convert("L").point(lambda v: 255 if v else 0).histogram()[255]
+    return biggest, changed / (a.width * a.height)
+
+
+def far_share(a: Image.Image, b: Image.Image) -> float:
+    """The share of pixels where some channel differs by more than :data:`MAX_LEVELS`."""
+    bands = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).split()
+    far = ImageChops.lighter(ImageChops.lighter(bands[0], bands[1]), bands[2]).point(
+        lambda v: 255 if v > MAX_LEVELS else 0)
+    return far.histogram()[255] / (a.width * a.height)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("own", [False, True])
+def test_breaks_palette_board_is_the_rgb_board(seats: int, own: bool) -> None:
+    worst = (0, 0.0)
+    boards = 0
+    for k, options in enumerate(OPTION_SETS):
+        views = playout(seats, cast(dict[str, Any], options), 11 + k, own)
+        for view in views[::9] + views[-1:]:
+            png = breaks.render(view, NAMES)
+            drawn = decode(png, rgb=False)
+            assert drawn.mode == "P"
+            reference = breaks._S.PALETTE.quantize(breaks.render_rgb(view, NAMES))
+            biggest, share = difference(drawn, reference)
+            assert biggest <= MAX_LEVELS and share <= MAX_SHARE, (options, view["ply"], biggest, share)
+            worst = (max(worst[0], biggest), max(worst[1], share))
+            boards += 1
+    assert boards >= 30
+
+
+def views_of(key: str, seats: int, options: dict[str, Any], seed: int, every: int) -> list[Any]:
+    """Every ``every``-th position of one random game (and its last): the public view and the mover's own."""
+    game = CATALOG.get(key)
+    assert game is not None
+    state = game.new_game(seats, game.resolve_options(options), seed)
+    rng = Rng(seed)
+    views = []
+    for ply in range(5000):
+        acting = sorted(game.to_act(state))
+        if not acting:
+            break
+        seat = acting[rng.below(len(acting))]
+        game.fast_apply(state, seat, game.sample_move(state, seat, rng))
+        if ply % every == 0 or not game.to_act(state):
+            views += [game.view(state, None), game.view(state, seat)]
+    return views
+
+
+@pytest.mark.parametrize(("seats", "mode"), [(2, "basic"), (3, "basic"), (4, "basic"), (5, "basic"),
+                                             (2, "advanced")])
+def test_blockers_palette_board_is_the_rgb_board(seats: int, mode: str) -> None:
+    boards = 0
+    for seed in (1, 2):
+        for view in views_of("blockers", seats, {"mode": mode}, seed, 7):
+            drawn = decode(blockers.render(view, NAMES5), rgb=False)
+            assert drawn.mode == "P"
+            reference = blockers._S.PALETTE.quantize(blockers.render_rgb(view, NAMES5))
+            biggest, share = difference(drawn, reference)
+            far = far_share(drawn, reference)
+            assert share <= MAX_SHARE and far <= MAX_FAR_SHARE, (view["ply"], biggest, share, far)
+            boards += 1
+    assert boards >= 10
+
+
+def test_palette_png_round_trips_indices_and_colours() -> None:
+    rnd = random.Random(5)
+    colours = [(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)) for _ in range(200)]
+    img = Image.new("P", (97, 61))
+    img.putpalette([v for c in colours for v in c])
+    img.putdata([rnd.randrange(len(colours)) if y % 7 else 3 for y in range(61) for _ in range(97)])
+    png = encode_png(img)
+    back = decode(png, rgb=False)
+    assert back.mode == "P" and back.size == img.size
+    assert back.tobytes() == img.tobytes()
+    assert back.convert("RGB").tobytes() == img.convert("RGB").tobytes()
+    # an RGB picture quantised on the way, as before
+    rgb = img.convert("RGB")
+    assert decode(encode_png(rgb, palette_image(colours))).tobytes() == rgb.tobytes()
+
+
+def _palette() -> Palette:
+    colours = ramp(FELT_EDGE, FELT_CENTRE, 40)
+    for bg in (PANEL, WHITE, FELT_EDGE, FELT_CENTRE):
+        for fg in (YELLOW, (0, 0, 0), (24, 24, 28)):
+            colours += ramp(bg, fg, 8)
+    return Palette(palette_image(colours), sprites=8, tiles=8)
+
+
+def _table() -> Image.Image:
+    table = felt((160, 120))
+    ImageDraw.Draw(table).rectangle((80, 0, 159, 119), fill=PANEL)
+    return table
+
+
+def test_canvas_pastes_blend_like_rgb_pastes() -> None:
+    """Over the table's gradient and its flat panel, over a colour drawn first, and over another sprite (EXACT):
+    the canvas gives what blending in RGB and quantising gives, within the tolerance, and the same pixels where
+    the table is flat."""
+    palette, table = _palette(), _table()
+    disc, star = shape_sprite("o", 30, YELLOW), shape_sprite("*", 22, (24, 24, 28))
+    canvas, surface = Canvas(palette.background(table), palette, table), Surface(table)
+    for target in (canvas, surface):
+        target.paste(disc, (10, 10))  # on the felt
+        target.paste(disc, (100, 10))  # on the panel
+        target.draw.rectangle((90, 60, 150, 110), fill=target.ink(WHITE))
+        target.paste(star, (100, 70)) if target is surface else canvas.paste(star, (100, 70), WHITE)
+        target.paste(star, (104, 14)) if target is surface else canvas.paste(star, (104, 14), EXACT)
+    reference = palette.quantize(surface.image)
+    biggest, share = difference(canvas.image, reference)
+    assert biggest <= MAX_LEVELS
+    right = (80, 0, 160, 120)  # the flat half: every pixel the same
+    assert difference(canvas.image.crop(right), reference.crop(right)) == (0, 0.0)
+    # the same pastes again hit the caches and draw the same picture
+    again = Canvas(palette.background(table), palette, table)
+    again.paste(disc, (10, 10))
+    again.paste(disc, (100, 10))
+    again.draw.rectangle((90, 60, 150, 110), fill=again.ink(WHITE))
+    again.paste(star, (100, 70), WHITE)
+    again.paste(star, (104, 14), EXACT)
+    assert again.image.tobytes() == canvas.image.tobytes()
+
+
+def test_a_wrong_background_shows() -> None:
+    """What ``under`` says matters: a sprite pasted over a colour drawn first, but said to lie on the table, gets
+    the table's colours at its edges (this is what the board test above would catch)."""
+    palette, table = _palette(), _table()
+    disc = shape_sprite("o", 30, YELLOW)
+    right, wrong = (Canvas(palette.background(table), palette, table) for _ in range(2))
+    for canvas in (right, wrong):
+        canvas.draw.rectangle((90, 60, 150, 110), fill=canvas.ink(WHITE))
+    right.paste(disc, (100, 70), WHITE)
+    wrong.paste(disc, (100, 70))
+    assert difference(right.image, wrong.image)[0] > MAX_LEVELS
+
+
+def test_glyphs_set_whole_on_a_canvas_match_glyph_by_glyph() -> None:
+    palette, table = _palette(), _table()
+    face = Glyphs(22, YELLOW, bold=True)
+    canvas, surface = Canvas(palette.background(table), palette, table), Surface(table)
+    for k, x in enumerate((81.0, 81.3, 81.5, 81.8)):  # where each glyph lands depends on the fraction
+        xy = (x, 15 + 27 * k)
+        boxes = [face.paste(canvas, xy, "Ava 12", under=PANEL),
+                 face.paste(surface, xy, "Ava 12")]
+        assert boxes[0] == boxes[1]
+    assert difference(canvas.image, palette.quantize(surface.image)) == (0, 0.0)
+
+
+def test_caches_are_bounded_and_never_confuse_sprites() -> None:
+    palette, table = _palette(), _table()
+    for k in range(40):
+        sprite = shape_sprite("o", 10 + k % 5, YELLOW if k % 2 else (0, 0, 0))  # new objects: ids get reused
+        canvas = Canvas(palette.background(table), palette, table)
+        canvas.paste(sprite, (90 + k % 3, 20))
+        assert len(palette._sprites) <= 8 and len(palette._tiles) <= 8
+        check = Surface(table)
+        check.paste(sprite, (90 + k % 3, 20))
+        box = (90, 20, 110, 45)
+        assert difference(canvas.image.crop(box), palette.quantize(check.image).crop(box)) == (0, 0.0)
+
+
+def test_palette_png_is_smaller_than_the_rgb_one() -> None:
+    view = playout(4, {}, 3)[30]
+    png = breaks.render(view, NAMES)
+    buf = io.BytesIO()
+    breaks.render_rgb(view, NAMES).save(buf, format="PNG", compress_level=1)
+    assert len(png) < len(buf.getvalue()) / 2
