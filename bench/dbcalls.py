@@ -18,6 +18,9 @@ repository root::
 
     python -m bench.dbcalls                      # the table, for 2 games of each scenario
     python -m bench.dbcalls --games 1 --origins  # and every call of one move of each, with where it comes from
+
+The CPU column is this process's CPU time (all its threads: the database's too) per move, with pictures off, taken
+without ``--origins`` (whose tracebacks cost CPU per call).
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ class Recorder:
     """Counts the hops to one aiosqlite connection's thread (its ``_execute``, which every Connection and Cursor
     method goes through), with each call's statement and where it came from."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, origins: bool) -> None:
         self.calls: list[Call] = []
         self.on = False
         conn: Any = db._conn
@@ -85,7 +88,7 @@ class Recorder:
 
         async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
             if self.on:
-                self.calls.append(_call(fn, args))
+                self.calls.append(_call(fn, args, origins))
             return await real(fn, *args, **kwargs)
 
         conn._execute = counted
@@ -95,14 +98,17 @@ class Recorder:
         return calls
 
 
-def _call(fn: Any, args: tuple[Any, ...]) -> Call:
+def _call(fn: Any, args: tuple[Any, ...], origins: bool) -> Call:
+    """One call, with where it came from when ``origins`` (a traceback: it costs CPU, so the CPU figures are
+    taken without it)."""
     kind = getattr(fn, "__name__", str(fn)).lstrip("_")
+    origin = _origin() if origins else ""
     if kind == "run_steps":  # storage.sql.steps: (connection, steps, BEGIN first, COMMIT last)
         words = [s.sql.split()[0] for s in args[1] if s.args or not s.many]
         words = ["BEGIN"] * bool(args[2]) + words + ["COMMIT"] * bool(args[3])
-        return Call(kind, "; ".join(words), _origin(), len(words))
+        return Call(kind, "; ".join(words), origin, len(words))
     sql = " ".join(str(args[0]).split()[:4]) if args and isinstance(args[0], str) else ""
-    return Call(kind, sql, _origin(), 1 if sql else 0)
+    return Call(kind, sql, origin, 1 if sql else 0)
 
 
 def _origin() -> str:
@@ -186,14 +192,14 @@ async def play(service: TableService, recorder: Recorder, scenario: Scenario, ch
             tally.example = calls
 
 
-async def run(games: int, seed: int, scenarios: Sequence[Scenario]) -> dict[str, Tally]:
+async def run(games: int, seed: int, scenarios: Sequence[Scenario], origins: bool = False) -> dict[str, Tally]:
     rng = Rng(seed)
     out: dict[str, Tally] = {}
     with tempfile.TemporaryDirectory(prefix="blockhouse-dbcalls-") as tmp:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
         service = TableService(db, default_catalog(), seeds=lambda: rng.next64() >> 1, render=False)
         service.thinker = Thinker(budget_ms=20)  # a medium bot that answers quickly: its calls are what count
-        recorder = Recorder(db)
+        recorder = Recorder(db, origins)
         try:
             channel = 1000
             for scenario in scenarios:
@@ -215,7 +221,8 @@ def _stats(values: Sequence[float]) -> str:
 
 def format_text(tallies: dict[str, Tally], origins: bool) -> str:
     lines = ["Database calls per move (median, mean, max), through TableService and the cog's bookkeeping; CPU: this "
-             "process's, pictures off:", "",
+             "process's (all its threads), pictures off" + (", inflated by --origins' tracebacks" if origins else "")
+             + ":", "",
              f"{'scenario':<24} {'moves':>5}  {'calls':^17}  {'statements':^17}  {'autocomplete':^17}  "
              f"{'CPU ms':^17}"]
     for name, t in tallies.items():
@@ -244,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--only", default=None, help="only the scenarios whose name contains this")
     args = p.parse_args(argv)
     chosen = [s for s in SCENARIOS if args.only is None or args.only.lower() in s.name.lower()]
-    print(format_text(asyncio.run(run(args.games, args.seed, chosen)), args.origins))
+    print(format_text(asyncio.run(run(args.games, args.seed, chosen, args.origins)), args.origins))
     return 0
 
 
