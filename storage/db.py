@@ -358,9 +358,12 @@ class Database:
         return _table_row(next(iter(rows)))
 
     async def _write(self, todo: Sequence[Step]) -> list[list[sqlite3.Row]]:
-        """A change without Python between its statements, in one transaction sent in one hop (:func:`steps`)."""
-        async with self._lock:
-            return await steps(self._conn, todo)
+        """A change without Python between its statements, in one transaction sent in one hop (:func:`steps`). A
+        change of one plain statement is a transaction by itself (no ``BEGIN`` and ``COMMIT`` around it: on a
+        server's database, they would be round trips of their own)."""
+        alone = len(todo) == 1 and not todo[0].many and todo[0].guard is None
+        async with self._lock:  # (no other transaction is open on the connection while it is held)
+            return await steps(self._conn, todo, begin=not alone, commit=not alone)
 
     async def _change(self, table_id: int, todo: Sequence[Step], ended: float | None = None) -> TableRow:
         """Run ``todo`` and return the table's new row, in one transaction: one hop, unless the change ends the game
