@@ -18,8 +18,9 @@ Run from the repository root::
 
 ``--compare`` decodes both pictures to RGB and prints, per row, the largest difference of one colour channel over
 all pixels and the share of pixels that differ at all: "the same picture" is judged from those figures (and a look).
-``--threads N`` renders the same boards again from N threads at once and prints the wall time, the CPU time and
-their ratio: about N when the renders run in parallel, about 1 when the GIL serialises them.
+``--threads N`` renders the same boards again from 1 and N threads at once, then from 1 and N processes, and prints
+the wall time per board, the CPU time and their ratio: about N when the renders run in parallel, about 1 when the
+GIL serialises them (on a machine busy with other work, both less).
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import multiprocessing
 import platform
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             line += f"{row.max_diff:>9}{row.changed:>8.2%}" if row.compared else f"{'-':>9}{'-':>9}"
         print(line)
     if args.threads:
-        threads(rows, registry, args.threads)
+        threads(rows, args.threads)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump([{"game": r.game, "players": r.players, "kind": r.kind, "boards": len(r.views),
@@ -194,21 +197,43 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def threads(rows: list[Row], registry: Any, n: int) -> None:
-    """Every board rendered once from one thread, then split over ``n`` threads: wall and CPU time of each."""
-    jobs = [(registry.entry(r.game).render, v, NAMES[:r.players]) for r in rows for v in r.views]
+def _render_slice(jobs: list[tuple[str, Any, list[str]]], barrier: Any) -> tuple[float, float, float]:
+    """Render ``jobs`` once untimed, wait for the other workers, render them again: (start, end, CPU seconds) of
+    the second pass, by ``time.perf_counter`` (one clock for every process of the machine) and this thread's CPU."""
+    registry = default_catalog()
+    for key, view, names in jobs:
+        registry.entry(key).render(view, names)
+    barrier.wait()
+    start, cpu = time.perf_counter(), time.thread_time()
+    for key, view, names in jobs:
+        registry.entry(key).render(view, names)
+    return start, time.perf_counter(), time.thread_time() - cpu
 
-    def run(part: list[Any]) -> None:
-        for render, view, names in part:
-            render(view, names)
 
-    for count in (1, n):
-        wall, cpu = time.perf_counter(), time.process_time()
-        with ThreadPoolExecutor(count) as pool:
-            list(pool.map(run, [jobs[k::count] for k in range(count)]))
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        print(f"{count} thread{'s' * (count > 1)}: {len(jobs)} boards, wall {wall * 1000 / len(jobs):.2f} ms "
-              f"per board, CPU {cpu * 1000 / len(jobs):.2f} ms per board, CPU/wall {cpu / wall:.2f}")
+def threads(rows: list[Row], n: int) -> None:
+    """Every board rendered by 1 and by ``n`` threads, then by 1 and ``n`` processes (spawned), each worker taking
+    its share of the boards; after an untimed pass each, the workers start together. Prints the wall time per
+    board and the CPU time over the wall time: about ``n`` when the workers run in parallel, about 1 when they
+    take turns (the GIL), less on a machine busy with other work."""
+    jobs = [(r.game, v, NAMES[:r.players]) for r in rows for v in r.views]
+    for kind in ("thread", "process"):
+        for count in (1, n):
+            parts = [jobs[k::count] for k in range(count)]
+            if kind == "thread":
+                barrier: Any = threading.Barrier(count)
+                with ThreadPoolExecutor(count) as pool:
+                    spans = list(pool.map(_render_slice, parts, [barrier] * count))
+            else:
+                context = multiprocessing.get_context("spawn")
+                with context.Manager() as manager:
+                    barrier = manager.Barrier(count)
+                    with ProcessPoolExecutor(count, mp_context=context) as procs:
+                        spans = list(procs.map(_render_slice, parts, [barrier] * count))
+            wall = max(end for _, end, _ in spans) - min(start for start, _, _ in spans)
+            cpu = sum(c for _, _, c in spans)
+            print(f"{count} {kind}{'es' * (count > 1 and kind == 'process')}{'s' * (count > 1 and kind == 'thread')}: "
+                  f"{len(jobs)} boards, wall {wall * 1000 / len(jobs):.2f} ms per board, "
+                  f"CPU {cpu * 1000 / len(jobs):.2f} ms per board, CPU/wall {cpu / wall:.2f}")
 
 
 if __name__ == "__main__":

@@ -39,8 +39,12 @@ from render.common import (
     WHITE,
     YELLOW,
     Box,
+    Canvas,
     Colour,
     Label,
+    Palette,
+    Surface,
+    Under,
     dashed_rect,
     draw_text,
     encode_png,
@@ -100,10 +104,11 @@ def _label(text: str, size: int, fill: Colour, bold: bool, decorative: bool = Fa
     return text_label(text, size, fill, bold, decorative=decorative)
 
 
-def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
-         bold: bool = False, decorative: bool = False) -> Box:
-    """Text by its vertical middle (``anchor`` l / m / r), from a cache of drawn labels; returns its box."""
-    return _label(text, size, fill, bold, decorative).paste(img, xy, anchor=anchor[0])
+def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
+         bold: bool = False, decorative: bool = False, under: Under = None) -> Box:
+    """Text by its vertical middle (``anchor`` l / m / r), from a cache of drawn labels; returns its box. ``under``
+    as for :meth:`render.common.Canvas.paste` (a panel drawn under it: its colour)."""
+    return _label(text, size, fill, bold, decorative).paste(img, xy, anchor=anchor[0], under=under)
 
 
 def _kind_name(kind: str) -> str:
@@ -203,30 +208,30 @@ def _block(kind: str, owner: int, power: int, plug: str, inputs: tuple[str, ...]
     return img
 
 
-def _blocks(img: Image.Image, blocks: Sequence[BlockView]) -> None:
+def _blocks(img: Surface, blocks: Sequence[BlockView]) -> None:
     for b in blocks:
         cell, parent = parse_cell(b["cell"]), parse_cell(b["parent"])
         inputs = tuple(sorted(_side(cell, parse_cell(t)) for t in b["inputs"]))
         sprite = _block(b["kind"], b["owner"], b["power"], _side(cell, parent), inputs)
         x, y, _, _ = _box(cell)
-        img.paste(sprite, (x, y), sprite)
+        img.paste(sprite, (x, y))
 
 
-def _open_inputs(img: Image.Image, open_inputs: list[list[str]]) -> None:
+def _open_inputs(img: Surface, open_inputs: list[list[str]]) -> None:
     both = set(open_inputs[0]) & set(open_inputs[1])
     for seat, cells in enumerate(open_inputs):
         for name in cells:
             a, b, c, d = _box(parse_cell(name))
             cx = (a + c) / 2 + ((-20 if seat == 0 else 20) if name in both else 0)
             ring = _ring(seat)
-            img.paste(ring, (round(cx - 20), round((b + d) / 2 - 20)), ring)
+            img.paste(ring, (round(cx - 20), round((b + d) / 2 - 20)))
 
 
-def _last_cells(draw: ImageDraw.ImageDraw, cells: list[str]) -> None:
+def _last_cells(img: Surface, cells: list[str]) -> None:
     for name in dict.fromkeys(cells):
         a, b, c, d = _box(parse_cell(name))
-        draw.rectangle((a, b, c, d), outline=INK, width=6)
-        dashed_rect(draw, (a + 1, b + 1, c - 1, d - 1), HAZARD, width=4, dash=9, gap=6)
+        img.draw.rectangle((a, b, c, d), outline=img.ink(INK), width=6)
+        dashed_rect(img.draw, (a + 1, b + 1, c - 1, d - 1), img.ink(HAZARD), width=4, dash=9, gap=6)
 
 
 # --- words ------------------------------------------------------------------------------------------------------
@@ -310,10 +315,11 @@ def last_text(view: BreakerView, names: list[str]) -> str:
 
 
 # --- the panels under the board -------------------------------------------------------------------------------
-def _seat_badge(img: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> float:
+def _seat_badge(img: Surface, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> float:
     """A square in the seat's colour with its number, centred on ``y``; returns the x after it."""
-    draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=SEAT[seat], outline=WHITE, width=2)
-    _put(img, (x + 14, y), str(seat + 1), SMALL, SEAT_TEXT[seat], anchor="m", bold=True)
+    draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=img.ink(SEAT[seat]), outline=img.ink(WHITE),
+                           width=2)
+    _put(img, (x + 14, y), str(seat + 1), SMALL, SEAT_TEXT[seat], anchor="m", bold=True, under=SEAT[seat])
     return x + 36
 
 
@@ -397,72 +403,75 @@ def layout(view: BreakerView, names: list[str]) -> Layout:
     )
 
 
-def _last_panel(img: Image.Image, draw: ImageDraw.ImageDraw, lines: list[str], y: int) -> int:
+def _last_panel(img: Surface, draw: ImageDraw.ImageDraw, lines: list[str], y: int) -> int:
     if not lines:
         return y
     h = 16 + 28 * len(lines)
     x0, x1 = MARGIN, W - MARGIN
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=10, fill=PANEL, outline=PANEL_EDGE, width=2)
-    dashed_rect(draw, (x0 + 12, y + 9, x0 + 44, y + 35), HAZARD, width=4, dash=7, gap=4)
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=10, fill=img.ink(PANEL), outline=img.ink(PANEL_EDGE), width=2)
+    dashed_rect(draw, (x0 + 12, y + 9, x0 + 44, y + 35), img.ink(HAZARD), width=4, dash=7, gap=4)
     for i, line in enumerate(lines):
-        _put(img, (x0 + 56, y + 22 + 28 * i), line, BODY, WHITE, bold=i == 0 and len(lines) == 1)
+        _put(img, (x0 + 56, y + 22 + 28 * i), line, BODY, WHITE, bold=i == 0 and len(lines) == 1, under=PANEL)
     return y + h + 10
 
 
-def _circuits(img: Image.Image, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], y: int) -> int:
+def _circuits(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], y: int) -> int:
     x0, x1 = MARGIN, W - MARGIN
     h = 52 + 40 * len(view["circuits"])
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
-    _put(img, (x0 + 14, y + 22), "CIRCUITS: more power controls one", SMALL, MUTED, bold=True)
-    _put(img, (x1 - 14, y + 22), f"Round {view['round']} of {view['max_rounds']}", SMALL, MUTED, anchor="r")
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=img.ink(PANEL), outline=img.ink(PANEL_EDGE), width=2)
+    _put(img, (x0 + 14, y + 22), "CIRCUITS: more power controls one", SMALL, MUTED, bold=True, under=PANEL)
+    _put(img, (x1 - 14, y + 22), f"Round {view['round']} of {view['max_rounds']}", SMALL, MUTED, anchor="r",
+             under=PANEL)
     for i, circuit in enumerate(view["circuits"]):
         cy = y + 60 + i * 40
-        _put(img, (x0 + 16, cy), CIRCUITS[i], NAME, WHITE, bold=True)
+        _put(img, (x0 + 16, cy), CIRCUITS[i], NAME, WHITE, bold=True, under=PANEL)
         x = x0 + 66.0
         for seat in (0, 1):
             x = _seat_badge(img, draw, x, cy, seat)
-            box = _put(img, (x, cy), str(circuit["power"][seat]), NAME, WHITE, bold=True)
+            box = _put(img, (x, cy), str(circuit["power"][seat]), NAME, WHITE, bold=True, under=PANEL)
             x = box[2] + 24
         who = circuit["controller"]
         x = max(x, x0 + 250)
         if who is None:
-            _put(img, (x, cy), "tied: nobody controls it", BODY, MUTED)
+            _put(img, (x, cy), "tied: nobody controls it", BODY, MUTED, under=PANEL)
         else:
             x = _seat_badge(img, draw, x, cy, who)
             _put(img, (x, cy), fit_text(f"{names[who]} controls it", BODY, x1 - 14 - x, bold=True), BODY, WHITE,
-                 bold=True)
+                 bold=True, under=PANEL)
     return y + h + 10
 
 
-def _player(img: Image.Image, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], seat: int,
+def _player(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], seat: int,
             lay: Layout, y: int) -> int:
     x0, x1 = MARGIN, W - MARGIN
     h = lay.player_height(seat)
     acting = view["result"] is None and view["turn"] == seat
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=PANEL, outline=YELLOW if acting else PANEL_EDGE,
-                           width=5 if acting else 2)
+    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=img.ink(PANEL),
+                           outline=img.ink(YELLOW if acting else PANEL_EDGE), width=5 if acting else 2)
     x = _seat_badge(img, draw, x0 + 14, y + 26, seat)
     tag = " (to play)" if acting else ""
-    _put(img, (x, y + 26), fit_text(names[seat] + tag, NAME, x1 - 14 - x, bold=True), NAME, WHITE, bold=True)
+    _put(img, (x, y + 26), fit_text(names[seat] + tag, NAME, x1 - 14 - x, bold=True), NAME, WHITE, bold=True,
+         under=PANEL)
     top = y + 70
-    _put(img, (x0 + 14, top), "Hand", BODY, MUTED, bold=True)
+    _put(img, (x0 + 14, top), "Hand", BODY, MUTED, bold=True, under=PANEL)
     chips = lay.hands[seat]
     for c in chips:
         cy = top + 40 * c.row
         module = not c.kind[0].isdigit()
         fill = MODULE_FILL if module else SEAT[seat]
-        draw.rounded_rectangle((c.x, cy - 17, c.x + c.width, cy + 17), radius=7, fill=fill, outline=SEAT_DARK[seat],
-                               width=2)
+        draw.rounded_rectangle((c.x, cy - 17, c.x + c.width, cy + 17), radius=7, fill=img.ink(fill),
+                               outline=img.ink(SEAT_DARK[seat]), width=2)
         if c.new:  # (and "new" in its words)
-            draw.rounded_rectangle((c.x - 4, cy - 21, c.x + c.width + 4, cy + 21), radius=9, outline=YELLOW, width=3)
+            draw.rounded_rectangle((c.x - 4, cy - 21, c.x + c.width + 4, cy + 21), radius=9, outline=img.ink(YELLOW),
+                                   width=3)
         _put(img, (c.x + c.width / 2, cy + 1), c.label, BODY, INK if module else SEAT_TEXT[seat], anchor="m",
-             bold=True)
+             bold=True, under=fill)
     if not chips:
-        _put(img, (HAND_X, top), "empty", BODY, MUTED)
+        _put(img, (HAND_X, top), "empty", BODY, MUTED, under=PANEL)
     sy = top + 40 * (max((c.row for c in chips), default=0) + 1)
-    _put(img, (x0 + 14, sy), "Supply", BODY, MUTED, bold=True)
+    _put(img, (x0 + 14, sy), "Supply", BODY, MUTED, bold=True, under=PANEL)
     for i, line in enumerate(lay.supplies[seat]):
-        _put(img, (HAND_X, sy + 30 * i), line, BODY, WHITE)
+        _put(img, (HAND_X, sy + 30 * i), line, BODY, WHITE, under=PANEL)
     return y + h + 10
 
 
@@ -507,25 +516,38 @@ def _key_strip() -> Image.Image:
     return img.crop((0, 0, W, y + 22))
 
 
-def _key(img: Image.Image, y: int) -> int:
-    strip = _key_strip()
-    img.paste(strip, (0, y))
+def _key(img: Surface, y: int) -> int:
+    img.paste(_key_strip(), (0, y))
     for _, text in KEY:  # drawn once into the cached strip: each picture's copy is told to the recorder
         note_text(text, SMALL)
-    return y + strip.height
+    return y + _key_strip().height
 
 
-def render(view: BreakerView, names: Sequence[str]) -> bytes:
-    """The board for one ``BreakerBlocks.view()`` as PNG bytes; ``names`` are display names by seat."""
+TALL = 2400  # the tallest board drawn from the kept empty table (a taller one gets a table of its own height)
+
+
+@cache
+def _tall_table(height: int = TALL) -> Image.Image:
+    """The empty table over the background, ``height`` pixels tall: a board is drawn on its top part."""
+    img = Image.new("RGB", (W, height), BACKGROUND)
+    img.paste(_table(), (0, 0))
+    return img
+
+
+@cache
+def _tall_background(height: int = TALL) -> Image.Image:
+    return _board_palette().background(_tall_table(height))
+
+
+def draw_board(view: BreakerView, names: Sequence[str], img: Surface) -> Surface:
+    """Draw the position of ``view`` on ``img``, the empty table as tall as the board's layout."""
     shown = seat_names(names, 2)
     lay = layout(view, shown)
-    img = Image.new("RGB", (W, lay.height), BACKGROUND)
-    img.paste(_table(), (0, 0))
-    draw = ImageDraw.Draw(img)
+    draw = img.draw
     _open_inputs(img, view["open_inputs"])
     _blocks(img, view["blocks"])
     if view["last"]:
-        _last_cells(draw, view["last"]["cells"])
+        _last_cells(img, view["last"]["cells"])
     if view["viewer"] is not None:  # a private picture: whose eyes it is for
         _put(img, (W - MARGIN, 24), fit_text(f"{shown[view['viewer']]}'s view", SMALL, W / 2, bold=True), SMALL,
              WHITE, anchor="r", bold=True)
@@ -541,7 +563,33 @@ def render(view: BreakerView, names: Sequence[str]) -> bytes:
         _put(img, (MARGIN + 4, y + 14), line, BODY, WHITE)
         y += 28
     _key(img, y + 6)
-    return encode_png(img, _palette())
+    return img
+
+
+def _tall(view: BreakerView, names: Sequence[str]) -> tuple[int, int]:
+    """The board's height, and the height of the kept table it is drawn from."""
+    height = layout(view, seat_names(names, 2)).height
+    return height, max(TALL, height)
+
+
+def render_rgb(view: BreakerView, names: Sequence[str]) -> Image.Image:
+    """The board drawn in RGB, before any palette: the reference :func:`render` is checked against."""
+    height, tall = _tall(view, names)
+    return draw_board(view, names, Surface(_tall_table(tall).crop((0, 0, W, height)))).image
+
+
+def render(view: BreakerView, names: Sequence[str]) -> bytes:
+    """The board for one ``BreakerBlocks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight
+    into the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
+    height, tall = _tall(view, names)
+    canvas = Canvas(_tall_background(tall).crop((0, 0, W, height)), _board_palette(), _tall_table(tall))
+    return encode_png(draw_board(view, names, canvas).image)
+
+
+@cache
+def _board_palette() -> Palette:
+    """The board's palette, with what drawing in it learns."""
+    return Palette(_palette())
 
 
 @cache
@@ -567,4 +615,4 @@ def _palette() -> Image.Image:
     return sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-__all__ = ["PLAYER_COLOURS", "SECOND_CUE", "last_text", "render", "status_text"]
+__all__ = ["PLAYER_COLOURS", "SECOND_CUE", "last_text", "render", "render_rgb", "status_text"]

@@ -14,7 +14,7 @@ from typing import Any
 from engine.base import Game, GameError, name_seats
 from engine.text import player_counts
 from storage import ACTIVE, FINISHED, LOBBY, MoveRow, TableRow
-from tables import replay
+from tables import renderer, replay
 from tables.core import Core, left_tag
 from tables.outcome import (
     Actor,
@@ -108,7 +108,7 @@ class Presenter:
         if not self.core.render_images:
             return None
         try:
-            png = await asyncio.to_thread(self.core.registry.entry(game.key).render, view, names)
+            png = await renderer.render(game.key, self.core.registry.entry(game.key).render, view, names)
         except Exception:
             # The move (if any) is already stored: say so truthfully and post the rest rather than fail the request.
             log.exception("could not draw the %s picture (ply %s)", game.key, view.get("ply"))

@@ -6,7 +6,8 @@ Tolerance: anti-aliased edges and shadows that fall on the felt's gradient are b
 gradient's palette colour instead of its exact RGB value, so a few of their pixels may end one palette step away
 (measured: at most 24 levels of one channel, on at most 0.07 % of a Breaks board's pixels). In Blockers! a few
 single pixels (one or two a board, at most) where a tile's edge meets the captured marker's frame have no ramp in the
-palette and may change nearest colour by more; everything else is identical.
+palette and may change nearest colour by more, as may a few pixels of a Breaker Blocks text that runs into its
+panel's border; everything else is identical.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.rng import Rng
-from render import blockers, breaks
+from render import blockers, breakerblocks, breaks
 from render.common import (
     EXACT,
     FELT_CENTRE,
@@ -119,6 +120,20 @@ def test_blockers_palette_board_is_the_rgb_board(seats: int, mode: str) -> None:
     assert boards >= 10
 
 
+def test_breakerblocks_palette_board_is_the_rgb_board() -> None:
+    boards = 0
+    for seed in (1, 2, 3):
+        for view in views_of("breakerblocks", 2, {}, seed, 5):
+            drawn = decode(breakerblocks.render(view, NAMES5), rgb=False)
+            assert drawn.mode == "P"
+            reference = breakerblocks._board_palette().quantize(breakerblocks.render_rgb(view, NAMES5))
+            biggest, share = difference(drawn, reference)
+            far = far_share(drawn, reference)
+            assert share <= MAX_SHARE and far <= MAX_FAR_SHARE, (view["ply"], biggest, share, far)
+            boards += 1
+    assert boards >= 10
+
+
 def test_palette_png_round_trips_indices_and_colours() -> None:
     rnd = random.Random(5)
     colours = [(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)) for _ in range(200)]
@@ -159,6 +174,7 @@ def test_canvas_pastes_blend_like_rgb_pastes() -> None:
     for target in (canvas, surface):
         target.paste(disc, (10, 10))  # on the felt
         target.paste(disc, (100, 10))  # on the panel
+        target.paste(disc, (145, 100))  # over two edges of the picture: cut off
         target.draw.rectangle((90, 60, 150, 110), fill=target.ink(WHITE))
         target.paste(star, (100, 70)) if target is surface else canvas.paste(star, (100, 70), WHITE)
         target.paste(star, (104, 14)) if target is surface else canvas.paste(star, (104, 14), EXACT)
@@ -171,6 +187,7 @@ def test_canvas_pastes_blend_like_rgb_pastes() -> None:
     again = Canvas(palette.background(table), palette, table)
     again.paste(disc, (10, 10))
     again.paste(disc, (100, 10))
+    again.paste(disc, (145, 100))
     again.draw.rectangle((90, 60, 150, 110), fill=again.ink(WHITE))
     again.paste(star, (100, 70), WHITE)
     again.paste(star, (104, 14), EXACT)

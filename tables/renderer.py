@@ -1,0 +1,149 @@
+"""Board pictures drawn in worker processes, so that boards draw on every core.
+
+A board is mostly Python (a few hundred small pastes and their lookups) around Pillow's and deflate's C code, so
+two renders in two threads mostly take turns at the GIL: measured with ``python -m bench.render_speed --threads 2``,
+two threads draw no faster than one, two processes close to twice as fast (figures in bench/README.md). With
+``BLOCKHOUSE_RENDER_WORKERS`` = N (N ≥ 1) the presenter sends each picture to a pool of N spawned worker processes:
+what goes there is the game's key, the view (plain JSON data) and the names; what comes back is the PNG. The pool
+starts at the first picture (each worker loads its renderers, fonts and empty tables on its first board of a game),
+is started again if a worker dies (the picture is asked once more), and is shut down by :func:`shutdown` when the
+bot stops. Unset or 0: pictures are drawn in a thread of this process (``asyncio.to_thread``), as before.
+
+Only the platform's own renderers (those of :func:`tables.catalog.default_catalog`, which a worker finds by the
+game's key) go to the pool; a catalogue with a renderer of its own (a test's) draws in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import cache
+from typing import Any
+
+from tables.catalog import Catalog, default_catalog
+
+WORKERS_SETTING = "BLOCKHOUSE_RENDER_WORKERS"
+log = logging.getLogger(__name__)
+
+
+def worker_count(env: Mapping[str, str] | None = None) -> int:
+    """How many processes draw pictures: ``BLOCKHOUSE_RENDER_WORKERS``, a whole number, 0 (the default: threads of
+    this process) or more. A value that is not one is logged and 0 used."""
+    raw = (os.environ if env is None else env).get(WORKERS_SETTING, "").strip()
+    if not raw:
+        return 0
+    try:
+        count = int(raw)
+    except ValueError:
+        count = -1
+    if count >= 0:
+        return count
+    log.warning("%s must be a whole number of worker processes, 0 or more, not %r: drawing in threads",
+                WORKERS_SETTING, raw)
+    return 0
+
+
+@cache
+def _catalog() -> Catalog:
+    """The platform's games, once per process (in a worker: the renderers it draws with)."""
+    return default_catalog()
+
+
+def draw(key: str, view: Any, names: Sequence[str]) -> bytes:
+    """In a worker: the picture of ``view`` by the platform's renderer of game ``key``."""
+    return _catalog().entry(key).render(view, names)
+
+
+def _platform_renderer(key: str, render: Callable[..., bytes]) -> bool:
+    """Whether ``render`` is the platform's renderer of ``key`` (which a worker can find by the key alone)."""
+    if key not in _catalog():
+        return False
+    load = getattr(render, "_load", None)
+    return load is not None and load is getattr(_catalog().entry(key).render, "_load", None)
+
+
+class RenderPool:
+    """``workers`` spawned processes that draw pictures, started at the first one and again after a crash."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the render pool is shut down")
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Forget ``broken`` (a worker died) so that the next picture starts a new pool; a pool another picture
+        already replaced is left alone."""
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def render(self, key: str, view: Any, names: Sequence[str]) -> bytes:
+        """The PNG of ``view``, drawn by a worker; a pool whose worker died is started again and asked once more
+        (a second failure is raised: the presenter posts the board without its picture)."""
+        for attempt in (1, 2):
+            pool = self._executor()
+            try:
+                return await asyncio.wrap_future(pool.submit(draw, key, view, list(names)))
+            except BrokenProcessPool:
+                self._replace(pool)
+                if attempt == 2:
+                    raise
+                log.warning("a render worker died: starting the render pool again")
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Stop the workers (a picture being drawn is abandoned: its request gets an error)."""
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+_shared: RenderPool | None = None
+_shared_lock = threading.Lock()
+
+
+def shared() -> RenderPool | None:
+    """The process's render pool, made at the first call from ``BLOCKHOUSE_RENDER_WORKERS`` (None for threads)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared._closed:
+            count = worker_count()
+            _shared = RenderPool(count) if count else None
+        return _shared
+
+
+def shutdown() -> None:
+    """Stop the shared pool's workers (the bot is stopping); a later picture would start a new pool."""
+    global _shared
+    with _shared_lock:
+        pool, _shared = _shared, None
+    if pool is not None:
+        pool.close()
+
+
+async def render(key: str, render: Callable[[Any, Sequence[str]], bytes], view: Any, names: Sequence[str],
+                 pool: RenderPool | None = None) -> bytes:
+    """The PNG of ``view`` by ``render``, the renderer of game ``key``: in ``pool`` (by default the shared one) when
+    there is one and ``render`` is the platform's own, else in a thread of this process."""
+    pool = pool if pool is not None else shared()
+    if pool is not None and _platform_renderer(key, render):
+        return await pool.render(key, view, names)
+    return await asyncio.to_thread(render, view, names)
