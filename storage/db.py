@@ -4,6 +4,10 @@ Every change to a table runs in one ``BEGIN IMMEDIATE`` transaction and is guard
 table's ``version``: a write names the version it was computed from, and if another write
 got there first nothing is changed and :class:`StaleVersion` is raised. So two clicks on
 the same button never apply two moves, and a crash never leaves half a move behind.
+
+A move is a handful of round trips to the database's thread: a table is read in one statement
+(:data:`TABLES`), and a change is sent in one hop, its statements and its version check together
+(:func:`storage.sql.steps`); a game's end takes two.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any, NamedTuple
 import aiosqlite
 
 from storage.records import RecordStore, settle_reads, settle_writes
-from storage.sql import Step, rollback, run, run_many, steps
+from storage.sql import Step, rollback, run, steps
 from storage.tournaments import TournamentStore, record_game
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
@@ -402,33 +406,32 @@ class Database:
         same transaction (:class:`StaleVersion` when it was opened already); ``seats``: every seat's (user, name, bot)
         at once (the host's alone by default)."""
         seconds, policy = clock or (None, "bot")
+        insert = Step("INSERT INTO tables (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, options, "
+                      "status, host_id, created_at, updated_at, turn_seconds, on_timeout, answer_seconds, rated) "
+                      "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                      (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options), host_id,
+                       now, now, seconds, policy, answer_seconds, int(rated)), fetch=True)
         try:
-            async with self.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO tables (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, options, "
-                    "status, host_id, created_at, updated_at, turn_seconds, on_timeout, answer_seconds, rated) "
-                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options),
-                     host_id, now, now, seconds, policy, answer_seconds, int(rated)),
-                )
-                table_id = cur.lastrowid
-                await cur.close()
-                assert table_id is not None
-                await run_many(conn, "INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
-                                [(table_id, i, uid, name, bot) for i, (uid, name, bot) in
-                                 enumerate(seats or [(host_id, host_name, None)])])
-                if tournament is not None:
-                    claimed = await run(conn, "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND "
-                                         "round = ? AND number = ? AND game = ? AND table_id IS NULL",
-                                         (table_id, *tournament))
-                    if claimed != 1:
-                        raise StaleVersion(f"tournament game {tournament} is open already")
-                    await run(conn, "UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))
-                else:
-                    await steps(conn, [_owe(table_id, 0, now, board=False, lobby=True)], begin=False, commit=False)
+            async with self._lock:  # two hops in one transaction: the table (its id), then its seats and the rest
+                conn = self._conn
+                try:
+                    table_id: int = (await steps(conn, [insert], commit=False))[0][0]["id"]
+                    todo = [Step("INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
+                                 [(table_id, i, uid, name, bot) for i, (uid, name, bot) in
+                                  enumerate(seats or [(host_id, host_name, None)])], many=True)]
+                    if tournament is not None:
+                        todo += [Step("UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND round = ? "
+                                      "AND number = ? AND game = ? AND table_id IS NULL", (table_id, *tournament),
+                                      guard=StaleVersion(f"tournament game {tournament} is open already")),
+                                 Step("UPDATE tables SET tournament_id = ? WHERE id = ?", (tournament[0], table_id))]
+                    else:
+                        todo.append(_owe(table_id, 0, now, board=False, lobby=True))
+                    await steps(conn, todo, begin=False)
+                except BaseException:
+                    await rollback(conn)
+                    raise
         except sqlite3.IntegrityError as err:
             raise ChannelBusy("this channel already has a lobby or a game in progress") from err
-        assert table_id is not None
         return table_id
 
     @staticmethod
