@@ -633,18 +633,17 @@ class Database:
         return await self._guild_number(guild_id, "reminders_per_day", 3)
 
     async def take_reminder(self, user_id: int, day: int, cap: int, now: float) -> bool:
-        """Count one reminder for ``user_id`` on ``day``; False (and nothing counted) when the cap is reached."""
-        async with self.transaction() as conn:
-            rows = await conn.execute_fetchall("SELECT reminder_day, reminders_sent FROM players WHERE user_id = ?",
-                                               (user_id,))
-            row = next(iter(rows), None)
-            sent = row["reminders_sent"] if row and row["reminder_day"] == day else 0
-            if sent >= cap:
-                return False
-            await run(conn, "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) "
-                       "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET reminder_day = excluded.reminder_day, "
-                       "reminders_sent = excluded.reminders_sent", (user_id, day, sent + 1, now))
-            return True
+        """Count one reminder for ``user_id`` on ``day``; False (and nothing counted) when the cap is reached. One
+        statement: the count goes up only while under the cap (a new day starts again at one)."""
+        if cap <= 0:
+            return False
+        rows = await self._write([Step(
+            "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) VALUES (?, ?, 1, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET reminders_sent = CASE WHEN reminder_day = excluded.reminder_day "
+            "THEN reminders_sent + 1 ELSE 1 END, reminder_day = excluded.reminder_day "
+            "WHERE reminder_day IS NOT excluded.reminder_day OR reminders_sent < ? RETURNING user_id",
+            (user_id, day, now, cap), fetch=True)])
+        return bool(rows[0])
 
     async def guild_settings(self, guild_id: int | None) -> tuple[int | None, str, int]:
         """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none: a day's

@@ -522,3 +522,15 @@ async def test_tables_are_read_in_batches_by_id(db: Database) -> None:
     assert [t.id for t in await db.tables_bots_play(ids[1], 1)] == [ids[3]]
     await db.cancel(ids[3], 2, 5.0)
     assert [t.id for t in await db.tables_bots_play(ids[1])] == [ids[4]]
+
+
+async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: Database, path: Path) -> None:
+    assert [await db.take_reminder(7, 100, 2, 1.0) for _ in range(3)] == [True, True, False]
+    assert raw(path, "SELECT reminder_day, reminders_sent FROM players WHERE user_id = 7") == [(100, 2)]
+    assert await db.take_reminder(7, 101, 2, 2.0), "a new day starts again"
+    assert raw(path, "SELECT reminder_day, reminders_sent FROM players WHERE user_id = 7") == [(101, 1)]
+    assert not await db.take_reminder(8, 100, 0, 1.0), "a cap of none reminds nobody"
+    assert raw(path, "SELECT COUNT(*) FROM players WHERE user_id = 8") == [(0,)]
+    await db.set_notify(9, "dm", 1.0)  # a player's row made by another setting
+    assert [await db.take_reminder(9, 100, 1, 2.0) for _ in range(2)] == [True, False]
+    assert await db.notify_modes([9]) == {9: "dm"}
