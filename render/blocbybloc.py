@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 
 from engine.blocbybloc.view import AgendaView, BlocView, CellView
 from render.common import (
+    EXACT,
     GREEN,
     INK,
     MUTED,
@@ -37,8 +38,12 @@ from render.common import (
     VERMILLION,
     WHITE,
     YELLOW,
+    Canvas,
     Colour,
     Label,
+    Palette,
+    Surface,
+    Under,
     dashed_rect,
     encode_png,
     mix,
@@ -111,15 +116,16 @@ def _label(text: str, size: int, fill: Colour, bold: bool) -> Label:
     return text_label(text, size, fill, bold)
 
 
-def _put(img: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
-         bold: bool = False) -> float:
-    """``text`` with its vertical middle at ``xy``; returns where it ends on the right."""
-    return _label(text, size, fill, bold).paste(img, xy, anchor=anchor)[2]
+def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
+         bold: bool = False, under: Under = None) -> float:
+    """``text`` with its vertical middle at ``xy``; returns where it ends on the right. ``under`` as for
+    :meth:`render.common.Canvas.paste` (what was drawn under it: its colour)."""
+    return _label(text, size, fill, bold).paste(img, xy, anchor=anchor, under=under)[2]
 
 
-def _lines(img: Image.Image, x: float, y: float, text: str, size: int, fill: Colour, width: float,
+def _lines(img: Surface, x: float, y: float, text: str, size: int, fill: Colour, width: float,
            bold: bool = False, step: int = 0) -> float:
-    """``text`` wrapped to ``width`` from the top ``y``; returns the y below it."""
+    """``text`` wrapped to ``width`` from the top ``y`` (on the table's colour); returns the y below it."""
     step = step or size + 8
     for line in wrap_text(text, size, width, bold=bold):
         _put(img, (x, y + step / 2), line, size, fill, "l", bold)
@@ -233,7 +239,7 @@ def _needed(c: CellView) -> int:
     return PAD + 24 * (len(lines) + 1) + 4 + len(rows) * (CHIP_H + 6) + PAD
 
 
-def _tile(img: Image.Image, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     fill = TYPE_FILL[c["type"]]
     if c["type"] == "Highway":
@@ -246,15 +252,15 @@ def _tile(img: Image.Image, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[i
     lines, kind = _heading(c["name"], c["type"], c["liberated"])
     y = y0 + PAD
     for line in lines:
-        _put(img, (x0 + PAD, y + 12), line, SMALL, INK, "l", True)
+        _put(img, (x0 + PAD, y + 12), line, SMALL, INK, "l", True, under=fill)
         y += 24
     _put(img, (x0 + PAD, y + 12), kind, SMALL, LIBERATED if c["liberated"] else mix(INK, fill, 0.25), "l",
-         c["liberated"])
+         c["liberated"], under=fill)
     y += 28
     for row in _flow(_pieces(c), TILE - 2 * PAD):
         x = x0 + PAD
         for item in row:
-            item.paste(img, (x, y + (CHIP_H + 2) / 2))
+            item.paste(img, (x, y + (CHIP_H + 2) / 2), under=fill)
             x += item.width + 4
         y += CHIP_H + 6
 
@@ -293,7 +299,7 @@ def _side(at: Layout, cell: str, towards: str) -> tuple[float, float]:
     return (x0 + x1) / 2, (y1 if dr > 0 else y0)
 
 
-def _barricades(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, at: Layout) -> None:
+def _barricades(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, at: Layout) -> None:
     for conn in view["connections"]:
         n = conn["barricades"]
         if not n:
@@ -314,7 +320,7 @@ def _barricades(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, at:
                 draw.line((mx - 9, my + k * 14 + 3, mx + 9, my + k * 14 - 3), fill=INK, width=3)
             else:
                 draw.line((mx + k * 15 - 3, my + 9, mx + k * 15 + 3, my - 9), fill=INK, width=3)
-        _put(img, (mx, my), str(n), TEXT, INK, "m", True)
+        _put(img, (mx, my), str(n), TEXT, INK, "m", True, under=BARRICADE)
 
 
 # --- who is asked, and the words on top ----------------------------------------------------------------------------
@@ -395,7 +401,7 @@ def _join(items: list[str]) -> str:
 
 
 # --- the panel below the city --------------------------------------------------------------------------------------
-def _goal(img: Image.Image, view: BlocView, y: float) -> float:
+def _goal(img: Surface, view: BlocView, y: float) -> float:
     """The scenario's name and goal, and the mode, when either is not the base game's (which the legend and the
     rules say): in words, so the goal is on every board."""
     x = MARGIN + 8
@@ -429,7 +435,7 @@ def _agenda_lines(agenda: AgendaView, own: bool) -> list[tuple[str, Colour, bool
     return out
 
 
-def _police(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
+def _police(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
     x = MARGIN + 8
     _put(img, (x, y + 14), "POLICE MORALE", TEXT, WHITE, "l", True)
     y += 34
@@ -440,7 +446,7 @@ def _police(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: floa
         draw.rounded_rectangle((bx, y, bx + bw, y + 34), radius=8, fill=(180, 40, 40) if current else PANEL,
                                outline=WHITE if current else PANEL_EDGE, width=4 if current else 2)
         _put(img, (bx + bw / 2, y + 17), f"{'» ' if current else ''}{name} {(1, 2, 2, 2, 3)[i]}", SMALL,
-             WHITE if current else MUTED, "m", current)
+             WHITE if current else MUTED, "m", current, under=(180, 40, 40) if current else PANEL)
     y += 44
     width = W - 2 * x
     y = _lines(img, x, y, f"Police ops cards a turn: {view['draws']}. Staging: {view['staging_cops']} cops, "
@@ -458,7 +464,7 @@ def _police(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: floa
     return y
 
 
-def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names: list[str], y: float) -> float:
+def _factions(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, names: list[str], y: float) -> float:
     x = MARGIN + 8
     _put(img, (x, y + 14), "FACTIONS, IN THIS NIGHT'S TURN ORDER", TEXT, WHITE, "l", True)
     y += 34
@@ -471,7 +477,7 @@ def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names
         top = y
         y += 8
         draw.rounded_rectangle((x + 6, y, x + 48, y + 42), radius=8, fill=FACTION_COLOURS[f], outline=INK, width=2)
-        _put(img, (x + 27, y + 21), LETTERS[f], BIG, INK, "m", True)
+        _put(img, (x + 27, y + 21), LETTERS[f], BIG, INK, "m", True, under=FACTION_COLOURS[f])
         tx = x + 58
         right = W - x - 10
         if tag:
@@ -507,14 +513,14 @@ def _factions(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, names
     return y
 
 
-def _dice_and_offers(img: Image.Image, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
+def _dice_and_offers(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -> float:
     x = MARGIN + 8
     if view["dice"] and view["acting"] >= 0:
         _put(img, (x, y + 22), f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, WHITE, "l", True)
         dx = x + 12 + text_width(f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, True)
         for d in view["dice"]:
             draw.rounded_rectangle((dx, y + 2, dx + 40, y + 42), radius=8, fill=WHITE, outline=INK, width=2)
-            _put(img, (dx + 20, y + 22), str(d), BIG, INK, "m", True)
+            _put(img, (dx + 20, y + 22), str(d), BIG, INK, "m", True, under=WHITE)
             dx += 48
         y += 52
     for o in view["offers"]:  # open trade offers (their cards only in the views of their two sides)
@@ -568,11 +574,41 @@ def _own(view: BlocView) -> bool:
 
 _recent: dict[str, bytes] = {}  # the last pictures drawn, by what they show
 _drawing = threading.Lock()
+TALL = 3400  # the picture is drawn this tall and cut to what is drawn (a seat with many cards and its agenda: ~2,300)
+
+
+@cache
+def _table() -> Image.Image:
+    return Image.new("RGB", (W, TALL), TABLE)
+
+
+@cache
+def _background() -> Image.Image:
+    return _board_palette().background(_table())
+
+
+@cache
+def _board_palette() -> Palette:
+    """The board's palette, with what drawing in it learns."""
+    return Palette(_palette())
+
+
+def render_rgb(view: BlocView, names: Sequence[str]) -> Image.Image:
+    """The picture drawn in RGB, before any palette: the reference :func:`render` is checked against."""
+    shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
+    img = Surface(_table())
+    return img.image.crop((0, 0, W, int(draw_board(view, shown, img)) + 10))
 
 
 def _draw(view: BlocView, names: list[str]) -> bytes:
-    img = Image.new("RGB", (W, 3400), TABLE)  # cut to what is drawn (a seat with many cards and its agenda: ~2,300)
-    draw = ImageDraw.Draw(img)
+    """The picture drawn straight into its palette (:class:`~render.common.Canvas`), cut and encoded."""
+    img = Canvas(_background(), _board_palette(), _table())
+    return encode_png(img.image.crop((0, 0, W, int(draw_board(view, names, img)) + 10)))
+
+
+def draw_board(view: BlocView, names: list[str], img: Surface) -> float:
+    """Draw the picture of ``view`` on ``img`` (the empty table, TALL pixels); returns how far down it reaches."""
+    draw = img.draw
     x = MARGIN + 8
     _put(img, (x, 24), "BLOC BY BLOC", TITLE, WHITE, "l", True)
     if view["result"] is None:
@@ -601,7 +637,7 @@ def _draw(view: BlocView, names: list[str]) -> bytes:
     for c in view["cells"]:
         if c["type"] == "Highway":  # its name over the links that cross it
             x0, y0, x1, _ = at.box(c["cell"])
-            _put(img, ((x0 + x1) / 2, y0 + 18), "HIGHWAY", SMALL, WHITE, "m", True)
+            _put(img, ((x0 + x1) / 2, y0 + 18), "HIGHWAY", SMALL, WHITE, "m", True, under=EXACT)  # (over links)
     _barricades(img, draw, view, at)
     if last is not None:  # the districts the last move touched: a dashed white outline in the gap around them
         for cell in last["cells"]:
@@ -613,8 +649,7 @@ def _draw(view: BlocView, names: list[str]) -> bytes:
     y = _police(img, draw, view, y) + 10
     y = _factions(img, draw, view, names, y)
     y = _dice_and_offers(img, draw, view, y)
-    y = _lines(img, x, y + 6, LEGEND, SMALL, MUTED, W - 2 * x)
-    return encode_png(img.crop((0, 0, W, int(y) + 10)), _palette())
+    return _lines(img, x, y + 6, LEGEND, SMALL, MUTED, W - 2 * x)
 
 
 @cache
@@ -640,4 +675,4 @@ def _palette() -> Image.Image:
     return sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
-__all__ = ["FACTION_COLOURS", "PLAYER_COLOURS", "SECOND_CUE", "render"]
+__all__ = ["FACTION_COLOURS", "PLAYER_COLOURS", "SECOND_CUE", "render", "render_rgb"]

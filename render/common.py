@@ -22,7 +22,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont, features
@@ -840,6 +840,7 @@ class Canvas(Surface):
         self.palette = palette
         self.table = table
         self._table = palette.table_key(table)
+        self.draw = cast(ImageDraw.ImageDraw, _InkDraw(self.draw, palette))
 
     def ink(self, colour: Colour) -> Ink:
         return self.palette.ink(colour)
@@ -888,6 +889,28 @@ class Canvas(Surface):
             core.paste(tile.im, box)
         else:
             core.paste(tile.im, box, prep.touched.im)
+
+
+class _InkDraw:
+    """An ``ImageDraw`` on a palette picture that takes RGB colours too: a ``fill`` or ``outline`` given as a colour
+    is drawn with its :meth:`Palette.ink` (Pillow would add the colour to the picture's palette instead)."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, palette: Palette) -> None:
+        self._draw, self._palette = draw, palette
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._draw, name)
+        if not callable(method):
+            return method
+        ink = self._palette.ink
+
+        def inked(*args: Any, **kwargs: Any) -> Any:
+            for key in ("fill", "outline"):
+                if isinstance(kwargs.get(key), tuple):
+                    kwargs[key] = ink(kwargs[key])
+            return method(*args, **kwargs)
+
+        return inked
 
 
 def put(img: Image.Image | Surface, sprite: Image.Image, xy: tuple[int, int], under: Under = None) -> None:

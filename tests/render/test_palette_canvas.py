@@ -20,7 +20,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.rng import Rng
-from render import blockers, breakerblocks, breaks
+from render import blocbybloc, blockers, breakerblocks, breaks
 from render.common import (
     EXACT,
     FELT_CENTRE,
@@ -132,6 +132,20 @@ def test_breakerblocks_palette_board_is_the_rgb_board() -> None:
             assert share <= MAX_SHARE and far <= MAX_FAR_SHARE, (view["ply"], biggest, share, far)
             boards += 1
     assert boards >= 10
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_blocbybloc_palette_picture_is_the_rgb_picture(seats: int) -> None:
+    boards = 0
+    for view in views_of("blocbybloc", seats, {}, 4, 25):
+        drawn = decode(blocbybloc._draw(view, NAMES5[:seats]), rgb=False)  # (render() keeps the last pictures)
+        assert drawn.mode == "P"
+        reference = blocbybloc._board_palette().quantize(blocbybloc.render_rgb(view, NAMES5[:seats]))
+        biggest, share = difference(drawn, reference)
+        far = far_share(drawn, reference)
+        assert share <= MAX_SHARE and far <= MAX_FAR_SHARE, (view["ply"], biggest, share, far)
+        boards += 1
+    assert boards >= 4
 
 
 def test_palette_png_round_trips_indices_and_colours() -> None:
