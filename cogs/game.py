@@ -357,12 +357,20 @@ class GameCog(commands.Cog):
         """At start-up: the boards owed, then the bots whose move was cut short, found a page of running tables at a
         time (each page one short hold of the database), each table's move posted as soon as it is played."""
         await self.redeliver()
-        moves = resume_bots(self.service)
+        moves = resume_bots(self.service, pause=self._requests_first)
         try:
             while (out := await self._ask_quietly(anext(moves, None))) is not None:
                 await self._deliver_quietly(out, "the resumed bot move")
         finally:
             await moves.aclose()
+
+    async def _requests_first(self) -> None:
+        """Let the requests being answered now finish first (not those that come meanwhile: under a steady load the
+        catch-up still goes on, a page between two waves of requests)."""
+        me = asyncio.current_task()
+        running = [t for t in self.requests if t is not me and not t.done()]
+        if running:
+            await asyncio.wait(running)
 
     async def _deliver_quietly(self, out: Outcome, what: str) -> None:
         try:

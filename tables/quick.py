@@ -15,7 +15,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from storage import ACTIVE
 from storage.catchup import PAGE, BotTable, bot_tables, open_version
@@ -67,12 +67,16 @@ class QuickChoices:
         return [c for c in offered if typed in c.notation.casefold() or typed in c.label.casefold()]
 
 
-async def resume_bots(service: TableService, page: int = PAGE) -> AsyncGenerator[Outcome, None]:
+async def resume_bots(service: TableService, page: int = PAGE,
+                      pause: Callable[[], Awaitable[None]] | None = None) -> AsyncGenerator[Outcome, None]:
     """At start-up: each running table where a bot seat is to move (the process stopped while it thought) goes on,
     its move chosen again (as :meth:`tables.play.Play.resume_bots`, a page of tables at a time). Yields each table's
-    outcome as soon as it is played, to be delivered before the next."""
+    outcome as soon as it is played, to be delivered before the next. ``pause`` is awaited before each page (the
+    cog's: until the requests being answered then are done), so requests go first."""
     after = 0
     while True:
+        if pause is not None:
+            await pause()
         last, found = await bot_tables(service.db, after, page)
         if last is None:
             return
@@ -85,7 +89,7 @@ async def resume_bots(service: TableService, page: int = PAGE) -> AsyncGenerator
                 continue
             if out is not None:
                 yield out
-        await asyncio.sleep(0)  # requests waiting for the database or the loop go first
+            await asyncio.sleep(0)  # requests ready to go on go first
 
 
 async def _resume(service: TableService, candidate: BotTable) -> Outcome | None:
