@@ -18,6 +18,7 @@ from engine.base import Game
 from engine.rng import Rng
 
 MIN_SHARE = 0.2  # a bot asked late (it waited for a worker, or for one to start) thinks this share at least
+SEARCH_SHARE = 0.95  # of what is left, the search's: the rest loads the state and sends the move back
 
 
 def budget_left(budget_ms: float, asked_at: float | None, now: float) -> float:
@@ -32,9 +33,10 @@ def think(game: Game[Any, Any, Any], state: dict[str, Any], seat: int, level: st
           iterations: int | None, asked_at: float | None = None) -> str:
     """The move ``level`` plays for ``seat`` in the stored ``state`` of ``game``, as notation. ``asked_at`` (on
     ``time.time``) is when the table service asked the bot: the budget is the bot's time to answer, so the time
-    it took to get here (waiting for a free worker, a worker starting, a busy machine) comes off it."""
+    it took to get here (waiting for a free worker, a worker starting, a busy machine) comes off it, and the
+    search gets :data:`SEARCH_SHARE` of what is left."""
     if iterations is None:
-        budget_ms = budget_left(budget_ms, asked_at, time.time())
+        budget_ms = budget_left(budget_ms, asked_at, time.time()) * SEARCH_SHARE
     current = game.load(state)
     move = choose(game, current, seat, level, Rng(seed), budget_ms=budget_ms, iterations=iterations)
     return str(game.format_move(move))
