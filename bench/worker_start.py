@@ -1,10 +1,11 @@
 """A bot's worker process from nothing to its first answer (target: under 1 s).
 
-Each run makes a fresh :class:`~tables.bots.Thinker` (a new worker process, spawned as the bot spawns it) and times
-its first ``move`` of a medium bot, which includes starting the interpreter, importing what the worker imports and
-thinking; a second ``move`` on the now warm worker gives the thinking alone. It then asks the worker which of the
-platform's packages it has loaded: a worker should hold the engine and the bots, never the table service, the
-catalogue, a renderer, Pillow or discord.py.
+Each run makes a fresh :class:`~tables.bots.Thinker` (new worker processes, spawned as the bot spawns them: all of
+them at the first question, ``--workers`` of them, by default the bot's ``BLOCKHOUSE_BOT_WORKERS`` or one per core)
+and times its first ``move`` of a medium bot, which includes starting the interpreter, importing what the worker
+imports and thinking; a second ``move`` on the now warm worker gives the thinking alone. It then asks the worker
+which of the platform's packages it has loaded: a worker should hold the engine and the bots, never the table
+service, the catalogue, a renderer, Pillow or discord.py.
 
 Run from the repository root (``--busy N`` adds N processes that spin on the CPU while it measures)::
 
@@ -33,7 +34,7 @@ def loaded_packages() -> list[str]:
     return sorted({name.split(".")[0] for name in sys.modules} & set(WATCHED))
 
 
-async def one_run(game_key: str, level: str) -> tuple[float, float, list[str]]:
+async def one_run(game_key: str, level: str, workers: int | None = None) -> tuple[float, float, list[str]]:
     from engine.rng import Rng
     from tables.bots import Thinker
     from tables.catalog import default_catalog
@@ -42,7 +43,7 @@ async def one_run(game_key: str, level: str) -> tuple[float, float, list[str]]:
     assert game is not None, game_key
     state = game.new_game(game.min_players if game.min_players > 1 else 2, game.resolve_options({}), 7)
     seat = min(game.to_act(state))
-    thinker = Thinker()
+    thinker = Thinker(workers=workers)
     try:
         started = time.perf_counter()
         await thinker.move(game, state, seat, level, Rng(1), True)
@@ -63,12 +64,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", default="medium")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--busy", type=int, default=0, help="processes spinning on the CPU meanwhile")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the bot's)")
     args = parser.parse_args(argv)
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
         rows: list[tuple[float, float, list[str]]] = []
         for _ in range(args.runs):
-            rows.append(asyncio.run(one_run(args.game, args.level)))
+            rows.append(asyncio.run(one_run(args.game, args.level, args.workers)))
     finally:
         for spinner in spinners:
             spinner.kill()
@@ -77,6 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     warms = [r[1] for r in rows]
     report: dict[str, Any] = {
         "game": args.game, "level": args.level, "busy": args.busy, "runs": args.runs,
+        "workers": args.workers or "default",
         "first answer, median (s)": round(statistics.median(firsts), 3),
         "first answer, max (s)": round(max(firsts), 3),
         "warm answer, median (s)": round(statistics.median(warms), 3),
