@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engine.base import ResultView
 from engine.breaks.cards import JOKER, RANKS, SUITS
@@ -547,11 +547,69 @@ def _fan(img: Surface, style: CardStyle, x: int, baseline: int, cards: Sequence[
     if len(cards) > MAX_FAN:
         step = style.strip * (MAX_FAN - 1) // (len(cards) - 1)
     deck = _deck(style)
+    kinds = _kinds(style)
     top = baseline
+    below: tuple[int, ...] = ()  # the kinds of the cards under this one, the nearest first
     for i, code in enumerate(cards):
         top = baseline - style.h - i * step
-        put(img, _card(deck, code, aces_wild, covered=i < len(cards) - 1), (x, top), EXACT if i else None)
+        sprite = _card(deck, code, aces_wild, covered=i < len(cards) - 1)
+        under = _fan_under(style, below) if step == style.strip else EXACT
+        put(img, sprite, (x, top), under if i else None)
+        below = (kinds[id(sprite)], *below)
     return top
+
+
+def _edges(style: CardStyle) -> Image.Image:
+    """Every card sprite's partly transparent pixels (rounded corners, shadow): where a card shows what is under it."""
+    deck = _deck(style)
+    edges = Image.new("L", next(iter(deck.values())).size, 0)
+    for sprite in deck.values():
+        edges = ImageChops.lighter(edges, sprite.getchannel("A").point(lambda a: 255 if 0 < a < 255 else 0))
+    return edges
+
+
+@cache
+def _kinds(style: CardStyle) -> dict[int, int]:
+    """The card sprites of a deck in kinds (by id): two cards of a kind show the same pixels under the edges of a
+    card one, two or three steps above them in a fan, where the cards between do not cover them (the Joker's star
+    reaches there; every other face shows white and its outline)."""
+    deck = _deck(style)
+    edges = _edges(style)
+    opaque = Image.new("L", edges.size, 255)  # where every card covers what is under it
+    for sprite in deck.values():
+        opaque = ImageChops.darker(opaque, sprite.getchannel("A").point(lambda a: 255 if a == 255 else 0))
+    clear = Image.new("RGBA", edges.size, (0, 0, 0, 0))
+    signatures: dict[tuple[bytes, ...], int] = {}
+    out = {}
+    for sprite in deck.values():
+        marks = []
+        seen = edges
+        for k in range(1, MAX_FAN):
+            layer = clear.copy()
+            layer.paste(sprite, (0, k * style.strip))
+            marks.append(Image.composite(layer, clear, seen).tobytes())
+            cover = Image.new("L", edges.size, 0)
+            cover.paste(opaque, (0, k * style.strip))  # this card hides what is under it from the next one down
+            seen = ImageChops.subtract(seen, cover)
+        out[id(sprite)] = signatures.setdefault(tuple(marks), len(signatures))
+    return out
+
+
+@cache
+def _fan_under(style: CardStyle, below: tuple[int, ...]) -> Image.Image:
+    """What lies under the edges of a card with cards of the ``below`` kinds under it in its fan (the nearest first,
+    each a step lower, all on a panel), as a picture of the card sprite's size: one card of each kind stands for
+    the others (see :func:`_kinds`)."""
+    deck = _deck(style)
+    kinds = _kinds(style)
+    first: dict[int, Image.Image] = {}
+    for sprite in deck.values():
+        first.setdefault(kinds[id(sprite)], sprite)
+    out = Image.new("RGB", next(iter(deck.values())).size, PANEL)
+    for k in range(len(below), 0, -1):  # the lowest card first
+        card = first[below[k - 1]]
+        out.paste(card, (0, k * style.strip), card)
+    return out
 
 
 def _stack_points(points: Sequence[int]) -> list[str]:

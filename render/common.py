@@ -714,7 +714,7 @@ class Palette:
         self.image = image
         self._lock = threading.Lock()
         self._sprites: OrderedDict[int, _Prepared] = OrderedDict()
-        self._tiles: OrderedDict[tuple[Any, ...], tuple[Image.Image, Image.Image]] = OrderedDict()
+        self._tiles: OrderedDict[tuple[Any, ...], tuple[Image.Image, Any, Image.Image | None]] = OrderedDict()
         self._ink: dict[Colour, int] = {}
         self._tables: dict[int, Image.Image] = {}
         self._keep = (sprites, tiles)
@@ -744,9 +744,9 @@ class Palette:
                 self._sprites.popitem(last=False)
         return prep
 
-    def tile(self, key: tuple[Any, ...], sprite: Image.Image) -> Image.Image | None:
-        """The tile kept for ``key``, made from ``sprite`` (an entry of a sprite since gone, whose id ``sprite``
-        now has, is not it)."""
+    def tile(self, key: tuple[Any, ...], sprite: Image.Image) -> Any:
+        """The tile (Pillow's core image) kept for ``key``, made from ``sprite`` (an entry of a sprite since gone,
+        whose id ``sprite`` now has, is not it)."""
         with self._lock:
             entry = self._tiles.get(key)
             if entry is None or entry[0] is not sprite:
@@ -754,9 +754,11 @@ class Palette:
             self._tiles.move_to_end(key)
             return entry[1]
 
-    def keep(self, key: tuple[Any, ...], sprite: Image.Image, tile: Image.Image) -> None:
+    def keep(self, key: tuple[Any, ...], sprite: Image.Image, tile: Any, context: Image.Image | None = None) -> None:
+        """Keep ``tile`` for ``key``, with the sprite (and the background picture, if any) it was made from, so
+        that their ids stay theirs while the entry lives."""
         with self._lock:
-            self._tiles[key] = (sprite, tile)
+            self._tiles[key] = (sprite, tile, context)
             if len(self._tiles) > self._keep[1]:
                 self._tiles.popitem(last=False)
 
@@ -773,12 +775,19 @@ class Palette:
 
 @dataclass(frozen=True)
 class _Prepared:
-    """A sprite ready to paste into a palette picture."""
+    """A sprite ready to paste into a palette picture (with Pillow's core images of its tile and mask at hand)."""
 
     sprite: Image.Image  # kept alive while this entry is: the cache is keyed by its id
     tile: Image.Image  # "P": its colours in the palette, for its opaque pixels
     touched: Image.Image | None  # "1": the pixels it covers at all; None when it covers every pixel of its box
     blank: Image.Image | None  # "L": 255 except where it is partly transparent; None when it has no such pixel
+
+    def __post_init__(self) -> None:  # Pillow's core images, at hand for each paste
+        object.__setattr__(self, "core", self.tile.im)
+        object.__setattr__(self, "mask", self.touched.im if self.touched is not None else None)
+
+    core: Any = None
+    mask: Any = None
 
 
 def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
@@ -788,7 +797,7 @@ def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
     if sprite.mode != "RGBA":
         return _Prepared(sprite, palette.quantize(rgb), None, None)
     alpha = sprite.getchannel("A")
-    low, high = alpha.getextrema()
+    low, _ = alpha.getextrema()
     touched = None if low == 255 else alpha.point(lambda a: 255 if a else 0).convert("1")
     partial = alpha.point(lambda a: 255 if 0 < a < 255 else 0)
     blank = None if partial.getbbox() is None else partial.point(lambda a: 0 if a else 255)
@@ -820,7 +829,7 @@ class Surface:
 
 
 EXACT = "exact"  # a paste over what was drawn before it: the pixels under its edges are read (see Canvas.paste)
-Under = Colour | str | None
+Under = Colour | str | Image.Image | None
 
 
 class Canvas(Surface):
@@ -833,7 +842,8 @@ class Canvas(Surface):
     A sprite's opaque pixels need nothing under them; its partly transparent ones (edges, shadows) are blended
     with what :meth:`paste` is told lies under them: by default the empty table (the tile is made from ``table``
     and kept for that place, or for that colour where the table is flat there), a colour (a chip, a pill drawn
-    before), or :data:`EXACT`, the canvas's own pixels, read at each paste (a card on a card)."""
+    before), a picture of the sprite's size (what lies under it wherever it goes: a card on a card of the same
+    fan, whatever their faces), or :data:`EXACT`, the canvas's own pixels, read at each paste."""
 
     def __init__(self, background: Image.Image, palette: Palette, table: Image.Image) -> None:
         super().__init__(background)
@@ -841,6 +851,7 @@ class Canvas(Surface):
         self.table = table
         self._table = palette.table_key(table)
         self.draw = cast(ImageDraw.ImageDraw, _InkDraw(self.draw, palette))
+        self._core = self.image.im  # (drawing changes its pixels, never the object)
 
     def ink(self, colour: Colour) -> Ink:
         return self.palette.ink(colour)
@@ -851,25 +862,30 @@ class Canvas(Surface):
         box = (x, y, x + sprite.width, y + sprite.height)
         # Pillow's own paste, without Image.paste's checks (the canvas is its own loaded copy; the box has the
         # tile's size; Pillow clips what falls outside): a third of the cost of a small paste
-        core = self.image.im
+        core = self._core
         if prep.blank is None:
-            if prep.touched is None:
-                core.paste(prep.tile.im, box)
+            if prep.mask is None:
+                core.paste(prep.core, box)
             else:
-                core.paste(prep.tile.im, box, prep.touched.im)
+                core.paste(prep.core, box, prep.mask)
             return
         palette = self.palette
-        if under == EXACT:
+        if isinstance(under, Image.Image):
+            key: tuple[Any, ...] = (id(sprite), id(under))
+        elif under == EXACT:
             below = self.image.crop(box)
             below.paste(0, (0, 0, sprite.width, sprite.height), prep.blank)
-            key: tuple[Any, ...] = (id(sprite), below.tobytes())
+            key = (id(sprite), below.tobytes())
         elif under is None:
             key = (id(sprite), self._table, x, y)
         else:
             key = (id(sprite), under)
         tile = palette.tile(key, sprite)
         if tile is None:
-            if under == EXACT:
+            flat = None
+            if isinstance(under, Image.Image):
+                rgb = under.convert("RGB")
+            elif under == EXACT:
                 rgb = self.image.crop(box).convert("RGB")
             elif under is None:
                 rgb = self.table.crop(box)
@@ -881,14 +897,14 @@ class Canvas(Surface):
                 rgb = Image.new("RGB", sprite.size, under)
             if tile is None:
                 rgb.paste(sprite, (0, 0), sprite)
-                tile = palette.quantize(rgb)
-                if under is None and colours:
+                tile = palette.quantize(rgb).im
+                if flat is not None:
                     palette.keep(flat, sprite, tile)
-            palette.keep(key, sprite, tile)
-        if prep.touched is None:
-            core.paste(tile.im, box)
+            palette.keep(key, sprite, tile, under if isinstance(under, Image.Image) else None)
+        if prep.mask is None:
+            core.paste(tile, box)
         else:
-            core.paste(tile.im, box, prep.touched.im)
+            core.paste(tile, box, prep.mask)
 
 
 class _InkDraw:
