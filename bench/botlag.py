@@ -54,13 +54,25 @@ class Lag:
     """How late the event loop's 5 ms ticks wake."""
 
     late: list[float] = field(default_factory=list)
-    on: bool = False  # recording (while bots are asked; not while the bench sets up its positions)
+    windows: int = 0  # stretches of recording so far (a tick counts only within one)
+    recording: bool = False
+
+    @property
+    def on(self) -> bool:
+        return self.recording
+
+    @on.setter
+    def on(self, value: bool) -> None:
+        """Recording while bots are asked; not while the bench sets up its positions or checks a move."""
+        if value != self.recording:
+            self.recording = value
+            self.windows += 1
 
     async def tick(self) -> None:
         while True:
-            t0, was_on = time.perf_counter(), self.on
+            t0, window = time.perf_counter(), self.windows
             await asyncio.sleep(0.005)
-            if was_on and self.on:  # (a tick begun while the bench set up its positions is not the bots')
+            if self.recording and self.windows == window:  # (a tick that spans the bench's own work is not counted)
                 self.late.append(time.perf_counter() - t0 - 0.005)
 
     def summary(self) -> dict[str, float]:
