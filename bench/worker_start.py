@@ -1,9 +1,9 @@
 """A bot's worker process from nothing to its first answer (target: under 1 s).
 
-Each run makes a fresh :class:`~tables.bots.Thinker` (new worker processes, spawned as the bot spawns them: all of
-them at the first question, ``--workers`` of them, by default the bot's ``BLOCKHOUSE_BOT_WORKERS`` or one per core)
-and times its first ``move`` of a medium bot, which includes starting the interpreter, importing what the worker
-imports and thinking; a second ``move`` on the now warm worker gives the thinking alone. It then asks the worker
+Each run makes a fresh :class:`~tables.bots.Thinker` (a new worker process, spawned as the bot spawns it; the bot's
+other workers, ``--workers`` in all, start once it has answered) and times its first ``move`` of a medium bot,
+which includes starting the interpreter, importing what the worker imports and thinking; a second ``move`` on the
+now warm worker gives the thinking alone. It then asks the worker
 which of the platform's packages it has loaded: a worker should hold the engine and the bots, never the table
 service, the catalogue, a renderer, Pillow or discord.py.
 

@@ -3,9 +3,9 @@ worker processes (:mod:`bots.worker`) so that a search never blocks the event lo
 budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves.
 
 Tables think in parallel: :class:`Thinker` keeps ``BLOCKHOUSE_BOT_WORKERS`` worker processes (default: one per
-core), all started at the first question, and gives each question to a free one; when every worker is busy, the
-question waits for the first to come free. The budget is the bot's time to answer, from when it is asked: a bot
-that waited for a worker (or for one to start) thinks for what is left of its budget (at least
+core), all started once the first question is answered, and gives each question to a free one; when every worker is
+busy, the question waits for the first to come free. The budget is the bot's time to answer, from when it is asked:
+a bot that waited for a worker (or for one to start) thinks for what is left of its budget (at least
 :data:`bots.worker.MIN_SHARE` of it), so three tables of hard bots on two workers still answer about within their
 budget.
 
@@ -87,7 +87,7 @@ class Thinker:
         self._busy = [False] * self.workers  # a question is on its way to the worker or being answered
         self._waiting: deque[asyncio.Future[int]] = deque()  # bots waiting for a free worker, first come first
         self._generation = 0  # close() counts up: a bot thinking then gets ThinkerClosed, not a new worker
-        self._started = False  # every worker started (at the first question)
+        self._started = False  # every worker started (once the first question is answered)
 
     @property
     def _pool(self) -> ProcessPoolExecutor | None:
@@ -101,8 +101,9 @@ class Thinker:
         return pool
 
     def _start_all(self) -> None:
-        """At the first question every worker starts, so that the first time several tables think at once none
-        waits for a worker to start (about 0.2 s on a quiet machine, seconds on a saturated one)."""
+        """Once a first bot has its answer every worker starts, so that the first time several tables think at
+        once none waits for a worker to start (about 0.2 s on a quiet machine, seconds on a saturated one); not
+        before, so that they do not slow down the first worker's start."""
         if self._started:
             return
         self._started = True
@@ -172,7 +173,6 @@ class Thinker:
         timeout = self.timeout_s if self.timeout_s is not None else 30.0 + 5 * self.budget_ms / 1000
         generation = self._generation
         stored = game.dump(state)
-        self._start_all()
         for attempt in (1, 2):
             slot = await self._take()
             if generation != self._generation:
@@ -190,6 +190,7 @@ class Thinker:
             self._free_when_done(slot, job, loop)
             try:
                 text = await asyncio.wait_for(asyncio.wrap_future(job), timeout)
+                self._start_all()
                 return game.parse_move(text)
             except asyncio.CancelledError:
                 if job.cancelled() and generation != self._generation:  # (close() dropped the question unasked)

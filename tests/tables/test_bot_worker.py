@@ -55,7 +55,7 @@ async def test_tables_think_in_parallel_and_a_dead_worker_costs_only_its_bot() -
         # pulled in every renderer, whose sprites took seconds to draw on a busy machine), not Pillow or discord.py
         loaded = await asyncio.get_running_loop().run_in_executor(thinker._executor(0), loaded_packages)
         assert loaded == ["bots", "engine"]
-        await until(lambda: bool(pids(thinker, 1)), "the other worker started with the first question")
+        await until(lambda: bool(pids(thinker, 1)), "the other worker started once the first bot had its answer")
         first, second = thinker._executor(0), None
         moves = [asyncio.create_task(thinker.move(game, s, seat, "hard", Rng(i), True))
                  for i, (s, seat) in enumerate(zip(states, seats, strict=True))]
