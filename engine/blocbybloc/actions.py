@@ -56,44 +56,101 @@ def garden_cells(state: BlocState, f: int) -> list[int]:
 def faction_actions(state: BlocState, f: int, offers: str = NO_OFFERS) -> list[Move]:
     city = state.city
     dice = sorted(set(state.dice))
-    hand = state.hands[f]
-    out: list[Move] = []
-    metro = state.lockdown < 0
-    move_dice = ([0] if free_moves(state, f) > 0 else []) + dice
     pool = BARRICADES - sum(state.barricades.values())
     walls: set[str] = set()  # connections offered already (from their other end)
-    blocked = [state.police(c) for c in range(25)]
-    bikes = "bicycles" in hand
+    moving = _Moving(state, f, dice)
+    out: list[Move] = []
     for cell in city.districts:
-        mine = state.blocs[cell][f]
-        if not mine:
-            continue
-        if not state.police(cell):
-            routes = routes_from(city, cell, blocked, metro=metro) if move_dice or bikes else []
-            for dest in routes:
-                for n in range(1, mine + 1):
-                    out += [Move("move", d, cell, dest, n) for d in move_dice]
-                    if bikes:
-                        out.append(Move("bicycles", cell=cell, to=dest, n=n))
-            if pool > 0:
-                for conn in city.touching[cell]:
-                    if state.barricades.get(conn.id, 0) < MAX_BARRICADES and conn.id not in walls:
-                        walls.add(conn.id)
-                        out += [Move("barricade", d, conn=conn.id) for d in dice]
-        out += district_actions(state, f, cell)  # after the movements, before the escapes
-        if state.police(cell):
-            if "clothes" in hand:
-                for dest in sorted(city.adjacent[cell]):
-                    out += [Move("clothes", cell=cell, to=dest, n=n) for n in range(1, min(2, mine) + 1)]
-            if "fireworks" in hand and state.cops[cell] >= 1:
-                for conn in city.touching[cell]:
-                    out += [Move("fireworks", cell=cell, conn=conn.id, n=n)
-                            for n in range(1, min(2, state.cops[cell]) + 1)]
+        if state.blocs[cell][f]:
+            out += cell_actions(state, f, cell, moving, dice, pool, walls)
     out += ability_options(state, f, dice, pool)
     out += card_options(state, f, dice, pool)
     out += turn_exchanges(state, f, offers)
     out.append(END)
     return out
+
+
+class _Moving:
+    """What a turn's bloc movements need, worked out once for every district: the dice that may pay (0: a free
+    movement), the districts the police block, the Metro Lockdown, a Bicycles card."""
+
+    def __init__(self, state: BlocState, f: int, dice: list[int]) -> None:
+        self.dice = ([0] if free_moves(state, f) > 0 else []) + dice
+        self.blocked = [state.police(c) for c in range(25)]
+        self.metro = state.lockdown < 0
+        self.bikes = "bicycles" in state.hands[f]
+
+
+def cell_actions(state: BlocState, f: int, cell: int, moving: _Moving, dice: list[int], pool: int,
+                 walls: set[str] | None) -> list[Move]:
+    """The part of :func:`faction_actions` from the faction's blocs in ``cell``: movements from it, barricades on
+    its connections (those not in ``walls`` yet, which gets them; ``None``: none listed), its district actions,
+    the escapes from a clash there."""
+    city = state.city
+    hand = state.hands[f]
+    mine = state.blocs[cell][f]
+    out: list[Move] = []
+    if not state.police(cell):
+        move_dice, bikes = moving.dice, moving.bikes
+        routes = routes_from(city, cell, moving.blocked, metro=moving.metro) if move_dice or bikes else []
+        for dest in routes:
+            for n in range(1, mine + 1):
+                out += [Move("move", d, cell, dest, n) for d in move_dice]
+                if bikes:
+                    out.append(Move("bicycles", cell=cell, to=dest, n=n))
+        if pool > 0 and walls is not None:
+            for conn in city.touching[cell]:
+                if state.barricades.get(conn.id, 0) < MAX_BARRICADES and conn.id not in walls:
+                    walls.add(conn.id)
+                    out += [Move("barricade", d, conn=conn.id) for d in dice]
+    out += district_actions(state, f, cell)  # after the movements, before the escapes
+    if state.police(cell):
+        if "clothes" in hand:
+            for dest in sorted(city.adjacent[cell]):
+                out += [Move("clothes", cell=cell, to=dest, n=n) for n in range(1, min(2, mine) + 1)]
+        if "fireworks" in hand and state.cops[cell] >= 1:
+            for conn in city.touching[cell]:
+                out += [Move("fireworks", cell=cell, conn=conn.id, n=n)
+                        for n in range(1, min(2, state.cops[cell]) + 1)]
+    return out
+
+
+DISTRICT_KINDS = frozenset(("loot", "build", "swap", "defeat", "kick", "van"))
+"""The kinds of move :func:`district_actions` lists (and nothing else)."""
+CELL_KINDS = DISTRICT_KINDS | {"move", "bicycles", "clothes", "fireworks"}
+"""The kinds of move :func:`cell_actions` lists, each with the district of the blocs it is made from as its cell (and
+listed nowhere else)."""
+
+
+def is_action(state: BlocState, f: int, move: Move) -> bool:
+    """``move in faction_actions(state, f)``, without listing them all: a movement or a barricade is checked as those
+    lists make them, another move from the blocs of one district among that district's actions only (its district
+    actions for a loot, a build, a swap or an attack)."""
+    k = move.kind
+    if k == "barricade":
+        conn = move.conn
+        if move != Move("barricade", move.die, conn=conn) or move.die not in state.dice or \
+                state.barricades.get(conn, 0) >= MAX_BARRICADES or BARRICADES - sum(state.barricades.values()) <= 0:
+            return False
+        city = state.city
+        return any(state.blocs[c][f] and not state.police(c) and any(x.id == conn for x in city.touching[c])
+                   for c in city.districts)
+    if k not in CELL_KINDS:
+        return move in faction_actions(state, f)
+    cell = move.cell
+    if cell not in state.city.districts or not state.blocs[cell][f]:
+        return False
+    if k in DISTRICT_KINDS:
+        return move in district_actions(state, f, cell)
+    dice = sorted(set(state.dice))
+    moving = _Moving(state, f, dice)
+    if k in ("move", "bicycles"):
+        made = Move("move", move.die, cell, move.to, move.n) if k == "move" else \
+            Move("bicycles", cell=cell, to=move.to, n=move.n)
+        return (move == made and not state.police(cell) and 1 <= move.n <= state.blocs[cell][f]
+                and (move.die in moving.dice if k == "move" else moving.bikes)
+                and move.to in routes_from(state.city, cell, moving.blocked, metro=moving.metro))
+    return move in cell_actions(state, f, cell, moving, dice, 0, None)
 
 
 def district_actions(state: BlocState, f: int, cell: int) -> list[Move]:

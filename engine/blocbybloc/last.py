@@ -4,6 +4,8 @@ channel hears anyway (a gift or a trade says how many cards, never which)."""
 
 from __future__ import annotations
 
+import re
+
 from engine.base import CANCEL, Event
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import named
@@ -14,6 +16,8 @@ from engine.blocbybloc.view import LastView
 
 PRELUDE = ("reaction", "kitchen", "dice", "form", "lapse")
 """Events a move's own line may follow (the roll that closed a run of attacks, the next turn's dice): not its line."""
+
+_NOT_DRAWN = re.compile("[^\x00-\u25ff]")  # emoji and symbols from U+2600 on (the variation selector U+FE0F too)
 
 MAIN = {"end": "ops"}  # a move whose line is of one kind, whatever comes before it (untaken Workshop draws)
 
@@ -62,7 +66,9 @@ def record(state: BlocState, f: int, move: Move, cells: list[int], turn: str, ev
 def plain(text: str) -> str:
     """A line as the picture writes it: arrows in words, no notation marks, no emoji (its font has none)."""
     text = text.replace(" → ", " to ").replace("`", "")
-    return "".join(ch for ch in text if ord(ch) < 0x2600 and ch != "\ufe0f").strip()
+    if text.isascii():  # (most lines: nothing to drop)
+        return text.strip()
+    return _NOT_DRAWN.sub("", text).strip()
 
 
 def spoken(move: Move) -> str:
@@ -94,9 +100,11 @@ def cells_of(state: BlocState, f: int, move: Move) -> list[int]:
     """The districts a move of faction ``f``'s own turn touches (see :func:`touched`)."""
     cells = [c for c in (move.cell, move.to) if c >= 0]
     if move.conn or move.extra:  # (most moves name no connection: the lookup is made only when one may)
-        ends = {c.id: (c.a, c.b) for c in state.city.connections}
+        by_id = state.city.by_id
         for conn in (move.conn, *move.extra):
-            cells += ends.get(conn, ())
+            found = by_id.get(conn)
+            if found is not None:
+                cells += (found.a, found.b)
     if move.kind in ("hall", "hacker", "workshop"):
         cells += [c for c in (state.occupation_cell(f, move.kind),) if c >= 0]
     return cells

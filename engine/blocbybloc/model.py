@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,10 @@ MANIFESTATION_NAMES = {
     "leaked_patrol_routes": "Leaked Patrol Routes", "whistleblower": "Whistleblower",
     "police_demoralized": "Police Demoralized", "general_strike": "General Strike",
 }
+
+
+_last_city: tuple[Any, ...] = (None, None, [], [], None)  # the latest city: tiles and rotations lists, their
+# contents, the City
 
 
 def loot_deck() -> list[str]:
@@ -149,7 +154,8 @@ class BlocState:
     burned: int = 0  # burn tokens ever placed (play part D4's ``burned``)
     agendas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # by faction: its agenda card (0: none)
     last_police: list[str] = field(default_factory=list)  # the police ops cards of the latest turn or Sunrise
-    last: Last | None = None  # the latest move (None: none yet, or a game stored before it was recorded)
+    last: Last | None = field(default=None, metadata={"shared": True})  # the latest move (None: none yet, or a game
+    # stored before it was recorded); never changed in place (each move records a new one), so copies share it
     outcome: str = ""  # "" while playing, then "win" or "loss"
     winners: list[int] = field(default_factory=list)  # the factions that won, once over (fully cooperative: all)
     reason: str = ""
@@ -157,7 +163,16 @@ class BlocState:
 
     @property
     def city(self) -> City:
-        return build_city(tuple(self.tiles), tuple(self.rotations))
+        """The city of the tiles (built once per layout). A game's states and their copies share the tiles and
+        rotations lists: the latest city's are recognised by identity and contents, without making its key."""
+        global _last_city
+        tiles, rotations = self.tiles, self.rotations
+        last = _last_city
+        if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
+            return typing.cast(City, last[4])
+        city = build_city(tuple(tiles), tuple(rotations))
+        _last_city = (tiles, rotations, list(tiles), list(rotations), city)  # (one tuple, replaced whole)
+        return city
 
     def clone(self) -> BlocState:
         return copy_state(self)
@@ -188,5 +203,8 @@ class BlocState:
         return tile.circle and tile.type in (FACTION_TYPES[faction], "State", "Public")
 
     def occupation_cell(self, faction: int, kind: str) -> int:
-        return next((c for c in range(len(self.occ_kind))
-                     if self.occ_owner[c] == faction and self.occ_kind[c] == kind), -1)
+        kinds = self.occ_kind
+        if kind not in kinds:  # (most asks: none built; the scan is C's)
+            return -1
+        owners = self.occ_owner
+        return next((c for c, k in enumerate(kinds) if k == kind and owners[c] == faction), -1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.base import CANCEL, Event
 from engine.blocbybloc import police as pol
-from engine.blocbybloc.actions import faction_actions, is_basic
+from engine.blocbybloc.actions import is_action, is_basic
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.common import district_name, draw_keep, draw_loot, left, named, occ, play_card, say, spend
 from engine.blocbybloc.exchanges import lapse
@@ -41,7 +41,7 @@ def carry_on(state: BlocState, f: int, move: Move | None, gained: bool, events: 
         if not gained:  # People's Kitchen dice from that roll: the turn goes on
             end_turn(state, f, events, rng)
         return
-    if move not in faction_actions(state, f):
+    if not is_action(state, f, move):
         text = format_move(move)
         events.append(Event(CANCEL, state.controller[f], f"{describe(move)} is no longer possible after the police "
                             "reaction: nothing spent.", {"move": text}))
