@@ -17,8 +17,11 @@ same way in every position of one determinization, so it does not steer the choi
 from __future__ import annotations
 
 import math
+import typing
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 
 from engine.base import Game
@@ -64,6 +67,8 @@ class Geo:
     own: tuple[tuple[int, ...], ...]  # by faction: the districts of its type
     zones: tuple[int, ...]  # the Autonomous Zones
     zone_near: tuple[int, ...]  # the liberatable districts next to a zone (Autonomous Zone Phase II)
+    is_state: tuple[bool, ...]  # by cell: a State district
+    is_district: tuple[bool, ...]  # by cell: a district (not a highway)
 
 
 @lru_cache(maxsize=64)
@@ -80,11 +85,25 @@ def geo(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> Geo:
         commercial=tuple(city.of_type(COMMERCIAL)),
         public=tuple(city.of_type(PUBLIC)),
         own=tuple(tuple(city.of_type(kind)) for kind in FACTION_TYPES),
-        zones=tuple(c for c in city.districts if tiles[c] in ZONES), zone_near=tuple(zone_neighbours(city)))
+        zones=tuple(c for c in city.districts if tiles[c] in ZONES), zone_near=tuple(zone_neighbours(city)),
+        is_state=tuple(c in states for c in range(25)), is_district=tuple(c in city.districts for c in range(25)))
+
+
+_last_geo: tuple[Any, ...] = (None, None, [], [], None)  # the latest city: its tiles and rotations lists, their
+# contents, its Geo (one tuple, replaced whole: a thread reads it once)
 
 
 def city_geo(state: Any) -> Geo:
-    return geo(tuple(state.tiles), tuple(state.rotations))
+    """The city's :class:`Geo`. A game's states (and their copies) share their tiles and rotations lists: the
+    latest city's are recognised by identity (and contents), without building the key to look it up."""
+    global _last_geo
+    tiles, rotations = state.tiles, state.rotations
+    last = _last_geo
+    if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
+        return typing.cast(Geo, last[4])
+    found = geo(tuple(tiles), tuple(rotations))
+    _last_geo = (tiles, rotations, list(tiles), list(rotations), found)
+    return found
 
 
 def _stopped(barricades: int, movers: float) -> float:
@@ -115,29 +134,36 @@ def _chance(state_district: bool, occupied: bool, para: int, draws: int) -> floa
     return 1.0 - (1.0 - q) ** draws
 
 
-def threat(state: Any, g: Geo) -> list[list[tuple[float, float]]]:
+def threat(state: Any, g: Geo, in_cell: list[int] | None = None) -> list[Sequence[tuple[float, float]]]:
     """By district, the groups of cops that may walk in before the Sunrise, as (chance, cops): a group of 2+ cops
     outside a clash advances (all but one) when an Advance card names a type it stands next to (or, for an
-    occupied district, a Paramilitary Operations card comes); barricades on the way stop some."""
+    occupied district, a Paramilitary Operations card comes); barricades on the way stop some. ``in_cell``: the
+    blocs by cell, when known."""
     draws = draws_left(state)
-    out: list[list[tuple[float, float]]] = [[] for _ in range(25)]
-    if not draws:
+    out: list[Sequence[tuple[float, float]]] = [()] * 25  # (a list where a group comes)
+    cops = state.cops
+    if not draws or max(cops) < 2:
         return out
     para = {"easy": 1, "medium": 2}.get(state.options.get("difficulty", "hard"), 3)
-    cops, blocs, vans, occ = state.cops, state.blocs, state.vans, state.occ_owner
-    chance = [0.0] * 25
-    for t in g.districts:
-        chance[t] = _chance(t in g.states, occ[t] >= 0, para, draws)
-    for s in g.districts:
-        if cops[s] < 2 or sum(blocs[s]):
+    vans, occ, barricades = state.vans, state.occ_owner, state.barricades
+    is_state, is_district = g.is_state, g.is_district
+    if in_cell is None:
+        in_cell = list(map(sum, state.blocs))
+    for s in compress(range(len(cops)), map((2).__le__, cops)):  # (the cells with 2+ cops, in order)
+        if in_cell[s] or not is_district[s]:
             continue
         movers = cops[s] - 1
         for t, conn in g.conns[s]:
             if vans[t] >= 0:
                 continue  # a district the police hold already
-            k = movers - _stopped(state.barricades.get(conn, 0), movers)
+            walls = barricades.get(conn, 0)
+            k = movers - (_stopped(walls, movers) if walls > 0 else 0.0)
             if k > 0:
-                out[t].append((chance[t], k))
+                group = (_chance(is_state[t], occ[t] >= 0, para, draws) if is_district[t] else 0.0, k)
+                if out[t]:
+                    typing.cast(list[tuple[float, float]], out[t]).append(group)
+                else:
+                    out[t] = [group]
     return out
 
 
@@ -159,7 +185,6 @@ def forecast(state: Any, seat: int = -1) -> float:
     left_by = [0.0] * 25  # by district: the blocs expected to survive it
     order = state.order
     blocs, cops, vans, occ = state.blocs, state.cops, state.vans, state.occ_owner
-    incoming = threat(state, g)
     sunset = state.phase == "sunset"
     to_play = set(state.night_order()[state.turn + 1:]) if sunset else set(order) if state.phase == "start" \
         else set()  # factions still to play tonight (besides the acting one)
@@ -170,23 +195,32 @@ def forecast(state: Any, seat: int = -1) -> float:
         not any(p.kind == "split" for p in state.pending)  # the Sunrise's repression is over
     last = state.countdown <= 1  # the last night: only the State districts count (and keeping every faction)
     held_w = STATE_HELD * (2.0 if last else 1.0)
-    left = {f: 0.0 for f in order}  # blocs left after the Sunrise, by faction
-    wiped = {f: 1.0 for f in order}  # the chance the Sunrise leaves the faction no bloc
+    left = dict.fromkeys(order, 0.0)  # blocs left after the Sunrise, by faction
+    wiped = dict.fromkeys(order, 1.0)  # the chance the Sunrise leaves the faction no bloc
     x = 0.0
     held = 1.0  # the chance every State district holds
     ready = 1.0  # how near the least advanced State district is to holding an occupation
-    total_cops = 0
-    in_cell = [sum(here) for here in blocs]  # blocs by cell
-    police = [k > 0 or v >= 0 for k, v in zip(cops, vans, strict=True)]  # as state.police(cell)
-    starts = {occ[c] for c, kind in enumerate(state.occ_kind) if kind == "start"}  # factions holding their Start
-    for c in g.districts:
-        here = blocs[c]
+    in_cell = list(map(sum, blocs))  # blocs by cell
+    incoming = threat(state, g, in_cell)
+    occ_kind, liberated = state.occ_kind, state.liberated
+    starts = set(compress(occ, map("start".__eq__, occ_kind)))  # factions holding their Start
+    is_state, near_state, liberatable, adjacent = g.is_state, g.near_state, g.liberatable, g.adjacent
+    total_cops = sum(map(cops.__getitem__, g.districts))
+    # keep_by and left_by stay 1 and 0 where there is neither a bloc nor an occupation (nor a State district): the
+    # goal and agenda terms read them there only as a liberation's chance, 0
+    cells = range(len(occ))
+    # (where there is no bloc, no occupation, no State district and no liberation there is nothing to keep: its
+    # cops are counted above)
+    for c in sorted({*compress(cells, in_cell), *compress(cells, map((-1).__lt__, occ)), *g.states,
+                     *compress(cells, liberated)}):
+        if not g.is_district[c]:
+            continue
         n = in_cell[c]
         owner = occ[c]
-        total_cops += cops[c]
+        cops_c = cops[c]
+        groups = () if repressed else incoming[c]
         van = vans[c] >= 0 and c not in paints and not repressed
-        certain = 0 if repressed else max(0, cops[c] - 2 * shields.get(str(c), 0)) if shields else max(0, cops[c])
-        groups = [] if repressed else incoming[c]
+        certain = 0 if repressed else max(0, cops_c - 2 * shields.get(str(c), 0)) if shields else max(0, cops_c)
         if van:
             kept, keep_occ, wipe = 0.0, 0.0, 1.0
         elif certain <= 0 and not groups:
@@ -207,13 +241,15 @@ def forecast(state: Any, seat: int = -1) -> float:
                 for p, k in groups:
                     if certain + k > n:
                         keep_occ *= 1.0 - p
-        for f in order:
-            if here[f]:
-                left[f] += here[f] * kept
-                wiped[f] *= wipe
+        if n:
+            here = blocs[c]
+            for f in compress(range(len(here)), here):  # (the factions with blocs here; each its own sums)
+                if f in left:
+                    left[f] += here[f] * kept
+                    wiped[f] *= wipe
         survivors = n * kept
         keep_by[c], left_by[c] = keep_occ, survivors
-        if c in g.states and clears:
+        if is_state[c] and clears:
             if owner >= 0:
                 if others_to_play and keep_occ < 1.0 and not van:
                     keep_occ = 1.0 - 0.6 * (1.0 - keep_occ)  # the factions still to play may come to hold it
@@ -223,7 +259,7 @@ def forecast(state: Any, seat: int = -1) -> float:
                     held *= keep_occ
                     ready = min(ready, keep_occ)
                 elif not last:  # Asymmetrical Struggle: its worth is the goal's (goal_worth)
-                    x += OCC_WORTH.get(state.occ_kind[c], 1.0) * keep_occ
+                    x += OCC_WORTH.get(occ_kind[c], 1.0) * keep_occ
             else:
                 held = 0.0
                 if vans[c] < 0:
@@ -232,25 +268,25 @@ def forecast(state: Any, seat: int = -1) -> float:
                     x += 0.6 * vans[c]  # damaged tonight (repaired at the Sunrise)
                     if not last:
                         x -= 2.5  # a van there brings more cops with each reinforcement
-                x -= 0.5 * min(cops[c], 6) + 0.3 * max(0, cops[c] - 2)
+                x -= 0.5 * min(cops_c, 6) + 0.3 * max(0, cops_c - 2)
                 if not last:
                     x -= 0.4 * sum(p * k for p, k in groups)  # cops likely to walk in
-                ready = min(ready, 0.5 / (1.0 + 0.3 * cops[c] + (1.0 if vans[c] >= 0 else 0.0)))
-                staged = sum(in_cell[a] for a in g.adjacent[c] if not police[a])
+                ready = min(ready, 0.5 / (1.0 + 0.3 * cops_c + (1.0 if vans[c] >= 0 else 0.0)))
+                staged = sum(in_cell[a] for a in adjacent[c] if cops[a] <= 0 and vans[a] < 0)  # (out of a clash)
                 x += 0.35 * min(staged, 5)
             x += 0.25 * min(survivors, 4)
         elif owner >= 0 and not last:
-            worth = OCC_WORTH.get(state.occ_kind[c], 1.0)
-            if state.occ_kind[c] == "strike" and g.near_state[c]:
+            worth = OCC_WORTH.get(occ_kind[c], 1.0)
+            if occ_kind[c] == "strike" and near_state[c]:
                 worth += 2.5
             x += worth * keep_occ
         if last:
             continue
-        lib = 3.0 if g.near_state[c] or c in g.states else 1.5  # its manifestation card may clear a State district
-        if owner >= 0 and g.liberatable[c] and not state.liberated[c]:
+        lib = 3.0 if near_state[c] or is_state[c] else 1.5  # its manifestation card may clear a State district
+        if owner >= 0 and liberatable[c] and not liberated[c]:
             need = 2 * state.difficulty(c) - 2 * state.banners.get(str(c), 0)
             x += (lib if survivors >= need else lib / 3 * min(1.0, survivors / max(1, need))) * keep_occ
-        if state.liberated[c]:
+        if liberated[c]:
             x += lib
     if states_goal:
         if held > 0 and not gate:  # (Phase I's gate: no win while the police stand in an Autonomous Zone)
@@ -265,7 +301,7 @@ def forecast(state: Any, seat: int = -1) -> float:
             x += 0.45 * min(rest, 8.0)
         for card in state.hands[f]:  # the last night: worth keeping only for the State districts
             x += CARD_WORTH.get(card, 0.3) * (0.4 if last else 1.0)
-    x -= 1.5 * sum(1 for v in vans if v >= 0)
+    x -= 1.5 * (len(vans) - vans.count(-1))  # the vans in the city (-1: none)
     x -= 0.08 * total_cops
     x -= 0.8 * state.morale
     if key != NONE:
