@@ -921,11 +921,14 @@ class _InkDraw:
         ink = self._palette.ink
 
         def inked(*args: Any, **kwargs: Any) -> Any:
-            for key in ("fill", "outline"):
-                if isinstance(kwargs.get(key), tuple):
-                    kwargs[key] = ink(kwargs[key])
+            fill, outline = kwargs.get("fill"), kwargs.get("outline")
+            if fill.__class__ is tuple:
+                kwargs["fill"] = ink(fill)
+            if outline.__class__ is tuple:
+                kwargs["outline"] = ink(outline)
             return method(*args, **kwargs)
 
+        setattr(self, name, inked)  # (found directly from now on)
         return inked
 
 
