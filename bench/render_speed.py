@@ -140,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         game = registry.get(key)
         if game is None:
             parser.error(f"no game {key!r}; games: {', '.join(g.key for g in registry.all())}")
-        counts = ([int(x) for x in args.players.split(",")] if args.players
-                  else range(game.min_players, game.max_players + 1))
+        counts = [n for n in ([int(x) for x in args.players.split(",")] if args.players
+                              else range(game.min_players, game.max_players + 1))
+                  if game.min_players <= n <= game.max_players]  # (a count another game of --game takes)
         for seats in counts:
             public, private = record(game, seats, args.games, args.seed, args.every)
             for kind, views in (("public", public), ("private", private)):
