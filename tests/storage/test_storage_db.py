@@ -511,7 +511,8 @@ async def test_tables_are_read_in_batches_by_id(db: Database) -> None:
     ids = []
     for n in range(5):
         tid = await new_table(db, channel=CHANNEL + n)
-        seats = [(1, "Alice", None), (None, "Bot", "easy")] if n % 2 else [(1, "Alice", None), (2, "Bob", None)]
+        seats: list[tuple[int | None, str, str | None]] = (
+            [(1, "Alice", None), (None, "Bot", "easy")] if n % 2 else [(1, "Alice", None), (2, "Bob", None)])
         await db.set_seats(tid, 0, seats, 2.0)
         await db.start(tid, 1, 77, STATE, 3.0)
         ids.append(tid)
