@@ -217,15 +217,15 @@ class Presenter:
     async def mentioned(self, table: TableRow, user_ids: list[int]) -> list[int]:
         """Those of ``user_ids`` told of their turn by a mention in the game's channel: all but those who chose DMs
         only (``/notify dm``), unless a DM to them has failed at this table (it would not arrive)."""
-        modes = await self.core.db.notify_modes(user_ids)
+        modes = {s.user_id: s.notify for s in table.seats}  # (read with the table: no query)
         closed = {s.user_id for s in table.seats if not s.dm_open}
-        return [u for u in user_ids if modes[u] != "dm" or u in closed]
+        return [u for u in user_ids if modes.get(u, "mention") != "dm" or u in closed]
 
     async def told_how(self, table: TableRow, user_id: int | None) -> str:
         """How a player will hear that it is their turn, in words (for their private view while they wait)."""
         if user_id is None:
             return ""
-        mode = (await self.core.db.notify_modes([user_id]))[user_id]
+        mode = next((s.notify for s in table.seats if s.user_id == user_id), "mention")
         if mode == "mention" or any(s.user_id == user_id and not s.dm_open for s in table.seats):
             return "You will be mentioned in the game's channel when it is your turn."
         if mode == "both":
@@ -239,7 +239,7 @@ class Presenter:
         game = sit.game
         acting = [table.seats[p] for p in sorted(sit.to_act)
                   if table.seats[p].user_id is not None and not table.seats[p].resigned]
-        modes = await self.core.db.notify_modes([s.user_id for s in acting if s.user_id is not None])
+        modes = {s.user_id: s.notify for s in acting if s.user_id is not None}
         for s in acting:  # asked a secret question: never mentioned in the channel, so told by DM whatever they chose
             if s.seat in sit.unnamed and s.user_id is not None:
                 modes[s.user_id] = "dm"
