@@ -6,6 +6,7 @@ start instead of a fraction of one."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -23,7 +24,7 @@ from cogs.controls import DYNAMIC_ITEMS, HANDLING, ExpiredAutocomplete
 from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
-from tables import TableService
+from tables import TableService, renderer
 from tables.catalog import Catalog, default_catalog
 
 log = logging.getLogger("blockhouse")
@@ -137,8 +138,9 @@ class Blockhouse(commands.Bot):
     async def close(self) -> None:
         """Close in order, losing nothing: take no new interaction; cancel the catch-up and the clocks' loops; let
         the requests being answered finish (``request_grace`` seconds) or cancel them; close the connection to
-        Discord; stop the bots' worker without waiting for a search; close the database last. A change cut short is
-        rolled back, and what a committed change owes is posted after the restart (the outbox)."""
+        Discord; stop the bots' workers without waiting for a search, then the render workers; close the database
+        last. A change cut short is rolled back, and what a committed change owes is posted after the restart (the
+        outbox)."""
         self.closing = True
         cog = self.get_cog("GameCog")
         if isinstance(cog, GameCog):
@@ -147,6 +149,7 @@ class Blockhouse(commands.Bot):
         service = getattr(self, "service", None)  # made in setup_hook, which a failed login never reaches
         if service is not None:
             service.thinker.close()
+        await asyncio.to_thread(renderer.shutdown)  # the render workers, if pictures are drawn in processes
         if self.db is not None:
             await self.db.close()
             self.db = None

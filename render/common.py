@@ -13,6 +13,7 @@ import math
 import re
 import struct
 import threading
+import types
 import unicodedata
 import zlib
 from collections import OrderedDict
@@ -944,8 +945,9 @@ def put(img: Image.Image | Surface, sprite: Image.Image, xy: tuple[int, int], un
 
 
 # --- encoding --------------------------------------------------------------------------------
+_deflate: types.ModuleType
 try:  # ISA-L's deflate: the same format, four to five times faster than zlib at level 1 on these pictures
-    from isal import isal_zlib as _deflate  # type: ignore[import-not-found, unused-ignore]
+    from isal import isal_zlib as _deflate
 except ImportError:  # pragma: no cover - the requirements install it; zlib makes the same kind of file
     _deflate = zlib
 DEFLATE = getattr(_deflate, "__name__", "zlib").rpartition(".")[2]
