@@ -15,11 +15,21 @@ the rules' default split).
 
 Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
 the moves, so a choice is reproducible.
+
+Live (``timed``), the search also has a deadline on the clock (:class:`Deadline`, :data:`SHARE` of the budget from
+the call): it looks at the most promising positions first (the beam's best sequences first, and from each the
+actions not seen before, then those that were best earlier in the search; at the first depth, attacks, builds and
+loots before the rest) and stops when the deadline passes, with the best sequence found so far. Untimed (tests,
+``bench.blocbybloc_scenarios``) it looks at its whole count of positions. A search the deadline does not cut
+chooses exactly the move of the untimed search: the positions it looked at out of order are put back in order
+before a depth is judged.
 """
 
 from __future__ import annotations
 
 import gc
+import time
+from collections.abc import Callable
 from typing import Any
 
 from bots.blocbybloc import CARD_WORTH, city_geo, forecast
@@ -33,14 +43,35 @@ BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
 EVALUATIONS = 1500  # positions a turn's search may look at, at the default budget (a move's follow-ups count as
 # one, and a depth is finished once begun: 1,600-2,700 forecasts at worst, about 1 s; bench.tournament measures it)
+SHARE = 0.9  # of the budget, from the planner's call: its deadline (the rest: the last look, answering)
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
 
 
+class Deadline:
+    """When the planner stops looking and answers with the best found so far: a time on ``clock`` (live play,
+    :func:`time.perf_counter`), or none (``at=None``: tests and benchmarks, whose choices must not depend on the
+    machine's speed; the search is bounded by its count of positions anyway). The first look of a search is never
+    cut (there is always a move found)."""
+
+    def __init__(self, at: float | None, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.at = at
+        self.clock = clock
+        self.looks = 0  # positions looked at so far
+
+    def look(self) -> bool:
+        """Whether the search may look at one more position (``False``: the deadline has passed)."""
+        self.looks += 1
+        return self.at is None or self.looks == 1 or self.clock() < self.at
+
+
 def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-         budget_ms: float = DEFAULT_BUDGET_MS) -> Any:
+         budget_ms: float = DEFAULT_BUDGET_MS, timed: bool = False,
+         clock: Callable[[], float] = time.perf_counter) -> Any:
     """The hard bot's move, or ``None`` to leave it to the search (trade answers). The turn's search looks at a
-    number of positions in proportion to ``budget_ms`` (a count, not a clock, so a choice is reproducible).
+    number of positions in proportion to ``budget_ms`` (a count, so that a choice is reproducible); live
+    (``timed``: ``bots.choose`` without a fixed search) it also stops at :data:`SHARE` of ``budget_ms`` on
+    ``clock`` from this call, with the best found so far.
 
     The cyclic garbage collector is paused while it searches: the search makes tens of thousands of state copies
     (lists of lists, no reference cycles: freed as soon as they are dropped), and the collector, set off every few
@@ -51,22 +82,24 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
     if paused:  # (else already paused, by another thread's search, which turns it back on)
         gc.disable()
     try:
-        return _plan(game, state, seat, moves, rng, budget_ms)
+        deadline = Deadline(clock() + SHARE * budget_ms / 1000.0 if timed else None, clock)
+        return _plan(game, state, seat, moves, rng, budget_ms, deadline)
     finally:
         if paused:
             gc.enable()
 
 
-def _plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, budget_ms: float) -> Any:
+def _plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng, budget_ms: float,
+          deadline: Deadline) -> Any:
     det = game.determinize(state, seat, rng)
     legal = {game.format_move(m): m for m in moves}
     if state.pending:
         p = game.pending_of(det, seat)  # type: ignore[attr-defined]
         if p is None:
             return None
-        move = _pending_choice(game, det, seat, p, moves)
+        move = _pending_choice(game, det, seat, p, moves, deadline)
     elif state.controller[state.faction_now()] == seat:
-        move = _turn(game, det, seat, moves, limit(budget_ms))
+        move = _turn(game, det, seat, moves, limit(budget_ms), deadline)
     else:
         return None
     if move is None:
@@ -75,7 +108,8 @@ def _plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rn
 
 
 # --- decisions outside the turn -------------------------------------------------------------------------------
-def _pending_choice(game: Game[Any, Any, Any], det: Any, seat: int, p: Any, moves: list[Any]) -> Any:
+def _pending_choice(game: Game[Any, Any, Any], det: Any, seat: int, p: Any, moves: list[Any],
+                    deadline: Deadline | None = None) -> Any:
     kinds = {m.kind for m in moves}
     if p.kind == "stop":
         return next((m for m in moves if m.kind == "allow"), None)
@@ -99,7 +133,7 @@ def _pending_choice(game: Game[Any, Any, Any], det: Any, seat: int, p: Any, move
         return next((m for m in moves if m.kind == "split" and tuple(m.losses) == default), None)
     if "accept" in kinds or "decline" in kinds:
         return None
-    return _best_after(game, det, seat, moves)
+    return _best_after(game, det, seat, moves, deadline)
 
 
 def _worth(state: Any, seat: int) -> float:
@@ -121,10 +155,13 @@ def _scan_order(cards: list[str], moves: list[Any]) -> Any:
     return min(moves, key=harm)
 
 
-def _best_after(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any]) -> Any:
-    """The move whose position is worth most (ties: the first)."""
+def _best_after(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any],
+                deadline: Deadline | None = None) -> Any:
+    """The move whose position is worth most (ties: the first); past the ``deadline``, the best looked at."""
     best, best_value = None, -1e18
     for move in moves:
+        if deadline is not None and not deadline.look():
+            break
         after = game.clone(det)
         game.fast_apply(after, seat, move)
         v = _worth(after, seat)
@@ -227,21 +264,33 @@ def limit(budget_ms: float) -> int:
     return max(50, int(EVALUATIONS * min(1.0, budget_ms / DEFAULT_BUDGET_MS)))  # (a smaller budget: fewer)
 
 
-def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], evaluations: int) -> Any:
+def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], evaluations: int,
+          deadline: Deadline | None = None) -> Any:
     f = det.faction_now()
     end = next((m for m in moves if m.kind == "end"), None)
     best_value = _worth(det, seat)
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
     spent = 0  # positions evaluated: the search stops deepening past ``evaluations`` (a count: reproducible)
-    for _ in range(DEPTH):
+    timed = deadline is not None and deadline.at is not None
+    earlier: dict[Any, float] = {}  # live: the best rank each action had so far (the order to look at them)
+    cut = False
+    for depth in range(DEPTH):
         if spent > evaluations:
             break
         children: list[tuple[float, float, Any, Any]] = []
         for _, state, first in beam:
             options = _candidates(game, state, seat, f)
             spent += len(options)
-            for move in options:
+            order: Any = range(len(options))
+            if timed:
+                order = sorted(order, key=_promise(options, earlier, depth))
+            looked: list[tuple[int, tuple[float, float, Any, Any]]] = []
+            for i in order:
+                if timed and not deadline.look():  # type: ignore[union-attr]
+                    cut = True
+                    break
+                move = options[i]
                 after = game.clone(state)
                 game.fast_apply(after, seat, move)
                 _settle(game, after, seat)
@@ -252,12 +301,21 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
                 if acts:  # blocs sent in to act there are worth what they can do there
                     rank = max(v, _follow_up(game, after, seat, acts))
                     spent += 1
-                children.append((rank, v, after, first if first is not None else move))
+                looked.append((i, (rank, v, after, first if first is not None else move)))
+                if timed and earlier.get(move, -1e18) < rank:
+                    earlier[move] = rank
+            if timed:
+                looked.sort(key=lambda x: x[0])  # (back in the listed order: ties as the untimed search breaks them)
+            children += [child for _, child in looked]
+            if cut:
+                break
         if not children:
             break
         top = max(children, key=lambda x: x[1])
         if top[1] > best_value + 1e-9:
             best_value, best_first = top[1], top[3]
+        if cut:
+            break
         children.sort(key=lambda x: -x[0])
         beam = []
         for rank, _, after, first in children:
@@ -269,6 +327,20 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
         if not beam:
             break
     return best_first
+
+
+def _promise(options: list[Any], earlier: dict[Any, float], depth: int) -> Callable[[int], tuple[float, ...]]:
+    """The order a live search looks at ``options`` in, most promising first: at the first depth attacks, builds
+    and loots, then the rest as listed; deeper, the actions the search has not met yet (what the sequence so far
+    opened up), then the others by the best rank they had earlier."""
+    if depth == 0:
+        return lambda i: (0.0 if options[i].kind in ADVANCED_KINDS else 1.0,)
+
+    def key(i: int) -> tuple[float, ...]:
+        rank = earlier.get(options[i])
+        return (0.0,) if rank is None else (1.0, -rank)
+
+    return key
 
 
 def _open(state: Any, f: int) -> bool:
