@@ -67,8 +67,9 @@ def acting_seat(state: BlocState) -> int:
 
 
 def hard(state: BlocState, seed: int = 1) -> str:
+    """The hard bot's move, its search fixed (its planner untimed: the same choice on any machine)."""
     seat = min(G.to_act(state))
-    return G.format_move(choose(G, state, seat, "hard", Rng(seed)))
+    return G.format_move(choose(G, state, seat, "hard", Rng(seed), iterations=200))
 
 
 def test_the_hard_bot_occupies_a_state_district_it_can() -> None:
@@ -159,7 +160,8 @@ def test_the_planner_reads_only_the_seat_view_and_keeps_to_its_search_size(monke
         moves = G.search_moves(state, seat)
         for budget in most:
             looked[0] = 0
-            move = choose(G, state, seat, "hard", Rng(ply), budget_ms=budget)
+            move = (moves[0] if len(moves) == 1 else plan(G, state, seat, moves, Rng(ply), budget)  # (untimed)
+                    or choose(G, state, seat, "medium", Rng(ply)))
             most[budget] = max(most[budget], looked[0])
         if ply % 10 == 0:
             scrambled = G.determinize(state, seat, Rng(99))
