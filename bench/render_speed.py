@@ -131,11 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", help="compare every PNG with the one of the same name in this folder")
     parser.add_argument("--threads", type=int, default=0, help="also render the boards from N threads at once")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--fresh", action="store_true",
+                        help="warm up on other games (seeds from seed + 10000), so that every timed board is drawn "
+                             "for the first time, as in play (default: the untimed pass draws the timed boards)")
     args = parser.parse_args(argv)
     registry = default_catalog()
     keys = args.game.split(",") if args.game else [g.key for g in registry.all()]
     kinds = [k for k in args.kinds.split(",") if k in KINDS]
     rows: list[Row] = []
+    warm: list[Row] = []
     for key in keys:
         game = registry.get(key)
         if game is None:
@@ -148,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
             for kind, views in (("public", public), ("private", private)):
                 if kind in kinds:
                     rows.append(Row(key, seats, kind, views))
-    for row in rows:  # the untimed pass: fonts, sprites, empty tables
+            if args.fresh:
+                public, private = record(game, seats, args.games, args.seed + 10_000, args.every)
+                warm += [Row(key, seats, kind, views)
+                         for kind, views in (("public", public), ("private", private)) if kind in kinds]
+    for row in warm if args.fresh else rows:  # the untimed pass: fonts, sprites, empty tables
         render = registry.entry(row.game).render
         for view in row.views:
             render(view, NAMES[:row.players])
@@ -171,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                     row.changed = max(row.changed, changed)
                     row.compared += 1
     print(f"Python {platform.python_version()}, one thread, CPU ms per board (time.process_time), "
-          f"{args.games} games each, seed {args.seed}")
+          f"{args.games} games each, seed {args.seed}"
+          + (" (each board drawn for the first time: warmed up on other games)" if args.fresh else ""))
     head = f"{'game':<14}{'players':>7} {'kind':<8}{'boards':>7}{'median':>8}{'p95':>8}{'mean':>8}" \
            f"{'med KB':>8}{'max KB':>8}"
     if args.compare:

@@ -15,12 +15,13 @@ import struct
 import threading
 import types
 import unicodedata
+import weakref
 import zlib
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -171,7 +172,7 @@ def _direction(text: str) -> list[bool]:
     return rtl
 
 
-@cache
+@lru_cache(maxsize=4096)  # texts change with every move: bounded
 def runs(text: str) -> tuple[tuple[int, str], ...]:
     """``text`` split into (face, substring) runs, each drawn in one face and one direction, in reading (logical)
     order. Spaces, combining marks and joiners stay in the run they follow when they run the same way; a
@@ -179,7 +180,7 @@ def runs(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((face, part) for face, part, _ in _runs(text))
 
 
-@cache
+@lru_cache(maxsize=4096)  # texts change with every move: bounded
 def _runs(text: str) -> tuple[tuple[int, str, bool], ...]:
     out: list[tuple[int, str, bool]] = []
     rtl = _direction(text)
@@ -196,7 +197,7 @@ def _runs(text: str) -> tuple[tuple[int, str, bool], ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=4096)  # texts change with every move: bounded
 def visual_runs(text: str) -> tuple[tuple[int, str, bool], ...]:
     """The runs of ``text`` (face, substring, right to left) in the order they are set from the left: each
     stretch of right-to-left runs is reversed. A right-to-left run in a shaped face is laid out by Raqm; in
@@ -456,6 +457,7 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
 
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
 LINES_KEPT = 512  # texts a Glyphs keeps set whole, for a Canvas
+LINES_BYTES = 2 << 20  # and the bytes of their pictures at most (a line that changes every move is soon gone)
 
 
 class Glyphs:
@@ -474,6 +476,7 @@ class Glyphs:
         self._sprites: dict[str, Label] = {}
         self._height = int(size * 1.5)
         self._lines: OrderedDict[tuple[str, tuple[int, ...]], Label] = OrderedDict()  # texts set on a canvas
+        self._line_bytes = 0
         self._lock = threading.Lock()
 
     def _add(self, c: str) -> bool:
@@ -561,9 +564,12 @@ class Glyphs:
             image.alpha_composite(glyph.image, (at + glyph.pad - pad, 0))
         line = Label(image, pad)
         with self._lock:
-            self._lines[key] = line
-            if len(self._lines) > LINES_KEPT:
-                self._lines.popitem(last=False)
+            if key not in self._lines:
+                self._lines[key] = line
+                self._line_bytes += 4 * width * image.height
+            while len(self._lines) > 1 and (len(self._lines) > LINES_KEPT or self._line_bytes > LINES_BYTES):
+                _, old = self._lines.popitem(last=False)
+                self._line_bytes -= 4 * old.image.width * old.image.height
         return line
 
 
@@ -696,6 +702,10 @@ def palette_image(colours: Iterable[Colour]) -> Image.Image:
 
 
 # --- drawing straight into the palette -----------------------------------------------------------
+PALETTE_BYTES = 16 << 20  # what a palette keeps of prepared sprites and tiles, in bytes of pixels (per palette)
+EXACT_SEEN = 64  # backgrounds an EXACT paste of one sprite remembers having seen, to keep a tile when one repeats
+
+
 class Palette:
     """A fixed palette (from :func:`palette_image`) to draw pictures in, with what drawing in it has learnt: each
     sprite in the palette's colours, and each sprite composited over each background it was pasted on.
@@ -708,17 +718,24 @@ class Palette:
     except that the background under an edge is the palette's colour rather than the RGB one (a felt gradient
     drawn before quantising): a difference of a few levels on a few pixels, which the render tests bound.
 
-    The caches are bounded (oldest first out) and shared by the threads that render; a sprite is kept by its
-    entry, so its ``id`` cannot be reused while the entry lives."""
+    What is kept, and for how long: a sprite's entry (its mapped colours, masks and tiles) is kept by the sprite's
+    ``id`` and holds the sprite only weakly, so it goes when the sprite goes: a sprite made for one board (a line
+    of text that changes every move) leaves nothing behind, and one kept by its maker (a ``@cache``'d label, a
+    :class:`Glyphs` line) is ready for the next board. The entries are also bounded, oldest first out, by count
+    (``sprites`` entries, ``tiles`` tiles) and by ``budget`` bytes of pixels (a tile pasted over the canvas's own
+    pixels, :data:`EXACT`, is kept only when the same pixels come back). Shared by the threads that render."""
 
-    def __init__(self, image: Image.Image, sprites: int = 4096, tiles: int = 16384) -> None:
+    def __init__(self, image: Image.Image, sprites: int = 4096, tiles: int = 16384,
+                 budget: int = PALETTE_BYTES) -> None:
         self.image = image
         self._lock = threading.Lock()
         self._sprites: OrderedDict[int, _Prepared] = OrderedDict()
-        self._tiles: OrderedDict[tuple[Any, ...], tuple[Image.Image, Any, Image.Image | None]] = OrderedDict()
+        self._dead: deque[tuple[int, weakref.ref[Image.Image]]] = deque()  # sprites gone: entries to drop
         self._ink: dict[Colour, int] = {}
         self._tables: dict[int, Image.Image] = {}
-        self._keep = (sprites, tiles)
+        self._keep = (sprites, tiles, budget)
+        self.tiles = 0  # tiles kept, over every entry
+        self.bytes = 0  # bytes kept, over every entry (see _Prepared.bytes)
 
     def quantize(self, image: Image.Image) -> Image.Image:
         """``image`` (RGB) mapped to the nearest colours of the palette, without dithering."""
@@ -732,36 +749,83 @@ class Palette:
         return index
 
     def prepared(self, sprite: Image.Image) -> _Prepared:
+        """``sprite``'s entry: made the first time, kept while the sprite lives (and the bounds allow)."""
+        if sprite.mode == "P":  # already in the palette: nothing to make or keep
+            return _Prepared(None, sprite, None, None)
         key = id(sprite)
         with self._lock:
+            if self._dead:
+                self._drop_dead()
             prep = self._sprites.get(key)
-            if prep is not None and prep.sprite is sprite:
+            if prep is not None and prep.ref is not None and prep.ref() is sprite:
                 self._sprites.move_to_end(key)
                 return prep
         prep = _prepare(sprite, self)
+        dead = self._dead
+        object.__setattr__(prep, "ref", weakref.ref(sprite, lambda ref: dead.append((key, ref))))
         with self._lock:
+            old = self._sprites.pop(key, None)
+            if old is not None:
+                self._forget(old)
             self._sprites[key] = prep
-            if len(self._sprites) > self._keep[0]:
-                self._sprites.popitem(last=False)
+            self.bytes += prep.bytes
+            self._trim()
         return prep
 
-    def tile(self, key: tuple[Any, ...], sprite: Image.Image) -> Any:
-        """The tile (Pillow's core image) kept for ``key``, made from ``sprite`` (an entry of a sprite since gone,
-        whose id ``sprite`` now has, is not it)."""
+    def tile(self, prep: _Prepared, key: tuple[Any, ...]) -> Any:
+        """The tile (Pillow's core image) ``prep``'s sprite keeps for ``key`` (what lies under it), or None."""
+        tiles = prep.tiles
+        if not tiles:
+            return None
         with self._lock:
-            entry = self._tiles.get(key)
-            if entry is None or entry[0] is not sprite:
-                return None
-            self._tiles.move_to_end(key)
-            return entry[1]
+            entry = tiles.get(key)
+            return None if entry is None else entry[0]
 
-    def keep(self, key: tuple[Any, ...], sprite: Image.Image, tile: Any, context: Image.Image | None = None) -> None:
-        """Keep ``tile`` for ``key``, with the sprite (and the background picture, if any) it was made from, so
-        that their ids stay theirs while the entry lives."""
+    def keep(self, prep: _Prepared, key: tuple[Any, ...], tile: Any, size: int,
+             context: Image.Image | None = None) -> None:
+        """Keep ``tile`` (``size`` bytes) in ``prep``'s entry for ``key``, with the background picture it was made
+        over, if any, so that its id stays its own while the entry lives."""
         with self._lock:
-            self._tiles[key] = (sprite, tile, context)
-            if len(self._tiles) > self._keep[1]:
-                self._tiles.popitem(last=False)
+            sprite = prep.ref() if prep.ref is not None else None
+            if sprite is None or self._sprites.get(id(sprite)) is not prep:
+                return  # the entry went meanwhile (or was never kept)
+            if key in prep.tiles:
+                return
+            prep.tiles[key] = (tile, context, size)
+            object.__setattr__(prep, "bytes", prep.bytes + size)
+            self.bytes += size
+            self.tiles += 1
+            self._trim()
+
+    def seen(self, prep: _Prepared, below: bytes) -> bool:
+        """Whether ``prep``'s sprite was pasted over ``below`` (an EXACT background) before; notes it if not."""
+        mark = hash(below)
+        with self._lock:
+            if mark in prep.seen:
+                return True
+            if len(prep.seen) >= EXACT_SEEN:
+                prep.seen.clear()
+            prep.seen.add(mark)
+            return False
+
+    def _forget(self, prep: _Prepared) -> None:
+        self.bytes -= prep.bytes
+        self.tiles -= len(prep.tiles)
+
+    def _drop_dead(self) -> None:
+        sprites, dead = self._sprites, self._dead
+        while dead:
+            key, ref = dead.popleft()
+            prep = sprites.get(key)
+            if prep is not None and prep.ref is ref:
+                del sprites[key]
+                self._forget(prep)
+
+    def _trim(self) -> None:
+        sprites, tiles, budget = self._keep
+        while self._sprites and (len(self._sprites) > sprites or self.tiles > tiles or self.bytes > budget):
+            _, prep = self._sprites.popitem(last=False)
+            self._forget(prep)
 
     def table_key(self, table: Image.Image) -> int:
         """A number for ``table`` in this palette's keys (the table is kept, so that the number stays its own)."""
@@ -774,11 +838,12 @@ class Palette:
         return self.quantize(image.convert("RGB"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Prepared:
-    """A sprite ready to paste into a palette picture (with Pillow's core images of its tile and mask at hand)."""
+    """A sprite ready to paste into a palette picture (with Pillow's core images of its tile and mask at hand), and
+    the tiles of its edges over the backgrounds it met."""
 
-    sprite: Image.Image  # kept alive while this entry is: the cache is keyed by its id
+    ref: weakref.ref[Image.Image] | None  # the sprite (None when not kept: a palette sprite)
     tile: Image.Image  # "P": its colours in the palette, for its opaque pixels
     touched: Image.Image | None  # "1": the pixels it covers at all; None when it covers every pixel of its box
     blank: Image.Image | None  # "L": 255 except where it is partly transparent; None when it has no such pixel
@@ -786,23 +851,27 @@ class _Prepared:
     def __post_init__(self) -> None:  # Pillow's core images, at hand for each paste
         object.__setattr__(self, "core", self.tile.im)
         object.__setattr__(self, "mask", self.touched.im if self.touched is not None else None)
+        w, h = self.tile.size
+        size = 256 + w * h * (1 + (self.blank is not None)) + (self.touched is not None) * ((w + 7) // 8) * h
+        object.__setattr__(self, "bytes", size)
 
     core: Any = None
     mask: Any = None
+    bytes: int = 0  # its pixels, and its tiles' (with their keys)
+    tiles: dict[tuple[Any, ...], tuple[Any, Image.Image | None, int]] = field(default_factory=dict)
+    seen: set[int] = field(default_factory=set)  # EXACT backgrounds met once (hashes)
 
 
 def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
-    if sprite.mode == "P":
-        return _Prepared(sprite, sprite, None, None)
     rgb = sprite.convert("RGB")
     if sprite.mode != "RGBA":
-        return _Prepared(sprite, palette.quantize(rgb), None, None)
+        return _Prepared(None, palette.quantize(rgb), None, None)
     alpha = sprite.getchannel("A")
     low, _ = alpha.getextrema()
     touched = None if low == 255 else alpha.point(lambda a: 255 if a else 0).convert("1")
     partial = alpha.point(lambda a: 255 if 0 < a < 255 else 0)
     blank = None if partial.getbbox() is None else partial.point(lambda a: 0 if a else 255)
-    return _Prepared(sprite, palette.quantize(rgb), touched, blank)
+    return _Prepared(None, palette.quantize(rgb), touched, blank)
 
 
 Ink = Colour | int  # a colour, or its index in a palette picture
@@ -871,37 +940,44 @@ class Canvas(Surface):
                 core.paste(prep.core, box, prep.mask)
             return
         palette = self.palette
+        exact = False
         if isinstance(under, Image.Image):
-            key: tuple[Any, ...] = (id(sprite), id(under))
+            key: tuple[Any, ...] = (id(under),)
         elif under == EXACT:
             below = self.image.crop(box)
             below.paste(0, (0, 0, sprite.width, sprite.height), prep.blank)
-            key = (id(sprite), below.tobytes())
+            key = (below.tobytes(),)
+            exact = True
         elif under is None:
-            key = (id(sprite), self._table, x, y)
+            key = (self._table, x, y)
         else:
-            key = (id(sprite), under)
-        tile = palette.tile(key, sprite)
+            key = (under,)
+        tile = palette.tile(prep, key)
         if tile is None:
             flat = None
             if isinstance(under, Image.Image):
                 rgb = under.convert("RGB")
-            elif under == EXACT:
+            elif exact:
                 rgb = self.image.crop(box).convert("RGB")
             elif under is None:
                 rgb = self.table.crop(box)
                 colours = rgb.getcolors(1)
                 if colours:  # the table is one colour there: the same tile serves that colour anywhere
-                    flat = (id(sprite), colours[0][1])
-                    tile = palette.tile(flat, sprite)
+                    flat = (colours[0][1],)
+                    tile = palette.tile(prep, flat)
             else:
                 rgb = Image.new("RGB", sprite.size, under)
+            size = 64 + sprite.width * sprite.height
             if tile is None:
                 rgb.paste(sprite, (0, 0), sprite)
                 tile = palette.quantize(rgb).im
                 if flat is not None:
-                    palette.keep(flat, sprite, tile)
-            palette.keep(key, sprite, tile, under if isinstance(under, Image.Image) else None)
+                    palette.keep(prep, flat, tile, size)
+            if exact:  # kept when the same pixels come back (a one-off background would only fill the cache)
+                if palette.seen(prep, key[0]):
+                    palette.keep(prep, key, tile, size + len(key[0]))
+            else:
+                palette.keep(prep, key, tile, size, under if isinstance(under, Image.Image) else None)
         if prep.mask is None:
             core.paste(tile, box)
         else:

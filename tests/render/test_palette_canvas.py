@@ -26,6 +26,7 @@ from render.common import (
     EXACT,
     FELT_CENTRE,
     FELT_EDGE,
+    LINES_BYTES,
     PANEL,
     WHITE,
     YELLOW,
@@ -38,6 +39,7 @@ from render.common import (
     palette_image,
     ramp,
     shape_sprite,
+    text_label,
 )
 from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
@@ -240,15 +242,62 @@ def test_glyphs_set_whole_on_a_canvas_match_glyph_by_glyph() -> None:
 
 def test_caches_are_bounded_and_never_confuse_sprites() -> None:
     palette, table = _palette(), _table()
+    alive = []  # kept by their maker, so that their entries stay (up to the bounds)
     for k in range(40):
         sprite = shape_sprite("o", 10 + k % 5, YELLOW if k % 2 else (0, 0, 0))  # new objects: ids get reused
+        if k % 3 == 0:
+            alive.append(sprite)
         canvas = Canvas(palette.background(table), palette, table)
         canvas.paste(sprite, (90 + k % 3, 20))
-        assert len(palette._sprites) <= 8 and len(palette._tiles) <= 8
+        assert len(palette._sprites) <= 8 and palette.tiles <= 8
         check = Surface(table)
         check.paste(sprite, (90 + k % 3, 20))
         box = (90, 20, 110, 45)
         assert difference(canvas.image.crop(box), palette.quantize(check.image).crop(box)) == (0, 0.0)
+
+
+def _kept_bytes(palette: Palette) -> int:
+    """What the palette's entries hold, counted again from them (the running total must agree)."""
+    return sum(prep.bytes for prep in palette._sprites.values())
+
+
+def test_a_sprite_made_for_one_board_leaves_nothing_behind() -> None:
+    """The palette holds its sprites weakly: once a sprite is gone (a label made for one board), so is its entry,
+    with its tiles; a sprite its maker keeps stays ready."""
+    palette, table = Palette(_palette().image), _table()
+    kept = shape_sprite("o", 20, YELLOW)
+    for k in range(200):
+        canvas = Canvas(palette.background(table), palette, table)
+        canvas.paste(kept, (10, 10))
+        once = shape_sprite("*", 12 + k % 9, YELLOW)  # a new picture every board
+        canvas.paste(once, (20 + k % 50, 60))
+        canvas.paste(once, (100, 60), WHITE)
+        del once, canvas
+        palette.prepared(kept)  # (entries of sprites gone are dropped at the next look-up)
+        assert len(palette._sprites) == 1
+        assert palette.bytes == _kept_bytes(palette)
+    assert palette._sprites[id(kept)].tiles  # its tile over the felt at (10, 10), found again on every board
+
+
+def test_one_off_text_keeps_the_caches_under_their_budgets() -> None:
+    """Boards with a text that changes every time (a move counter, a name never seen again), set by Glyphs and
+    as labels its caller keeps for a while: the palette's bytes and the Glyphs' lines stay under their budgets
+    however many boards are drawn, and the running totals agree with what the entries hold."""
+    budget = 256 << 10
+    palette, table = Palette(_palette().image, budget=budget), _table()
+    face = Glyphs(18, YELLOW)
+    labels = []
+    for k in range(600):
+        canvas = Canvas(palette.background(table), palette, table)
+        face.paste(canvas, (4.0, 20.0), f"Move {k}: Ava played {k * 7919 % 1000}")  # EXACT-free, over the felt
+        face.paste(canvas, (84.0, 50.0), f"#{k}", under=PANEL)
+        labels.append(text_label(f"turn {k}", 16, YELLOW))  # a caller's cache, never emptied
+        labels[-1].paste(canvas, (4, 90), under=EXACT)
+        labels[-1].paste(canvas, (4, 90), under=EXACT)  # the same pixels under it again: kept
+        assert palette.bytes == _kept_bytes(palette) <= budget
+        assert face._line_bytes <= LINES_BYTES
+        assert palette.tiles == sum(len(prep.tiles) for prep in palette._sprites.values())
+    assert len(palette._sprites) > 10  # (the budget, not a count, is what bounds them here)
 
 
 def test_palette_png_is_smaller_than_the_rgb_one() -> None:
