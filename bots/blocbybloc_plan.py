@@ -60,7 +60,8 @@ class Deadline:
         self.looks = 0  # positions looked at so far
 
     def look(self) -> bool:
-        """Whether the search may look at one more position (``False``: the deadline has passed)."""
+        """Whether the search may look at one more position, or list a sequence's next actions and look at the
+        first (``False``: the deadline has passed)."""
         self.looks += 1
         return self.at is None or self.looks == 1 or self.clock() < self.at
 
@@ -280,14 +281,17 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
             break
         children: list[tuple[float, float, Any, Any]] = []
         for _, state, first in beam:
+            if timed and not deadline.look():  # type: ignore[union-attr]  # (listing the candidates costs too)
+                cut = True
+                break
             options = _candidates(game, state, seat, f)
             spent += len(options)
             order: Any = range(len(options))
             if timed:
                 order = sorted(order, key=_promise(options, earlier, depth))
             looked: list[tuple[int, tuple[float, float, Any, Any]]] = []
-            for i in order:
-                if timed and not deadline.look():  # type: ignore[union-attr]
+            for n, i in enumerate(order):
+                if timed and n and not deadline.look():  # type: ignore[union-attr]  # (the first: looked above)
                     cut = True
                     break
                 move = options[i]
