@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from bots import choose
+from bots import DEFAULT_BUDGET_MS, choose
 from bots.blocbybloc import WON, city_geo, forecast, seat_value
-from bots.mcts import _value
+from bots.blocbybloc_plan import plan
+from bots.mcts import _value, search
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.city import cell_name
 from engine.blocbybloc.model import BlocState
@@ -60,6 +61,18 @@ def seat_of(state: BlocState) -> int:
     return state.controller[state.faction_now()]
 
 
+def bot(state: BlocState, seat: int, level: str, rng: Rng, budget_ms: float = DEFAULT_BUDGET_MS) -> Any:
+    """``choose``'s move, the hard bot's planner untimed (its count of positions scaled to ``budget_ms``, never the
+    clock: the same choice on any machine), a step it leaves to the search with a fixed search."""
+    if level != "hard":
+        return choose(G, state, seat, level, rng)
+    moves = G.search_moves(state, seat)
+    if len(moves) == 1:
+        return moves[0]
+    move = plan(G, state, seat, moves, rng, budget_ms)
+    return move if move is not None else search(G, state, seat, moves, rng, budget_ms=budget_ms, iterations=20)
+
+
 def turn(state: BlocState, level: str, seed: int = 1) -> list[Any]:
     """The moves the acting faction's bot makes in its turn (and the decisions it answers meanwhile), up to its
     ``end``."""
@@ -70,7 +83,7 @@ def turn(state: BlocState, level: str, seed: int = 1) -> list[Any]:
     state = G.clone(state)
     while len(made) < 12 and not G.is_over(state) and G.to_act(state) == {seat} and state.night == night \
             and (state.pending or state.faction_now() == f):
-        move = choose(G, state, seat, level, rng)
+        move = bot(state, seat, level, rng)
         made.append(move)
         if move.kind == "end":
             break
@@ -258,10 +271,10 @@ def test_nothing_hidden_is_read_in_the_semi_game() -> None:
     """The hard bot's move is the same when the other factions' agendas and hands are scrambled."""
     state = nihilist_position(10)
     seat = seat_of(state)
-    move = G.format_move(choose(G, state, seat, "hard", Rng(3)))
+    move = G.format_move(bot(state, seat, "hard", Rng(3)))
     for seed in (7, 8):
         scrambled = G.determinize(state, seat, Rng(seed))
-        assert G.format_move(choose(G, scrambled, seat, "hard", Rng(3))) == move
+        assert G.format_move(bot(scrambled, seat, "hard", Rng(3))) == move
 
 
 # --- finished games ---------------------------------------------------------------------------------------------
@@ -313,7 +326,7 @@ def test_bots_of_every_level_play_every_scenario_to_its_end(scenario: str, seats
         if G.is_over(state):
             break
         seat = min(G.to_act(state))
-        move = choose(G, state, seat, levels[seat], rng, budget_ms=40)
+        move = bot(state, seat, levels[seat], rng, budget_ms=40)
         assert G.format_move(move) in {G.format_move(m) for m in G.legal_moves(state, seat)}
         state, _ = G.apply(state, seat, move)
     assert G.is_over(state)
