@@ -66,7 +66,7 @@ def play(cell: Cell, seed: int) -> dict[str, Any]:
         if game.is_over(state):
             break
         seat = min(game.to_act(state))
-        move = choose(game, state, seat, cell.level, rng)
+        move = choose(game, state, seat, cell.level, rng, iterations=200)  # a fixed search: the planner untimed
         state, _ = game.apply(state, seat, move)
         moves += 1
     lone = len(state.winners) == 1 and cell.mode == SEMI and alone(state, state.winners[0]) is not None

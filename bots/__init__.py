@@ -37,7 +37,7 @@ def _plan_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: li
                      budget_ms: float, timed: bool) -> Any:
     from bots.blocbybloc_plan import plan
 
-    return plan(game, state, seat, moves, rng, budget_ms)  # (a count scaled to the budget: never the clock)
+    return plan(game, state, seat, moves, rng, budget_ms, timed)
 
 
 PLANNERS: dict[str, Planner] = {"block": _plan_block, "blocbybloc": _plan_blocbybloc}
