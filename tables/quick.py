@@ -86,7 +86,7 @@ async def resume_bots(service: TableService, page: int = PAGE,
                 out = await _resume(service, candidate)
             except Exception:  # one table that cannot go on (a state this version cannot read…) stops no other
                 log.exception("table %s: its bot could not resume its move", candidate.table_id)
-                continue
+                out = None  # (and still yields below: a run of such tables, each logged, keeps no request waiting)
             if out is not None:
                 yield out
             await asyncio.sleep(0)  # requests ready to go on go first

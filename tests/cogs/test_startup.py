@@ -222,3 +222,91 @@ async def test_an_interaction_while_closing_is_refused_before_any_work(simcord_e
 async def moves_made_in(db_path: Path) -> int:
     with sqlite3.connect(db_path) as conn:
         return int(conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+
+
+def _emit(env: Any, member: Any, channel_id: int, kind: int, data: dict[str, Any], source: Any = None) -> int:
+    """One interaction sent the way simcord's verbs send it, without waiting for the bot to settle (as Discord sends
+    it: whenever the member acts, here the moment ``on_ready`` runs). Returns its id."""
+    from simcord import interactions as sc_interactions
+    from simcord.backend import serializers as sc_serializers
+    record, payload = sc_interactions.base_payload(env.backend, type=kind, channel_id=channel_id,
+                                                   guild_id=member.guild.id, user_id=member.id, data=data)
+    if source is not None:
+        payload["message"] = dict(sc_serializers.message_payload(env.backend, source))
+        record.source_message_id = source.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return int(record.id)
+
+
+def _command(env: Any, member: Any, channel_id: int, name: str, options: dict[str, Any],
+             focused: str | None = None) -> dict[str, Any]:
+    """A slash command's (or, with ``focused``, its autocomplete's) data, as simcord's verbs build it."""
+    from simcord import actors as sc_actors
+    from simcord import interactions as sc_interactions
+    root = sc_actors._resolve_visible_command(member, channel_id, name, 1)
+    leaf, nesting = sc_interactions.walk_to_subcommand(root, [])
+    filled = {k: v for k, v in options.items() if k != focused}
+    leaf_options, _ = sc_interactions.build_options(member, name, leaf, filled, partial=focused is not None,
+                                                    channel_id=channel_id)
+    if focused is not None:
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        leaf_options.append({"name": focused, "type": declared[focused]["type"], "value": options[focused],
+                             "focused": True})
+    return {"id": root["id"], "name": root["name"], "type": root.get("type", 1),
+            "options": sc_interactions.nest_options(root, nesting, leaf_options)}
+
+
+def _answered(env: Any, interaction_id: int) -> bool:
+    """Whether the bot has given the member its answer: the choices of an autocomplete, or what a deferred
+    ("thinking…") answer became (its message edited with text, an embed or a file, or a followup)."""
+    record = env.backend.interactions[interaction_id]
+    if record.autocomplete_choices is not None or record.followup_ids:
+        return True
+    message = env.backend.get_message(record.channel_id, record.message_id) if record.message_id else None
+    return message is not None and bool(message.content or message.embeds or message.attachments)
+
+
+async def test_a_click_a_command_and_an_autocomplete_at_on_ready_do_not_wait_for_the_catch_up(
+        simcord_env: Any, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28's start-up: a "My view" click, a /status and a /move autocomplete sent the moment on_ready runs are
+    answered while the catch-up is half-way (its first page of running tables read and resumed, the next held), so
+    none of them waits for the catch-up to end."""
+    env = simcord_env
+    thread, person, _ = await a_bot_to_move_after_a_crash(env, db_path)
+    board = last_board(thread)
+    panel = next(c.custom_id for row in board.components for c in row.children
+                 if str(getattr(c, "custom_id", "")).startswith("bh:panel:"))
+    stored_board = env.backend.get_message(thread.id, board.id)
+    gate = Gate(env)
+    page = tables.quick.bot_tables
+    pages: list[int] = []
+
+    async def one_at_a_time(db: Any, after: int, size: int = 100) -> Any:
+        pages.append(after)
+        if len(pages) == 2:
+            await gate.wait()  # the first page (the one running table) resumed; the catch-up held before the next
+        return await page(db, after, 1)
+
+    monkeypatch.setattr(tables.quick, "bot_tables", one_at_a_time)
+    bot = make_bot(db_path)
+    sent: dict[str, int] = {}
+
+    async def at_ready() -> None:
+        sent["click"] = _emit(env, person, thread.id, 3, {"custom_id": panel, "component_type": 2},
+                              source=stored_board)
+        sent["status"] = _emit(env, person, thread.id, 2, _command(env, person, thread.id, "status", {}))
+        sent["autocomplete"] = _emit(env, person, thread.id, 4,
+                                     _command(env, person, thread.id, "move", {"move": ""}, focused="move"))
+
+    bot.add_listener(at_ready, "on_ready")
+    await env.restart_bot(bot)  # settled: all that could go on has; the catch-up waits at its second page
+    catching_up = cog_of(bot).catching_up
+    assert gate.waiting == 1 and catching_up is not None and not catching_up.done()
+    assert set(sent) == {"click", "status", "autocomplete"}
+    assert {what for what, n in sent.items() if not _answered(env, n)} == set(), "answered during the catch-up"
+    boards = len(board_messages(thread))
+    gate.opened.set()
+    await env.settle()
+    assert catching_up.done() and len(pages) == 2, "then the catch-up goes on to its end"
+    assert len(board_messages(thread)) == boards and to_act(last_board(thread)) == [person.id], \
+        "the bot's move, resumed on the first page, posted once"
