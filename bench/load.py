@@ -1040,15 +1040,18 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         bot2.on_ready_probe = probe
         started = time.perf_counter()
         cpu0 = cpu_s()
-        waiter = loop.create_task(traffic.until(
-            [thread.id], lambda: "record" in first and traffic.touched[first["record"].id] > 0, 120.0))
+        async def first_answer() -> float | None:  # when the answer comes, not when restart_bot returns
+            found = await traffic.until(
+                [thread.id], lambda: "record" in first and traffic.touched[first["record"].id] > 0, 120.0)
+            return time.perf_counter() if found else None
+
+        waiter = loop.create_task(first_answer())
         note = ""
         try:
             await env.restart_bot(bot2)  # (it returns once the new bot is idle: its catch-up done)
         except TimeoutError:  # simcord gives a starting bot 5 s (fixed) to settle: a catch-up longer than that
             note = "simcord's 5 s start-up settle ran out during the catch-up"
-        answered = await waiter
-        answered_at = time.perf_counter()
+        answered_at = await waiter
         while bot2.caught_up_at is None and time.perf_counter() - started < 300:
             await asyncio.sleep(0.05)
         record = first.get("record")
@@ -1059,7 +1062,7 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
             "stored": stored, "running": running, "build_s": round(build_s, 1),
             "start_to_ready_s": round(ready - started, 3),
             "ready_to_first_ack_s": round(traffic.acked.get(record.id, math.nan) - ready, 3) if record else None,
-            "ready_to_first_answer_s": round(answered_at - ready, 3) if answered else None,
+            "ready_to_first_answer_s": round(answered_at - ready, 3) if answered_at is not None else None,
             "catch_up_s": round((bot2.caught_up_at or math.nan) - ready, 3),
             "catch_up_db_hold_max_ms": round(max((h[1] for h in catch_up), default=0.0) * 1000, 1),
             "catch_up_db_hold_total_ms": round(sum(h[1] for h in catch_up) * 1000, 1),
