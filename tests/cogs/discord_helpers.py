@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -114,3 +115,18 @@ async def pick_through_menu(member: Any, message: Any, pick: int = 0, max_levels
             return picked
         msg = nxt
     raise AssertionError(f"the menu went deeper than {max_levels} levels: {picked}")
+
+
+class Gate:
+    """Holds whatever passes it until opened; while held, simcord sees a declared wait for outside input
+    (``reason``: what the test stands for, e.g. a saturated machine)."""
+
+    def __init__(self, env: Any, reason: str = "held by the test") -> None:
+        self.env = env
+        self.reason = reason
+        self.opened = asyncio.Event()
+        self.waiting = 0
+
+    async def wait(self) -> None:
+        self.waiting += 1
+        await self.env.external_wait(self.opened.wait(), reason=self.reason)

@@ -7,7 +7,6 @@ waiting for outside input), simcord's clock is moved past Discord's 3 s, and the
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -16,21 +15,8 @@ import pytest
 from cogs.client import Tree
 from tables.outcome import Actor
 from tables.quick import QuickChoices
-from tests.cogs.discord_helpers import last_board, moves_made, to_act
+from tests.cogs.discord_helpers import Gate, last_board, moves_made, to_act
 from tests.cogs.test_game_flow import open_two_player_table
-
-
-class Gate:
-    """Holds whatever passes it until opened; while held, simcord sees a declared wait for outside input."""
-
-    def __init__(self, env: Any) -> None:
-        self.env = env
-        self.opened = asyncio.Event()
-        self.waiting = 0
-
-    async def wait(self) -> None:
-        self.waiting += 1
-        await self.env.external_wait(self.opened.wait(), reason="the machine is saturated")
 
 
 def records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
@@ -41,7 +27,7 @@ async def test_an_autocomplete_answered_too_late_is_a_counted_warning(simcord_en
                                                                        caplog: pytest.LogCaptureFixture) -> None:
     channel, thread, alice, bob = await open_two_player_table(simcord_env)
     mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
-    gate = Gate(simcord_env)
+    gate = Gate(simcord_env, "the machine is saturated")
     worked_out = QuickChoices.choices
 
     async def slow(self: QuickChoices, *args: Any, **kwargs: Any) -> Any:
@@ -71,7 +57,7 @@ async def test_a_command_acknowledged_too_late_does_nothing_and_is_counted(simco
     mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
     choices = await mover.autocomplete(thread, "move", "move", "")
     made = await moves_made(simcord_env.bot, thread)
-    gate = Gate(simcord_env)
+    gate = Gate(simcord_env, "the machine is saturated")
     check = Tree.interaction_check
 
     async def saturated(self: Tree, interaction: Any) -> bool:  # the loop reaches the interaction late

@@ -23,22 +23,9 @@ from storage.catchup import bot_tables
 from tables import TableService
 from tables.catalog import default_catalog
 from tables.outcome import Actor
-from tests.cogs.discord_helpers import board_messages, last_board, moves_made, to_act
+from tests.cogs.discord_helpers import Gate, board_messages, last_board, moves_made, to_act
 from tests.cogs.test_game_flow import open_two_player_table
 from tests.support import make_bot
-
-
-class Gate:
-    """Holds whatever passes it until opened; while held, simcord sees a declared wait for outside input."""
-
-    def __init__(self, env: Any) -> None:
-        self.env = env
-        self.opened = asyncio.Event()
-        self.waiting = 0
-
-    async def wait(self) -> None:
-        self.waiting += 1
-        await self.env.external_wait(self.opened.wait(), reason="held by the test")
 
 
 def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
