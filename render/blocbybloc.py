@@ -46,6 +46,7 @@ from render.common import (
     Under,
     dashed_rect,
     encode_png,
+    label_cache,
     mix,
     seat_names,
     text_label,
@@ -111,7 +112,7 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return common_fit_text(text, size, max_width, bold)
 
 
-@lru_cache(maxsize=4096)
+@label_cache()  # (bounded by bytes: many of these texts change with every move)
 def _label(text: str, size: int, fill: Colour, bold: bool) -> Label:
     return text_label(text, size, fill, bold)
 

@@ -18,11 +18,11 @@ import unicodedata
 import weakref
 import zlib
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any, cast
 
@@ -440,6 +440,37 @@ def _string_label(text: str, size: int, fill: Colour, bold: bool) -> Label:
     return replace(text_label(text, size, fill, bold, pad=4), text="")
 
 
+def label_cache(budget: int = 2 << 20) -> Callable[[Callable[..., Label]], Callable[..., Label]]:
+    """Remember what a function making :class:`Label` s returns, by its arguments, up to ``budget`` bytes of their
+    pictures (oldest first out): for labels of texts that change with the moves, which a count would not bound."""
+    def wrap(make: Callable[..., Label]) -> Callable[..., Label]:
+        kept: OrderedDict[tuple[Any, ...], Label] = OrderedDict()
+        lock = threading.Lock()
+        total = 0
+
+        @wraps(make)
+        def cached(*args: Any) -> Label:
+            nonlocal total
+            with lock:
+                label = kept.get(args)
+                if label is not None:
+                    kept.move_to_end(args)
+                    return label
+            label = make(*args)
+            with lock:
+                if args not in kept:
+                    kept[args] = label
+                    total += 4 * label.image.width * label.image.height
+                while len(kept) > 1 and total > budget:
+                    _, old = kept.popitem(last=False)
+                    total -= 4 * old.image.width * old.image.height
+            return label
+
+        cached.kept = kept  # type: ignore[attr-defined]  # (for tests)
+        return cached
+    return wrap
+
+
 def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = None, pad: int = 8,
                bold: bool = True, decorative: bool = False) -> Label:
     """A rounded badge with ``text`` and optionally a shape (see :data:`SHAPES`) before it."""
@@ -751,7 +782,7 @@ class Palette:
     def prepared(self, sprite: Image.Image) -> _Prepared:
         """``sprite``'s entry: made the first time, kept while the sprite lives (and the bounds allow)."""
         if sprite.mode == "P":  # already in the palette: nothing to make or keep
-            return _Prepared(None, sprite, None, None)
+            return _Prepared(None, sprite, None, False)
         key = id(sprite)
         with self._lock:
             if self._dead:
@@ -808,6 +839,20 @@ class Palette:
             prep.seen.add(mark)
             return False
 
+    def blank(self, prep: _Prepared, sprite: Image.Image) -> Image.Image:
+        """``prep``'s mask of the pixels an EXACT paste reads (see :attr:`_Prepared.blank`), made the first time."""
+        if prep.blank is not None:
+            return prep.blank
+        blank = sprite.getchannel("A").point(lambda a: 0 if 0 < a < 255 else 255)
+        with self._lock:
+            if prep.blank is None:
+                object.__setattr__(prep, "blank", blank)
+                object.__setattr__(prep, "bytes", prep.bytes + blank.width * blank.height)
+                if self._sprites.get(id(sprite)) is prep:
+                    self.bytes += blank.width * blank.height
+                    self._trim()
+        return blank  # (another thread's, made the same way, may be kept instead)
+
     def _forget(self, prep: _Prepared) -> None:
         self.bytes -= prep.bytes
         self.tiles -= len(prep.tiles)
@@ -846,17 +891,18 @@ class _Prepared:
     ref: weakref.ref[Image.Image] | None  # the sprite (None when not kept: a palette sprite)
     tile: Image.Image  # "P": its colours in the palette, for its opaque pixels
     touched: Image.Image | None  # "1": the pixels it covers at all; None when it covers every pixel of its box
-    blank: Image.Image | None  # "L": 255 except where it is partly transparent; None when it has no such pixel
+    edges: bool  # whether it has partly transparent pixels (edges, shadows: what a tile is made for)
 
     def __post_init__(self) -> None:  # Pillow's core images, at hand for each paste
         object.__setattr__(self, "core", self.tile.im)
         object.__setattr__(self, "mask", self.touched.im if self.touched is not None else None)
         w, h = self.tile.size
-        size = 256 + w * h * (1 + (self.blank is not None)) + (self.touched is not None) * ((w + 7) // 8) * h
+        size = 256 + w * h + (self.touched is not None) * ((w + 7) // 8) * h
         object.__setattr__(self, "bytes", size)
 
     core: Any = None
     mask: Any = None
+    blank: Image.Image | None = None  # "L": 0 where the sprite is partly transparent, else 255 (made when needed)
     bytes: int = 0  # its pixels, and its tiles' (with their keys)
     tiles: dict[tuple[Any, ...], tuple[Any, Image.Image | None, int]] = field(default_factory=dict)
     seen: set[int] = field(default_factory=set)  # EXACT backgrounds met once (hashes)
@@ -865,13 +911,11 @@ class _Prepared:
 def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
     rgb = sprite.convert("RGB")
     if sprite.mode != "RGBA":
-        return _Prepared(None, palette.quantize(rgb), None, None)
+        return _Prepared(None, palette.quantize(rgb), None, False)
     alpha = sprite.getchannel("A")
     low, _ = alpha.getextrema()
     touched = None if low == 255 else alpha.point(lambda a: 255 if a else 0).convert("1")
-    partial = alpha.point(lambda a: 255 if 0 < a < 255 else 0)
-    blank = None if partial.getbbox() is None else partial.point(lambda a: 0 if a else 255)
-    return _Prepared(None, palette.quantize(rgb), touched, blank)
+    return _Prepared(None, palette.quantize(rgb), touched, any(alpha.histogram()[1:255]))
 
 
 Ink = Colour | int  # a colour, or its index in a palette picture
@@ -933,7 +977,7 @@ class Canvas(Surface):
         # Pillow's own paste, without Image.paste's checks (the canvas is its own loaded copy; the box has the
         # tile's size; Pillow clips what falls outside): a third of the cost of a small paste
         core = self._core
-        if prep.blank is None:
+        if not prep.edges:
             if prep.mask is None:
                 core.paste(prep.core, box)
             else:
@@ -945,7 +989,7 @@ class Canvas(Surface):
             key: tuple[Any, ...] = (id(under),)
         elif under == EXACT:
             below = self.image.crop(box)
-            below.paste(0, (0, 0, sprite.width, sprite.height), prep.blank)
+            below.paste(0, (0, 0, sprite.width, sprite.height), palette.blank(prep, sprite))
             key = (below.tobytes(),)
             exact = True
         elif under is None:

@@ -306,3 +306,18 @@ def test_palette_png_is_smaller_than_the_rgb_one() -> None:
     buf = io.BytesIO()
     breaks.render_rgb(view, NAMES).save(buf, format="PNG", compress_level=1)
     assert len(png) < len(buf.getvalue()) / 2
+
+
+def test_label_cache_is_bounded_by_bytes() -> None:
+    """Labels of texts that change with every move are remembered up to the budget, the newest kept, and a label
+    asked for again while kept is the same object (so its palette entry stays ready)."""
+    budget = 64 << 10
+    make = common.label_cache(budget)(lambda text: text_label(text, 16, YELLOW))
+    first = make("Move 0")
+    assert make("Move 0") is first
+    for k in range(1, 500):
+        make(f"Move {k}: Ava played {k * 7919 % 1000}")
+        kept = make.kept  # type: ignore[attr-defined]
+        assert sum(4 * label.image.width * label.image.height for label in kept.values()) <= budget
+    assert ("Move 499: Ava played " + str(499 * 7919 % 1000),) in kept
+    assert ("Move 0",) not in kept and len(kept) == budget // (4 * 197 * 24)  # (each 197 x 24 pixels)
