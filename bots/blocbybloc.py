@@ -27,7 +27,7 @@ from typing import Any
 from engine.base import Game
 from engine.blocbybloc.agendas import AGENDAS, ALONE
 from engine.blocbybloc.city import COMMERCIAL, FACTION_TYPES, PUBLIC, TILES, build_city
-from engine.blocbybloc.model import BLOCS
+from engine.blocbybloc.model import BLOCS, ByLayout
 from engine.blocbybloc.night import semi
 from engine.blocbybloc.police import DRAWS
 from engine.blocbybloc.scenarios import NONE, ZONES, scenario_of, zone_neighbours
@@ -89,21 +89,12 @@ def geo(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> Geo:
         is_state=tuple(c in states for c in range(25)), is_district=tuple(c in city.districts for c in range(25)))
 
 
-_last_geo: tuple[Any, ...] = (None, None, [], [], None)  # the latest city: its tiles and rotations lists, their
-# contents, its Geo (one tuple, replaced whole: a thread reads it once)
+_geo_of = ByLayout(geo)
 
 
 def city_geo(state: Any) -> Geo:
-    """The city's :class:`Geo`. A game's states (and their copies) share their tiles and rotations lists: the
-    latest city's are recognised by identity (and contents), without building the key to look it up."""
-    global _last_geo
-    tiles, rotations = state.tiles, state.rotations
-    last = _last_geo
-    if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
-        return typing.cast(Geo, last[4])
-    found = geo(tuple(tiles), tuple(rotations))
-    _last_geo = (tiles, rotations, list(tiles), list(rotations), found)
-    return found
+    """The city's :class:`Geo` (the latest city's found without a key: :class:`~engine.blocbybloc.model.ByLayout`)."""
+    return _geo_of(state.tiles, state.rotations)
 
 
 def _stopped(barricades: int, movers: float) -> float:

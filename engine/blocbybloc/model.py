@@ -9,6 +9,8 @@ from typing import Any
 from engine.blocbybloc.city import FACTION_TYPES, TILES, City, build_city
 from engine.state import copy_state
 
+T = typing.TypeVar("T")
+
 FACTIONS = ("Workers", "Students", "Neighbors", "Prisoners")
 LETTERS = "WSNP"  # faction letters in notation
 BLOCS = 10
@@ -46,8 +48,26 @@ MANIFESTATION_NAMES = {
 }
 
 
-_last_city: tuple[Any, ...] = (None, None, [], [], None)  # the latest city: tiles and rotations lists, their
-# contents, the City
+class ByLayout(typing.Generic[T]):
+    """What ``build`` makes of a city's tiles and rotations, kept for the latest city. A game's states and their
+    copies share their tiles and rotations lists, so the latest city's are recognised by identity (and contents, in
+    case a list was changed in place) without building the key a cache would look up. The kept entry is one tuple,
+    replaced whole: a thread reads it once."""
+
+    def __init__(self, build: typing.Callable[[tuple[str, ...], tuple[int, ...]], T]) -> None:
+        self._build = build
+        self._last: tuple[Any, ...] = (None, None, [], [], None)  # tiles and rotations lists, their contents, value
+
+    def __call__(self, tiles: list[str], rotations: list[int]) -> T:
+        last = self._last
+        if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
+            return typing.cast(T, last[4])
+        value = self._build(tuple(tiles), tuple(rotations))
+        self._last = (tiles, rotations, list(tiles), list(rotations), value)
+        return value
+
+
+_city_of = ByLayout(build_city)
 
 
 def loot_deck() -> list[str]:
@@ -163,16 +183,8 @@ class BlocState:
 
     @property
     def city(self) -> City:
-        """The city of the tiles (built once per layout). A game's states and their copies share the tiles and
-        rotations lists: the latest city's are recognised by identity and contents, without making its key."""
-        global _last_city
-        tiles, rotations = self.tiles, self.rotations
-        last = _last_city
-        if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
-            return typing.cast(City, last[4])
-        city = build_city(tuple(tiles), tuple(rotations))
-        _last_city = (tiles, rotations, list(tiles), list(rotations), city)  # (one tuple, replaced whole)
-        return city
+        """The city of the tiles (built once per layout; the latest one found without a key: :class:`ByLayout`)."""
+        return _city_of(self.tiles, self.rotations)
 
     def clone(self) -> BlocState:
         return copy_state(self)
