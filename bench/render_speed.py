@@ -113,6 +113,13 @@ def _difference(a: bytes, b: bytes) -> tuple[int, float]:
     return biggest, changed / (old.width * old.height)
 
 
+def _in_play_order(rows: list[Row]) -> list[tuple[Row, int]]:
+    """Each board of ``rows`` as (row, index), as a table draws them: a move's public board, then the private one
+    of the seat that moved (they share most of their sprites), game by game."""
+    return sorted(((row, i) for row in rows for i in range(len(row.views))),
+                  key=lambda item: (item[0].game, item[0].players, item[1]))
+
+
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
@@ -156,28 +163,28 @@ def main(argv: list[str] | None = None) -> int:
                 public, private = record(game, seats, args.games, args.seed + 10_000, args.every)
                 warm += [Row(key, seats, kind, views)
                          for kind, views in (("public", public), ("private", private)) if kind in kinds]
-    for row in warm if args.fresh else rows:  # the untimed pass: fonts, sprites, empty tables
-        render = registry.entry(row.game).render
-        for view in row.views:
-            render(view, NAMES[:row.players])
+    for row, i in _in_play_order(warm if args.fresh else rows):  # the untimed pass: fonts, sprites, empty tables
+        registry.entry(row.game).render(row.views[i], NAMES[:row.players])
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)
+    # in play order: a move's public board, then the private one of the seat that moved (they share most sprites)
+    order = _in_play_order(rows)
     for _ in range(args.repeat):
-        for row in rows:
+        for row, i in order:
             render = registry.entry(row.game).render
             names = NAMES[:row.players]
-            for i, view in enumerate(row.views):
-                ms, png = _cpu(render, view, names)
-                row.cpu_ms.append(ms)
-                row.sizes.append(len(png))
-                if save:
-                    (save / row.name(i)).write_bytes(png)
-                if args.compare and (old := Path(args.compare) / row.name(i)).exists():
-                    biggest, changed = _difference(old.read_bytes(), png)
-                    row.max_diff = max(row.max_diff, biggest)
-                    row.changed = max(row.changed, changed)
-                    row.compared += 1
+            view = row.views[i]
+            ms, png = _cpu(render, view, names)
+            row.cpu_ms.append(ms)
+            row.sizes.append(len(png))
+            if save:
+                (save / row.name(i)).write_bytes(png)
+            if args.compare and (old := Path(args.compare) / row.name(i)).exists():
+                biggest, changed = _difference(old.read_bytes(), png)
+                row.max_diff = max(row.max_diff, biggest)
+                row.changed = max(row.changed, changed)
+                row.compared += 1
     print(f"Python {platform.python_version()}, one thread, CPU ms per board (time.process_time), "
           f"{args.games} games each, seed {args.seed}"
           + (" (each board drawn for the first time: warmed up on other games)" if args.fresh else ""))
