@@ -388,24 +388,29 @@ class Traffic:
 
     def command_data(self, member: Any, channel_id: int, name: str, options: dict[str, Any],
                      focused: str | None = None) -> dict[str, Any]:
-        """A slash command's (or its autocomplete's) data, as simcord's ``slash``/``autocomplete`` build it."""
-        parts = name.split()
-        root = sc_actors._resolve_visible_command(member, channel_id, parts[0], 1)
-        leaf, nesting = sc_interactions.walk_to_subcommand(root, parts[1:])
-        filled = {k: v for k, v in options.items() if k != focused}
-        leaf_options, resolved = sc_interactions.build_options(member, name, leaf, filled, partial=focused is not None,
-                                                               channel_id=channel_id)
-        if focused is not None:
-            declared = {o["name"]: o for o in leaf.get("options") or []}
-            leaf_options.append({"name": focused, "type": declared[focused]["type"], "value": options[focused],
-                                 "focused": True})
-        data: dict[str, Any] = {"id": root["id"], "name": root["name"], "type": root.get("type", 1),
-                                "options": sc_interactions.nest_options(root, nesting, leaf_options)}
-        if resolved:
-            data["resolved"] = resolved
-        if root.get("guild_id"):
-            data["guild_id"] = root["guild_id"]
-        return data
+        return command_data(member, channel_id, name, options, focused)
+
+
+def command_data(member: Any, channel_id: int, name: str, options: dict[str, Any],
+                 focused: str | None = None) -> dict[str, Any]:
+    """A slash command's (or its autocomplete's) data, as simcord's ``slash``/``autocomplete`` build it."""
+    parts = name.split()
+    root = sc_actors._resolve_visible_command(member, channel_id, parts[0], 1)
+    leaf, nesting = sc_interactions.walk_to_subcommand(root, parts[1:])
+    filled = {k: v for k, v in options.items() if k != focused}
+    leaf_options, resolved = sc_interactions.build_options(member, name, leaf, filled, partial=focused is not None,
+                                                           channel_id=channel_id)
+    if focused is not None:
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        leaf_options.append({"name": focused, "type": declared[focused]["type"], "value": options[focused],
+                             "focused": True})
+    data: dict[str, Any] = {"id": root["id"], "name": root["name"], "type": root.get("type", 1),
+                            "options": sc_interactions.nest_options(root, nesting, leaf_options)}
+    if resolved:
+        data["resolved"] = resolved
+    if root.get("guild_id"):
+        data["guild_id"] = root["guild_id"]
+    return data
 
 
 # --- what a member reads ---------------------------------------------------------------------------------------

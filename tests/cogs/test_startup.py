@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import tables.quick
+from bench.load import command_data
 from cogs.client import Blockhouse
 from cogs.game import RESTARTING, GameCog
 from storage import Database
@@ -225,24 +226,6 @@ def _emit(env: Any, member: Any, channel_id: int, kind: int, data: dict[str, Any
     return int(record.id)
 
 
-def _command(env: Any, member: Any, channel_id: int, name: str, options: dict[str, Any],
-             focused: str | None = None) -> dict[str, Any]:
-    """A slash command's (or, with ``focused``, its autocomplete's) data, as simcord's verbs build it."""
-    from simcord import actors as sc_actors
-    from simcord import interactions as sc_interactions
-    root = sc_actors._resolve_visible_command(member, channel_id, name, 1)
-    leaf, nesting = sc_interactions.walk_to_subcommand(root, [])
-    filled = {k: v for k, v in options.items() if k != focused}
-    leaf_options, _ = sc_interactions.build_options(member, name, leaf, filled, partial=focused is not None,
-                                                    channel_id=channel_id)
-    if focused is not None:
-        declared = {o["name"]: o for o in leaf.get("options") or []}
-        leaf_options.append({"name": focused, "type": declared[focused]["type"], "value": options[focused],
-                             "focused": True})
-    return {"id": root["id"], "name": root["name"], "type": root.get("type", 1),
-            "options": sc_interactions.nest_options(root, nesting, leaf_options)}
-
-
 def _answered(env: Any, interaction_id: int) -> bool:
     """Whether the bot has given the member its answer: the choices of an autocomplete, or what a deferred
     ("thinking…") answer became (its message edited with text, an embed or a file, or a followup)."""
@@ -281,9 +264,9 @@ async def test_a_click_a_command_and_an_autocomplete_at_on_ready_do_not_wait_for
     async def at_ready() -> None:
         sent["click"] = _emit(env, person, thread.id, 3, {"custom_id": panel, "component_type": 2},
                               source=stored_board)
-        sent["status"] = _emit(env, person, thread.id, 2, _command(env, person, thread.id, "status", {}))
+        sent["status"] = _emit(env, person, thread.id, 2, command_data(person, thread.id, "status", {}))
         sent["autocomplete"] = _emit(env, person, thread.id, 4,
-                                     _command(env, person, thread.id, "move", {"move": ""}, focused="move"))
+                                     command_data(person, thread.id, "move", {"move": ""}, focused="move"))
 
     bot.add_listener(at_ready, "on_ready")
     await env.restart_bot(bot)  # settled: all that could go on has; the catch-up waits at its second page
