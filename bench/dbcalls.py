@@ -33,7 +33,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,20 @@ SCENARIOS = (
 )
 
 
+def on_hops(db: Database, seen: Callable[[Any, tuple[Any, ...]], None]) -> None:
+    """Call ``seen(fn, args)`` for every call queued to ``db``'s aiosqlite thread (the connection's ``_execute``, which
+    every Connection and Cursor method goes through: one round trip each), on this instance only (storage/ is
+    unchanged)."""
+    conn: Any = db._conn
+    real = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        seen(fn, args)
+        return await real(fn, *args, **kwargs)
+
+    conn._execute = counted
+
+
 class Recorder:
     """Counts the hops to one aiosqlite connection's thread (its ``_execute``, which every Connection and Cursor
     method goes through), with each call's statement and where it came from."""
@@ -83,15 +97,12 @@ class Recorder:
     def __init__(self, db: Database, origins: bool) -> None:
         self.calls: list[Call] = []
         self.on = False
-        conn: Any = db._conn
-        real = conn._execute
 
-        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        def seen(fn: Any, args: tuple[Any, ...]) -> None:
             if self.on:
                 self.calls.append(_call(fn, args, origins))
-            return await real(fn, *args, **kwargs)
 
-        conn._execute = counted
+        on_hops(db, seen)
 
     def take(self) -> list[Call]:
         calls, self.calls = self.calls, []

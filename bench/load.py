@@ -79,6 +79,7 @@ from simcord.backend import serializers as sc_serializers
 from simcord.backend.errors import BackendError
 from simcord.http import router as sc_router
 
+from bench.dbcalls import on_hops
 from cogs.client import Blockhouse, Settings
 from storage import Database
 from tables import Actor, TableService
@@ -174,14 +175,10 @@ class DbStats:
 def instrument(db: Database, stats: DbStats) -> None:
     """Count every call queued to aiosqlite's thread and time each hold of the database lock, on this instance only
     (storage/ is unchanged)."""
-    conn: Any = db._conn
-    queued = conn._execute
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def seen(fn: Any, args: tuple[Any, ...]) -> None:
         stats.calls += 1
-        return await queued(fn, *args, **kwargs)
 
-    conn._execute = counted
+    on_hops(db, seen)
     lock: Any = db._lock
     take, give = lock.acquire, lock.release
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bench.dbcalls import on_hops
 from storage import ACTIVE, Database
 from tables import Outcome, TableService
 from tests.tables.helpers import ALICE, BOB, CARL, CH, read, started, whose_turn
@@ -21,14 +22,10 @@ class Hops:
 
     def __init__(self, db: Database) -> None:
         self.count = 0
-        conn: Any = db._conn
-        real = conn._execute
+        on_hops(db, self._seen)
 
-        async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-            self.count += 1
-            return await real(fn, *args, **kwargs)
-
-        conn._execute = counted
+    def _seen(self, fn: Any, args: tuple[Any, ...]) -> None:
+        self.count += 1
 
     def take(self) -> int:
         count, self.count = self.count, 0
