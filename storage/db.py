@@ -325,12 +325,6 @@ class Database:
         return await self._many(f"{TABLES} WHERE t.status IN ({marks}) AND t.id > ? ORDER BY t.id LIMIT ?",
                                 (*statuses, after, limit))
 
-    async def tables_bots_play(self, after: int = 0, limit: int = 100) -> list[TableRow]:
-        """Games in progress where a bot plays a seat (a bot's, or one whose player left), in id order: a batch of
-        at most ``limit`` after the table ``after``."""
-        return await self._many(f"{TABLES} WHERE t.status = 'active' AND t.id > ? AND t.id IN (SELECT table_id FROM "
-                                "seats WHERE bot IS NOT NULL OR resigned > 0) ORDER BY t.id LIMIT ?", (after, limit))
-
     async def tables_of_player(self, guild_id: int | None, user_id: int) -> list[TableRow]:
         """The lobbies and games in progress in ``guild_id`` (None: anywhere) where ``user_id`` holds a seat (not
         resigned)."""
@@ -355,11 +349,6 @@ class Database:
             rows = await conn.execute_fetchall(sql, args)
         return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"],
                         bool(r["unnamed"])) for r in rows]
-
-    async def _row_of(self, conn: aiosqlite.Connection, table_id: int) -> TableRow:
-        """The table as it stands inside the current transaction (a write returns its new row this way)."""
-        rows = await conn.execute_fetchall(f"{TABLES} WHERE t.id = ?", (table_id,))
-        return _table_row(next(iter(rows)))
 
     async def _write(self, todo: Sequence[Step]) -> list[list[sqlite3.Row]]:
         """A change without Python between its statements, in one transaction sent in one hop (:func:`steps`). A
@@ -691,9 +680,6 @@ class Database:
 
     async def set_rematch_of(self, table_id: int, old_id: int) -> None:
         await self._write([Step("UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))])
-
-    async def schedule_archive(self, table_id: int, at: float | None) -> None:
-        await self._write([Step("UPDATE tables SET archive_at = ? WHERE id = ?", (at, table_id))])
 
     async def archive_later(self, table_id: int, now: float) -> None:
         """A finished game's thread is archived after its server's archive hours (24 unless set), in one write."""

@@ -17,7 +17,7 @@ import aiosqlite
 
 from community.ratings import Replay, Skill, rate
 from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
-from storage.sql import Step, run, run_many, steps
+from storage.sql import Step, run, run_many
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -170,13 +170,6 @@ def settle_writes(found: Sequence[Sequence[Any]], table_id: int, now: float) -> 
         "sigma_before, mu_after, sigma_after, finished_at) VALUES (" + ", ".join("?" * 26) + ")", rows, many=True))
     todo.append(Step("UPDATE tables SET finished_at = ? WHERE id = ?", (now, table_id)))
     return todo
-
-
-async def settle(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
-    """In the caller's transaction, which has just recorded the end of game ``table_id``: its results and the ratings
-    they move (two hops: :func:`settle_reads`, then :func:`settle_writes`). A game settled before is left alone."""
-    found = await steps(conn, settle_reads(table_id), begin=False, commit=False)
-    await steps(conn, settle_writes(found, table_id, now), begin=False, commit=False)
 
 
 def _setup_words(options: dict[str, Any]) -> str:

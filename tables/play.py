@@ -38,7 +38,6 @@ from tables.situation import Situation
 log = logging.getLogger(__name__)
 
 MAX_BOT_PLIES = 5000  # a safety bound on the moves one request plays for others
-RESUME_BATCH = 100  # the games read at once when the bots resume at start-up
 TIMEOUT_BOT = "medium"  # the bot that plays a late player's turn, and a seat whose player left
 CATALOG_KEYS = frozenset(g.key for g in default_catalog().all())  # games a bot worker process can load
 # how the loop chooses a seat's move: its decision's default, a bot seat's bot, or the bot of a late player's turn
@@ -319,35 +318,6 @@ class Play:
             out.reply = note
             return out
 
-    async def resume_bots(self) -> list[Outcome]:
-        """At start-up: games where a bot is to move (the process stopped while it thought) go on; its move is
-        simply chosen again."""
-        outs: list[Outcome] = []
-        after = 0
-        while batch := await self.core.db.tables_bots_play(after, RESUME_BATCH):  # (a batch per read: short holds)
-            after = batch[-1].id
-            outs += await self._resume(batch)
-        return outs
-
-    async def _resume(self, rows: list[TableRow]) -> list[Outcome]:
-        outs = []
-        for row in rows:
-            game = self.core.registry.get(row.game)
-            if game is None or not row.state:
-                continue
-            auto = {s.seat for s in row.seats if s.is_bot or s.resigned}
-            if not auto:
-                continue  # no bot at the table: nothing to resume (and no state to read)
-            state = game.load(row.state)
-            if game.is_over(state) or not game.to_act(state) & auto:
-                continue
-            async with self.core.locks[row.id]:
-                table = await self.core.table(row.id)
-                sit = self.core.situation(table, game)
-                log.info("table %s: a bot resumes its move", table.id)
-                outs.append(await self.advance(await Run.of(self.core, table, sit, stored=True)))
-        return outs
-
     # --- the one loop -----------------------------------------------------------------------------
     async def play_on(self, run: Run, late: Late | None = None) -> None:
         """Play until a person must act: first what the clock owes (``late``: defaults taken, late turns played),
@@ -355,10 +325,10 @@ class Play:
 
         Before a medium or hard bot of a seat thinks, what people decided so far (and what was played for them) is
         stored (unannounced): a crash while it thinks loses nothing of theirs, and the bot simply chooses again at
-        the next start (:meth:`resume_bots`). Moves bot seats chose are stored with what comes after them (a crash
-        while a later bot thinks loses them, and the bots choose them again: nobody was told them), so a bot's turn
-        of several steps is one write, not one per step. A late turn's bot stores nothing until the turn is played (a
-        crash leaves the turn late, played at the next tick, and nothing of it counted as the player's)."""
+        the next start (:func:`tables.quick.resume_bots`). Moves bot seats chose are stored with what comes after
+        them (a crash while a later bot thinks loses them, and the bots choose them again: nobody was told them), so a
+        bot's turn of several steps is one write, not one per step. A late turn's bot stores nothing until the turn is
+        played (a crash leaves the turn late, played at the next tick, and nothing of it counted as the player's)."""
         game = run.sit.game
         # a seat its player left (resigned, removed, forfeited) is played sensibly, like a late turn
         auto = {s.seat: s.bot or TIMEOUT_BOT for s in run.table.seats if s.is_bot or s.resigned}

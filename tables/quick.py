@@ -70,9 +70,9 @@ class QuickChoices:
 async def resume_bots(service: TableService, page: int = PAGE,
                       pause: Callable[[], Awaitable[None]] | None = None) -> AsyncGenerator[Outcome, None]:
     """At start-up: each running table where a bot seat is to move (the process stopped while it thought) goes on,
-    its move chosen again (as :meth:`tables.play.Play.resume_bots`, a page of tables at a time). Yields each table's
-    outcome as soon as it is played, to be delivered before the next. ``pause`` is awaited before each page (the
-    cog's: until the requests being answered then are done), so requests go first."""
+    its move chosen again, a page of tables at a time. Yields each table's outcome as soon as it is played, to be
+    delivered before the next. ``pause`` is awaited before each page (the cog's: until the requests being answered
+    then are done), so requests go first."""
     after = 0
     while True:
         if pause is not None:

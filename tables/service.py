@@ -78,7 +78,6 @@ class TableService:
         self.undo = self.play.undo
         self.kick = self.play.kick
         self.replace = self.play.replace
-        self.resume_bots = self.play.resume_bots
         # the turn clock
         self.expire = self.turn_clock.expire
         self.remind = self.turn_clock.remind

@@ -11,6 +11,7 @@ import pytest
 
 from community.records import SeatFacts
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, Owed, StaleVersion, TableRow
+from storage.catchup import bot_tables
 from storage.db import _migrations
 from storage.records import PLAYER_OF_SEAT
 
@@ -519,10 +520,11 @@ async def test_tables_are_read_in_batches_by_id(db: Database) -> None:
     await db.resign(ids[4], 2, 1, 4.0)  # a seat its player left is played by a bot too
     assert [t.id for t in await db.tables_with_status(ACTIVE, after=ids[1], limit=2)] == ids[2:4]
     assert [t.id for t in await db.tables_with_status(ACTIVE, after=ids[3])] == ids[4:]
-    assert [t.id for t in await db.tables_bots_play()] == [ids[1], ids[3], ids[4]]
-    assert [t.id for t in await db.tables_bots_play(ids[1], 1)] == [ids[3]]
+    assert [t.table_id for t in (await bot_tables(db, 0))[1]] == [ids[1], ids[3], ids[4]]
+    assert [(t.table_id, t.auto) for t in (await bot_tables(db, ids[1], 2))[1]] == [(ids[3], {1})]
+    assert (await bot_tables(db, ids[1], 2))[0] == ids[3], "a page ends at the last running table it looked at"
     await db.cancel(ids[3], 2, 5.0)
-    assert [t.id for t in await db.tables_bots_play(ids[1])] == [ids[4]]
+    assert [t.table_id for t in (await bot_tables(db, ids[1]))[1]] == [ids[4]]
 
 
 async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: Database, path: Path) -> None:
