@@ -534,18 +534,6 @@ class Database:
                                 "(user_id) DO UPDATE SET notify = excluded.notify, updated_at = excluded.updated_at",
                                 (user_id, notify, now))])
 
-    async def notify_modes(self, user_ids: list[int]) -> dict[int, str]:
-        """How each of ``user_ids`` wants to hear of their turn ('mention' unless they chose otherwise). (A table's
-        seats carry their players' modes: ``SeatRow.notify``, read with the table.)"""
-        if not user_ids:
-            return {}
-        marks = ",".join("?" for _ in user_ids)
-        async with self._reading() as conn:
-            rows = await conn.execute_fetchall(f"SELECT user_id, notify FROM players WHERE user_id IN ({marks})",
-                                               user_ids)
-        chosen = {r["user_id"]: r["notify"] for r in rows}
-        return {u: chosen.get(u, "mention") for u in user_ids}
-
     async def set_away(self, user_id: int, until: float | None, now: float) -> None:
         await self._write([Step("INSERT INTO players (user_id, away_until, updated_at) VALUES (?, ?, ?) "
                                 "ON CONFLICT (user_id) DO UPDATE SET away_until = excluded.away_until, "

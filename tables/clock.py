@@ -74,7 +74,8 @@ class TurnClock:
             cap = await self.core.db.reminders_per_day(table.guild_id)
             wanted = [s.user_id for s in late if s.user_id is not None]
             allowed = [u for u in wanted if await self.core.db.take_reminder(u, int(now // 86400), cap, now)]
-            modes = await self.core.db.notify_modes(allowed)  # over their daily cap, a player is not reminded
+            notify = {s.user_id: s.notify for s in late}  # (each player's /notify, read with the table)
+            modes = {u: notify[u] for u in allowed}  # over their daily cap, a player is not reminded
             if not modes:
                 continue
             # asked a question whose asking is secret (Decision.unnamed): by DM only, never in public

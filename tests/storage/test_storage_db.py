@@ -536,4 +536,4 @@ async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: 
     assert raw(path, "SELECT COUNT(*) FROM players WHERE user_id = 8") == [(0,)]
     await db.set_notify(9, "dm", 1.0)  # a player's row made by another setting
     assert [await db.take_reminder(9, 100, 1, 2.0) for _ in range(2)] == [True, False]
-    assert await db.notify_modes([9]) == {9: "dm"}
+    assert raw(path, "SELECT notify FROM players WHERE user_id = 9") == [("dm",)], "the count keeps their setting"
