@@ -117,24 +117,27 @@ class RenderPool:
 
 
 _shared: RenderPool | None = None
+_threads = False  # the setting, read once, said threads (not read again for every picture)
 _shared_lock = threading.Lock()
 
 
 def shared() -> RenderPool | None:
     """The process's render pool, made at the first call from ``BLOCKHOUSE_RENDER_WORKERS`` (None for threads)."""
-    global _shared
+    global _shared, _threads
     with _shared_lock:
-        if _shared is None or _shared._closed:
+        if not _threads and (_shared is None or _shared._closed):
             count = worker_count()
             _shared = RenderPool(count) if count else None
+            _threads = not count
         return _shared
 
 
 def shutdown() -> None:
-    """Stop the shared pool's workers (the bot is stopping); a later picture would start a new pool."""
-    global _shared
+    """Stop the shared pool's workers (the bot is stopping); a later picture reads the setting again and would start
+    a new pool."""
+    global _shared, _threads
     with _shared_lock:
-        pool, _shared = _shared, None
+        pool, _shared, _threads = _shared, None, False
     if pool is not None:
         pool.close()
 
