@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -49,6 +49,7 @@ from render.common import (
     draw_text,
     encode_png,
     fit_text,
+    label_cache,
     mix,
     note_text,
     seat_names,
@@ -99,7 +100,7 @@ DOING = {
 }
 
 
-@lru_cache(maxsize=2048)
+@label_cache()  # (bounded by bytes: names, supplies and rounds change with the moves)
 def _label(text: str, size: int, fill: Colour, bold: bool, decorative: bool = False) -> Label:
     return text_label(text, size, fill, bold, decorative=decorative)
 
@@ -523,7 +524,8 @@ def _key(img: Surface, y: int) -> int:
     return y + _key_strip().height
 
 
-TALL = 2400  # the tallest board drawn from the kept empty table (a taller one gets a table of its own height)
+TALL = 2400  # the tallest board drawn from the kept empty table (a taller one gets a taller table)
+TALL_STEP = 400  # a taller table's height is a multiple of this: a few kept tables serve every height
 
 
 @cache
@@ -539,10 +541,11 @@ def _tall_background(height: int = TALL) -> Image.Image:
     return _board_palette().background(_tall_table(height))
 
 
-def draw_board(view: BreakerView, names: Sequence[str], img: Surface) -> Surface:
-    """Draw the position of ``view`` on ``img``, the empty table as tall as the board's layout."""
+def draw_board(view: BreakerView, names: Sequence[str], img: Surface, lay: Layout | None = None) -> Surface:
+    """Draw the position of ``view`` on ``img``, the empty table as tall as the board's layout (``lay``, when the
+    caller has worked it out already)."""
     shown = seat_names(names, 2)
-    lay = layout(view, shown)
+    lay = lay if lay is not None else layout(view, shown)
     draw = img.draw
     _open_inputs(img, view["open_inputs"])
     _blocks(img, view["blocks"])
@@ -566,24 +569,24 @@ def draw_board(view: BreakerView, names: Sequence[str], img: Surface) -> Surface
     return img
 
 
-def _tall(view: BreakerView, names: Sequence[str]) -> tuple[int, int]:
-    """The board's height, and the height of the kept table it is drawn from."""
-    height = layout(view, seat_names(names, 2)).height
-    return height, max(TALL, height)
+def _tall(view: BreakerView, names: Sequence[str]) -> tuple[Layout, int]:
+    """The board's layout, and the height of the kept table it is drawn from (its top part)."""
+    lay = layout(view, seat_names(names, 2))
+    return lay, max(TALL, -(-lay.height // TALL_STEP) * TALL_STEP)
 
 
 def render_rgb(view: BreakerView, names: Sequence[str]) -> Image.Image:
     """The board drawn in RGB, before any palette: the reference :func:`render` is checked against."""
-    height, tall = _tall(view, names)
-    return draw_board(view, names, Surface(_tall_table(tall).crop((0, 0, W, height)))).image
+    lay, tall = _tall(view, names)
+    return draw_board(view, names, Surface(_tall_table(tall).crop((0, 0, W, lay.height))), lay).image
 
 
 def render(view: BreakerView, names: Sequence[str]) -> bytes:
     """The board for one ``BreakerBlocks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight
     into the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
-    height, tall = _tall(view, names)
-    canvas = Canvas(_tall_background(tall).crop((0, 0, W, height)), _board_palette(), _tall_table(tall))
-    return encode_png(draw_board(view, names, canvas).image)
+    lay, tall = _tall(view, names)
+    canvas = Canvas(_tall_background(tall).crop((0, 0, W, lay.height)), _board_palette(), _tall_table(tall))
+    return encode_png(draw_board(view, names, canvas, lay).image)
 
 
 @cache
