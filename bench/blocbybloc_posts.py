@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -29,6 +30,7 @@ from pathlib import Path
 from bots import choose
 from engine.rng import Rng
 from storage import Database
+from tables import renderer
 from tables.catalog import default_catalog
 from tables.outcome import Actor, Outcome
 from tables.service import TableService
@@ -123,6 +125,9 @@ def report(results: Sequence[Game], players: Sequence[int]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    # pictures drawn in this process's threads, as this bench has always measured (the bot's default on two cores
+    # or more is a render worker process, which bench.load measures)
+    os.environ.setdefault(renderer.WORKERS_SETTING, "0")
     p = argparse.ArgumentParser(prog="python -m bench.blocbybloc_posts", description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per player count (default %(default)s)")
     p.add_argument("--players", default="2,3,4", help="comma-separated player counts (default %(default)s)")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -40,6 +41,7 @@ from typing import Any
 
 from engine.rng import Rng
 from storage import Database
+from tables import renderer
 from tables.bots import Thinker
 from tables.catalog import default_catalog
 from tables.outcome import Actor, Outcome
@@ -255,6 +257,9 @@ def format_text(tallies: dict[str, Tally], origins: bool) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pictures drawn in this process's threads, as this bench has always measured (the bot's default on two cores
+    # or more is a render worker process, which bench.load measures)
+    os.environ.setdefault(renderer.WORKERS_SETTING, "0")
     p = argparse.ArgumentParser(prog="python -m bench.dbcalls", description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--games", type=int, default=2, help="games of each scenario (default %(default)s)")
     p.add_argument("--seed", type=int, default=20261127, help="seed of deals and moves (default %(default)s)")

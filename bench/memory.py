@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import tempfile
 import tracemalloc
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from typing import Any
 
 from bench.pipeline import Bench, TimedDatabase, TimedService, rss_now_kb
 from engine.rng import Rng
+from tables import renderer
 from tables.catalog import default_catalog
 
 
@@ -76,6 +78,9 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # one process: pictures drawn in its threads, so its RSS holds the renderers' caches too (the bot's default on
+    # two cores or more is a render worker process)
+    os.environ.setdefault(renderer.WORKERS_SETTING, "0")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="breaks")
     ap.add_argument("--players", type=int, default=4)

@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import math
+import os
 import platform
 import resource
 import sqlite3
@@ -42,6 +43,7 @@ from typing import Any
 from engine.base import Game
 from engine.rng import Rng
 from storage import Database, TableRow
+from tables import renderer
 from tables.catalog import default_catalog
 from tables.outcome import Actor, Board
 from tables.service import TableService
@@ -348,6 +350,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pictures drawn in this process's threads, as this bench has always measured (the bot's default on two cores
+    # or more is a render worker process, which bench.load measures)
+    os.environ.setdefault(renderer.WORKERS_SETTING, "0")
     args = parse_args(argv)
     res = asyncio.run(run(args.games, args.players, args.seed, args.warmup, args.game, args.options))
     res["targets"] = targets(res["overall"])

@@ -97,6 +97,7 @@ class Blockhouse(commands.Bot):
         self.seeds = seeds  # where game seeds come from (default: the OS's randomness)
         self.clock = clock  # the service's clock (default: the wall clock); tests move it
         self.db: Database | None = None
+        self._warming: asyncio.Task[None] | None = None
         self.expired_interactions = 0
         self.closing = False
         self.request_grace = REQUEST_GRACE
@@ -117,6 +118,9 @@ class Blockhouse(commands.Bot):
         await self.add_cog(CommunityCog(self, games))
         await self.add_cog(TournamentCog(self, games))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        # the render workers start beside the connection to Discord, not at the first board (a spawned worker takes
+        # ~0.5 s to import Pillow and the renderers)
+        self._warming = asyncio.create_task(renderer.warm(), name="render workers warming")
         if self.sync_commands:
             if self.settings.test_guild:
                 guild = discord.Object(self.settings.test_guild)
@@ -149,6 +153,8 @@ class Blockhouse(commands.Bot):
         service = getattr(self, "service", None)  # made in setup_hook, which a failed login never reaches
         if service is not None:
             service.thinker.close()
+        if self._warming is not None:
+            self._warming.cancel()
         await asyncio.to_thread(renderer.shutdown)  # the render workers, if pictures are drawn in processes
         if self.db is not None:
             await self.db.close()

@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import os
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -32,6 +31,7 @@ from bots import DEFAULT_BUDGET_MS, LEVELS, choose, level_of
 from bots.worker import ready, think
 from engine.base import Game
 from engine.rng import Rng
+from tables.workers import cores, count_setting
 
 BOT_LEVELS = LEVELS
 WORKERS_SETTING = "BLOCKHOUSE_BOT_WORKERS"
@@ -44,29 +44,10 @@ class ThinkerClosed(RuntimeError):
     again)."""
 
 
-def cores() -> int:
-    """The cores this process may run on (at least 1)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # (not on Linux)
-        return max(1, os.cpu_count() or 1)
-
-
 def worker_count(env: Mapping[str, str] | None = None) -> int:
     """How many worker processes think at once: ``BLOCKHOUSE_BOT_WORKERS`` (a whole number, at least 1), else one
-    per core. A value that is not one is logged and the default used (a bot with a typo in its ``.env`` still
-    starts)."""
-    raw = (os.environ if env is None else env).get(WORKERS_SETTING, "").strip()
-    if raw:
-        try:
-            count = int(raw)
-        except ValueError:
-            count = 0
-        if count >= 1:
-            return count
-        log.warning("%s must be a whole number of worker processes, 1 or more, not %r: using %d (one per core)",
-                    WORKERS_SETTING, raw, cores())
-    return cores()
+    per core."""
+    return count_setting(WORKERS_SETTING, cores(), 1, env)
 
 
 def _spawn() -> ProcessPoolExecutor:

@@ -95,10 +95,15 @@ class LazyRenderer(Generic[V]):
         self._load = load
         self._render: Renderer[V] | None = None
 
-    def __call__(self, view: V, names: Sequence[str]) -> bytes:
-        if self._render is None:  # two threads may both load: they get the same function
+    def load(self) -> Renderer[V]:
+        """The renderer, its module imported if it was not yet (two threads may both load: they get the same
+        function)."""
+        if self._render is None:
             self._render = self._load()
-        return self._render(view, names)
+        return self._render
+
+    def __call__(self, view: V, names: Sequence[str]) -> bytes:
+        return self.load()(view, names)
 
 
 def _no_picture(key: str) -> Renderer[Any]:

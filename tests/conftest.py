@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import os
 import pickle
 import shutil
 import threading
@@ -22,6 +23,11 @@ from storage import Database
 from tables.bots import Thinker
 from tables.catalog import LazyRenderer
 from tests.support import OPEN_BOTS, make_bot, scaled
+
+# Pictures are drawn in threads in the tests (each test's bot would otherwise start worker processes, and the memo
+# below reuses boards drawn in this process); tests/render/test_render_pool.py and
+# tests/cogs/test_render_workers_live.py draw in worker processes.
+os.environ.setdefault("BLOCKHOUSE_RENDER_WORKERS", "0")
 
 SETTLE_S = 5.0  # simcord's own settle limit, for a quiet development machine
 

@@ -3,6 +3,7 @@ replaced; a renderer that is not the platform's draws in a thread; the setting's
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 from collections.abc import Sequence
@@ -80,6 +81,18 @@ async def test_a_failing_picture_raises_in_the_caller(pool: renderer.RenderPool)
         await pool.render("breaks", {"players": []}, NAMES)
 
 
+async def test_warming_starts_every_worker_with_the_renderers_loaded() -> None:
+    pool = renderer.RenderPool(2)
+    try:
+        await pool.warm()
+        assert pool._pool is not None and len(pool._pool._processes) == 2
+        pids = await asyncio.gather(*(asyncio.wrap_future(pool._pool.submit(renderer.load_renderers))
+                                      for _ in range(4)))
+        assert set(pids) <= set(pool._pool._processes) and os.getpid() not in pids
+    finally:
+        pool.close()
+
+
 async def test_a_closed_pool_refuses(pool: renderer.RenderPool) -> None:
     pool.close()
     with pytest.raises(RuntimeError):
@@ -87,16 +100,16 @@ async def test_a_closed_pool_refuses(pool: renderer.RenderPool) -> None:
 
 
 def test_the_setting() -> None:
-    assert renderer.worker_count({}) == 0
-    assert renderer.worker_count({renderer.WORKERS_SETTING: "2"}) == 2
-    assert renderer.worker_count({renderer.WORKERS_SETTING: " 0 "}) == 0
-    assert renderer.worker_count({renderer.WORKERS_SETTING: "two"}) == 0
-    assert renderer.worker_count({renderer.WORKERS_SETTING: "-1"}) == 0
+    assert [renderer.worker_count({}, cpus) for cpus in (1, 2, 3, 4, 16)] == [0, 1, 1, 2, 2]  # unset: by the cores
+    assert renderer.worker_count({renderer.WORKERS_SETTING: "2"}, 1) == 2
+    assert renderer.worker_count({renderer.WORKERS_SETTING: " 0 "}, 2) == 0
+    assert renderer.worker_count({renderer.WORKERS_SETTING: "two"}, 2) == 1  # (logged: the default is used)
+    assert renderer.worker_count({renderer.WORKERS_SETTING: "-1"}, 4) == 2
 
 
 def test_the_shared_pool_follows_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     renderer.shutdown()
-    monkeypatch.delenv(renderer.WORKERS_SETTING, raising=False)
+    monkeypatch.setenv(renderer.WORKERS_SETTING, "0")
     assert renderer.shared() is None
     renderer.shutdown()
     monkeypatch.setenv(renderer.WORKERS_SETTING, "2")
@@ -106,5 +119,5 @@ def test_the_shared_pool_follows_the_setting(monkeypatch: pytest.MonkeyPatch) ->
         assert pool._pool is None  # started at the first picture, not before
     finally:
         renderer.shutdown()
-    monkeypatch.delenv(renderer.WORKERS_SETTING)
+    monkeypatch.setenv(renderer.WORKERS_SETTING, "0")
     assert renderer.shared() is None
