@@ -16,13 +16,13 @@ the rules' default split).
 Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
 the moves, so a choice is reproducible.
 
-Live (``timed``), the search also has a deadline on the clock (:class:`Deadline`, :data:`SHARE` of the budget from
-the call): it looks at the most promising positions first (the beam's best sequences first, and from each the
-actions not seen before, then those that were best earlier in the search; at the first depth, attacks, builds and
-loots before the rest) and stops when the deadline passes, with the best sequence found so far. Untimed (tests,
-``bench.blocbybloc_scenarios``) it looks at its whole count of positions. A search the deadline does not cut
-chooses exactly the move of the untimed search: the positions it looked at out of order are put back in order
-before a depth is judged.
+Live (``timed``), the search also has a deadline on the clock (:class:`bots.deadline.Deadline`: a share of the
+budget from the call): it looks at the most promising positions first (the beam's best sequences first, and from
+each the actions not seen before, then those that were best earlier in the search; at the first depth, attacks,
+builds and loots before the rest) and stops when the deadline passes, with the best sequence found so far. Untimed
+(tests, ``bench.blocbybloc_scenarios``) it looks at its whole count of positions. A search the deadline does not cut
+chooses exactly the move of the untimed search: the positions it looked at out of order are put back in order before
+a depth is judged.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bots.blocbybloc import CARD_WORTH, city_geo, forecast
+from bots.deadline import Deadline
 from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
 from engine.blocbybloc.night import semi
@@ -43,27 +44,8 @@ BEAM = 5  # sequences kept at each depth
 DEPTH = 8  # actions planned ahead at most
 EVALUATIONS = 1500  # positions a turn's search may look at, at the default budget (a move's follow-ups count as
 # one, and a depth is finished once begun: 1,600-2,700 forecasts at worst, about 1 s; bench.tournament measures it)
-SHARE = 0.9  # of the budget, from the planner's call: its deadline (the rest: the last look, answering)
 POLICE_HARM = {"paramilitary": 5, "heavy": 4, "emergency": 3, "light": 3, "advance": 2, "maneuvers": 1,
                "lockdown": 1, "chief": 0, "rotation": 0, "retreat": -1}
-
-
-class Deadline:
-    """When the planner stops looking and answers with the best found so far: a time on ``clock`` (live play,
-    :func:`time.perf_counter`), or none (``at=None``: tests and benchmarks, whose choices must not depend on the
-    machine's speed; the search is bounded by its count of positions anyway). The first look of a search is never
-    cut (there is always a move found)."""
-
-    def __init__(self, at: float | None, clock: Callable[[], float] = time.perf_counter) -> None:
-        self.at = at
-        self.clock = clock
-        self.looks = 0  # positions looked at so far
-
-    def look(self) -> bool:
-        """Whether the search may look at one more position, or list a sequence's next actions and look at the
-        first (``False``: the deadline has passed)."""
-        self.looks += 1
-        return self.at is None or self.looks == 1 or self.clock() < self.at
 
 
 def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
@@ -71,7 +53,7 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
          clock: Callable[[], float] = time.perf_counter) -> Any:
     """The hard bot's move, or ``None`` to leave it to the search (trade answers). The turn's search looks at a
     number of positions in proportion to ``budget_ms`` (a count, so that a choice is reproducible); live
-    (``timed``: ``bots.choose`` without a fixed search) it also stops at :data:`SHARE` of ``budget_ms`` on
+    (``timed``: ``bots.choose`` without a fixed search) it also stops at :data:`bots.deadline.SHARE` of ``budget_ms`` on
     ``clock`` from this call, with the best found so far.
 
     The cyclic garbage collector is paused while it searches: the search makes tens of thousands of state copies
@@ -83,7 +65,7 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
     if paused:  # (else already paused, by another thread's search, which turns it back on)
         gc.disable()
     try:
-        deadline = Deadline(clock() + SHARE * budget_ms / 1000.0 if timed else None, clock)
+        deadline = Deadline.of(budget_ms, timed, clock)
         return _plan(game, state, seat, moves, rng, budget_ms, deadline)
     finally:
         if paused:
@@ -273,7 +255,7 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
     best_first: Any = end
     beam: list[tuple[float, Any, Any]] = [(best_value, det, None)]
     spent = 0  # positions evaluated: the search stops deepening past ``evaluations`` (a count: reproducible)
-    timed = deadline is not None and deadline.at is not None
+    timed = deadline is not None and deadline.timed
     earlier: dict[Any, float] = {}  # live: the best rank each action had so far (the order to look at them)
     cut = False
     for depth in range(DEPTH):

@@ -15,10 +15,10 @@ is used; ties go to the seeded generator, so a choice is reproducible.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bots.deadline import Deadline
 from bots.mcts import DEFAULT_BUDGET_MS
 from engine.base import Game
 from engine.rng import Rng
@@ -237,18 +237,6 @@ Place = tuple[str, str, int, list[Cell]]
 Pick = tuple[str, str, int, tuple[int, ...]]
 
 
-class Deadline:
-    """When the planner stops looking and answers with the best it has found: a time on ``time.perf_counter``
-    (live play), or none (``at=None``: tests and fixed-search benchmarks, whose choices must not depend on the
-    machine's speed; the planner's search is bounded anyway, see :data:`STAR_SHORTLIST`)."""
-
-    def __init__(self, at: float | None) -> None:
-        self.at = at
-
-    def passed(self) -> bool:
-        return self.at is not None and time.perf_counter() >= self.at
-
-
 def _shortlist(planner: Planner, places: list[Place], shortlist: int) -> list[Place]:
     """The best ``shortlist`` placements by their shape alone (values matter less), in their listed order's ties."""
     if shortlist and len(places) > shortlist:
@@ -264,7 +252,7 @@ def _best_drop(planner: Planner, places: Sequence[Place], values: Sequence[int],
     search the deadline does not cut chooses exactly what the whole search in the listed order would."""
     orders = sorted(set(itertools.permutations(values)))
     order: Sequence[int] = range(len(places))
-    if deadline is not None and deadline.at is not None:
+    if deadline is not None and deadline.timed:
         order = sorted(order, key=lambda i: -planner.drop_worth(places[i][3], ["X"] * len(places[i][3])))
     best: tuple[float, int] = (-1e9, 0)
     pick: Pick | None = None
@@ -288,7 +276,7 @@ def plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng
     far. Untimed (tests, ``bench.tournament``'s fixed search), it searches everything, so its choice is
     reproducible on any machine; that search takes 0.3 s of CPU at most (four ★ dice, every shape) on this
     project's 2-core machine. A search the deadline does not cut chooses the same move either way."""
-    deadline = Deadline(time.perf_counter() + 0.9 * budget_ms / 1000.0 if timed else None)  # (room to answer)
+    deadline = Deadline.of(budget_ms, timed)
     seen = game.determinize(state, seat, rng)
     step = game.step(seen, seat)  # type: ignore[attr-defined]
     sheet = seen.work[seat]
@@ -358,7 +346,7 @@ def _stars(planner: Planner, places: list[Place], chosen: list[int], fixed: list
     keys = [tuple(sorted(chosen + list(stars) + fixed)) for stars in tuples]
     distinct = list(dict.fromkeys(keys))
     drops: dict[tuple[int, ...], float] = {}
-    if deadline.at is not None and len(distinct) > 1:
+    if deadline.timed and len(distinct) > 1:
         quick = {key: _best_drop(planner, shortlist[:3], key)[0] for key in distinct}
         distinct.sort(key=lambda key: -quick[key])
         for key in distinct:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bots import DEFAULT_BUDGET_MS, choose
-from bots.blocbybloc_plan import SHARE, plan
+from bots.blocbybloc_plan import plan
+from bots.deadline import SHARE
 from engine.blocbybloc import BlocByBloc
 from engine.rng import Rng
 

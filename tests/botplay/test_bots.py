@@ -157,13 +157,12 @@ def test_the_block_planner_answers_with_its_best_so_far_at_its_deadline(monkeypa
     chooses what the untimed one does. The deadline here is a count of looks at it, not the clock, so the test
     checks the planner's bookkeeping however fast or busy the machine is."""
     import bots.blockplan
+    from bots.deadline import Deadline
 
     looked = [0]
 
-    class Looks(bots.blockplan.Deadline):
-        def __init__(self, at: float | None, cut: int | None) -> None:
-            super().__init__(at)
-            self.cut = cut
+    class Looks(Deadline):
+        cut: int | None = None
 
         def passed(self) -> bool:
             if self.at is None:  # (untimed: never)
@@ -178,7 +177,7 @@ def test_the_block_planner_answers_with_its_best_so_far_at_its_deadline(monkeypa
         untimed = bots.blockplan.plan(game, state, seat, moves, Rng(4), 1500, timed=False)
         for cut in (None, looks):
             looked[0] = 0
-            monkeypatch.setattr(bots.blockplan, "Deadline", lambda at, cut=cut: Looks(at, cut))
+            monkeypatch.setattr(bots.blockplan, "Deadline", type("Cut", (Looks,), {"cut": cut}))
             move = bots.blockplan.plan(game, state, seat, moves, Rng(4), 1500, timed=True)
             assert move in moves
             if cut is None:
