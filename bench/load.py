@@ -15,20 +15,23 @@ those verbs (simcord's own ``base_payload`` and command options) and emits them 
 what it needs by watching simcord's REST router (every call the bot makes to "Discord" passes through it). The setup
 (lobbies, joins, starts of the first games) uses the ordinary verbs. simcord's clock is made to follow the wall clock
 during the load, so its interaction expiry (an initial answer later than 3 s after the interaction is refused with
-10062 Unknown Interaction, as Discord does) applies to real time. The bot's turn-clock loop does not tick during the
-load (simcord runs it on its virtual timers, which only its settle runs): no turn times out, none is expected to.
+10062 Unknown Interaction, as Discord does) applies to real time; the virtual timers due are run every 0.5 s (simcord
+runs them only in its settle), so views time out and the turn-clock loop ticks as live. The measured window runs on
+the plain event loop (:class:`PlainLoop`): simcord's loop instrumentation (its wrapped ``call_soon``/``create_task``/
+timers and its virtual ``time.monotonic``, about 1 ms of CPU per move a live bot does not spend) is lifted for the
+window and put back after it, what the bot left running then handed to simcord (``--simcord-window`` keeps it on).
 
 Per run it prints: moves/s; p50/p95 latency from a member's interaction to what the member waits for next (the new
 board, or the private answer: the next menu level, a preview, the rest of a turn), and for the interactions that
 played a move, to the next board; CPU per move of this process (getrusage over the measured window, all threads)
-with the part simcord's REST double and the bench's members cost measured (time inside simcord's router, the
-members' own code) and subtracted for the bot's own figure, and the CPU of any child processes (``/proc/<pid>/stat``
-of the children: bot workers, render pools); database calls per move (every call queued to aiosqlite's thread,
-counted by wrapping the connection: storage/ is not changed); interactions acknowledged after 3 s (refused by
-simcord's expiry), interactions never acknowledged, refusals, ERROR log records (tracebacks) and WARNING records;
-RSS after warm-up, at the end, and its growth per 1,000 moves; event-loop lag (a 10 ms sleep's overshoot) p50/p99/max;
-and the lost/doubled check: each game's stored move log against the moves its members played and were told were
-played.
+with the part simcord's REST double and the bench's members cost measured (this thread's CPU time inside simcord's
+router, the members' own code) and subtracted for the bot's own figure, and the CPU of any child processes
+(``/proc/<pid>/stat`` of the children: bot workers, render pools); database calls per move (every call queued to
+aiosqlite's thread, counted by wrapping the connection: storage/ is not changed); interactions acknowledged after 3 s
+(refused by simcord's expiry), interactions never acknowledged, refusals, ERROR log records (tracebacks) and WARNING
+records; RSS after warm-up, at the end, and its growth per 1,000 moves; event-loop lag (a 10 ms sleep's overshoot)
+p50/p99/max; and the lost/doubled check: each game's stored move log against the moves its members played and were
+told were played.
 
 ``--startup`` instead generates a database of stored games (``--stored``, ``--running`` of them running), starts the
 bot on it, and times from ``on_ready`` to the first answered interaction (a member's "My view" click on a running
@@ -72,6 +75,8 @@ from pathlib import Path
 from typing import Any
 
 import simcord
+from simcord import _dpy_internals as sc_internals
+from simcord import _runtime as sc_runtime
 from simcord import _settlement as sc_settlement
 from simcord import actors as sc_actors
 from simcord import interactions as sc_interactions
@@ -253,7 +258,7 @@ class Traffic:
         self.answers: dict[int, list[int | None]] = {}  # interaction id -> the messages its answers made or edited
         self.late_acks = 0  # initial answers refused by simcord's 3 s expiry (10062)
         self.late_calls = 0  # later calls on an expired token refused
-        self.router_s = 0.0
+        self.router_s = 0.0  # CPU seconds of this thread inside the router (and building interactions)
         self.clock_offset: float | None = None  # virtual = perf_counter() + offset, once the load starts
         self._dispatch = sc_router.dispatch
 
@@ -282,7 +287,7 @@ class Traffic:
 
     def dispatch(self, backend: Any, method: str, path: str, **kwargs: Any) -> Any:
         self.sync_clock()
-        started = time.perf_counter()
+        cpu = time.thread_time()  # the router runs on this thread: its CPU, not the wall time (a busy host)
         parts = path.split("/")
         channel = interaction = None
         try:
@@ -322,7 +327,7 @@ class Traffic:
                         self.touched[interaction] += 1
             if channel is not None:
                 self.wake(channel)
-            self.router_s += time.perf_counter() - started
+            self.router_s += time.thread_time() - cpu
 
     def shown(self, record: Any) -> list[Any]:
         """The messages the bot's answers to ``record`` made or edited (its followups, its response), newest first."""
@@ -372,14 +377,14 @@ class Traffic:
     def emit(self, member: Any, channel_id: int, kind: int, data: dict[str, Any], source: Any = None) -> Any:
         """One interaction from ``member``, as simcord's verbs build it, without waiting for the bot to settle."""
         self.sync_clock()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         record, payload = sc_interactions.base_payload(self.backend, type=kind, channel_id=channel_id,
                                                        guild_id=member.guild.id, user_id=member.id, data=data)
         if source is not None:
             payload["message"] = dict(sc_serializers.message_payload(self.backend, source))
             record.source_message_id = source.id
         self.created[record.id] = started
-        self.router_s += time.perf_counter() - started  # building the payload is the double's work
+        self.router_s += time.thread_time() - cpu  # building the payload is the double's work
         self.backend.emit("INTERACTION_CREATE", payload)  # discord.py parses it here (the bot's work)
         return record
 
@@ -408,6 +413,137 @@ def command_data(member: Any, channel_id: int, name: str, options: dict[str, Any
     if root.get("guild_id"):
         data["guild_id"] = root["guild_id"]
     return data
+
+
+# --- the plain loop during the measured window ------------------------------------------------------------------
+LOOP_HOOKS = ("create_task", "call_soon", "call_later", "call_at", "call_soon_threadsafe", "run_in_executor")
+
+
+class PlainLoop:
+    """simcord's event-loop instrumentation lifted for the measured window, so that the bot's CPU is the bot's.
+
+    simcord wraps the loop's ``create_task``/``call_soon``/``call_later``/``call_at``/``call_soon_threadsafe``/
+    ``run_in_executor`` (every task step and callback the bot schedules is recorded, with a context copy, for its
+    settle), replaces ``time.monotonic`` (which ``loop.time()`` calls on every turn of the loop) by a virtual clock
+    looked up through a context variable, and hooks the executors' ``submit``: about 1 ms of CPU per move that a live
+    bot does not spend. During the window the bench needs none of it: it emits interactions without settling, its
+    members wait on the REST router, simcord's clock follows the wall clock (``Traffic.sync_clock``; interaction
+    expiry is judged on it), and the virtual timers set before the window still fire from ``fire_due_timers``
+    (``discord.utils.utcnow`` stays simcord's: snowflakes and the expiry note agree with the virtual clock). So
+    :meth:`lift` restores the loop's own methods, the real ``time.monotonic`` and the executors' ``submit`` (what
+    the bot schedules then runs on the plain loop in real time, as live), and :meth:`restore` puts simcord's back.
+    Once the members have stopped, :meth:`adopt` hands simcord what the bot started meanwhile and is still running
+    (its tasks, and its pending timers as virtual timers of simcord's, so that the final settle, the lost/doubled
+    check and the shutdown see them as they would have)."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.hooks: dict[str, Any] = {}
+        self.submits: dict[type, Any] = {}
+        self.monotonic: Any = None
+        self.runtime: Any = None
+        self.before: set[asyncio.Task[Any]] = set()
+        self.lifted = False
+        self.lifted_s = 0.0  # CPU seconds of lift, restore and adopt (the bench's, counted with the double's)
+
+    def lift(self) -> None:
+        env, loop = self.env, self.env._loop
+        if self.lifted or loop is None or env._runtime is None:
+            return
+        cpu = time.process_time()
+        self.runtime = env._runtime
+        own = vars(loop)
+        for name in LOOP_HOOKS:
+            if name in own:
+                self.hooks[name] = own[name]
+                original = getattr(self.runtime, name)
+                if getattr(original, "__func__", None) is getattr(type(loop), name, None):
+                    del own[name]  # the class's method again
+                else:
+                    own[name] = original
+        if time.monotonic is sc_internals._clock_monotonic:
+            self.monotonic = time.monotonic
+            time.monotonic = sc_internals._REAL_MONOTONIC
+        for executor_type, (original, observed) in sc_runtime._EXECUTOR_SUBMITS.items():
+            if executor_type.submit is observed:  # type: ignore[attr-defined]
+                executor_type.submit = original  # type: ignore[attr-defined]
+                self.submits[executor_type] = observed
+        self.before = asyncio.all_tasks(loop)
+        self.lifted = True
+        self.lifted_s += time.process_time() - cpu
+
+    def restore(self) -> None:
+        """simcord's instrumentation back (while the same bot is attached)."""
+        if not self.lifted:
+            return
+        cpu = time.process_time()
+        self.lifted = False
+        attached = self.env._runtime is self.runtime and self.env._loop is not None
+        if attached:
+            for name, hook in self.hooks.items():
+                setattr(self.env._loop, name, hook)
+        if self.monotonic is not None and time.monotonic is sc_internals._REAL_MONOTONIC:
+            time.monotonic = self.monotonic
+        for executor_type, observed in self.submits.items():
+            if sc_runtime._EXECUTOR_SUBMITS.get(executor_type, (None, None))[1] is observed:
+                executor_type.submit = observed  # type: ignore[attr-defined]
+        self.hooks, self.submits, self.monotonic = {}, {}, None
+        self.lifted_s += time.process_time() - cpu
+
+    def adopt(self) -> tuple[int, int]:
+        """After :meth:`restore`, with the members stopped: the bot's tasks started in the window that still run are
+        tracked by simcord, and its timers still pending on the plain loop become simcord's virtual timers too (each
+        fires once: by the real clock as it was set, or by simcord's clock, whichever comes first). (tasks, timers)"""
+        env, loop = self.env, self.env._loop
+        if loop is None or env._runtime is not self.runtime:
+            return 0, 0
+        cpu = time.process_time()
+        me = asyncio.current_task()
+        work = env._work
+        tasks = 0
+        for task in asyncio.all_tasks(loop) - self.before:
+            if task is me or task is env._real_advance_task or task.done() or task in work.tasks:
+                continue
+            work.track_task(task, env._generation, sc_internals.task_label(task.get_coro()), loop, env._record_error)
+            tasks += 1
+        timers = 0
+        scope = (env, env._generation)
+        for handle in list(loop._scheduled):  # type: ignore[attr-defined]
+            context = handle._context
+            if (handle.cancelled() or context is None or context.get(sc_runtime._BOT_SCOPE) != scope
+                    or getattr(handle._callback, "__qualname__", "").startswith("Env._schedule_timer")):
+                continue  # not the bot's, or simcord's own fallback for a virtual timer
+            self._virtual(handle)
+            timers += 1
+        self.before = set()
+        self.lifted_s += time.process_time() - cpu
+        return tasks, timers
+
+    def _virtual(self, handle: asyncio.TimerHandle) -> None:
+        env, loop = self.env, self.env._loop
+        callback, args = handle._callback, handle._args  # type: ignore[attr-defined]
+        when = env._virtual_time + max(handle.when() - loop.time(), 0.000001)
+        virtual: list[asyncio.TimerHandle] = []
+
+        def real(*given: Any) -> None:  # the plain loop's timer fired first
+            if virtual:
+                virtual[0].cancel()
+            callback(*given)
+
+        def simulated(*given: Any) -> None:  # simcord's clock reached it first
+            virtual[0].cancel()  # spent (simcord forgets a cancelled timer)
+            if handle.cancelled() or not getattr(handle, "_scheduled", False):
+                return  # cancelled by its owner, or already run
+            handle.cancel()
+            callback(*given)
+
+        for made in (real, simulated):
+            made.__simcord_original_callback__ = callback  # type: ignore[attr-defined]
+        handle._callback = real  # type: ignore[attr-defined]
+        timer = asyncio.TimerHandle(when, simulated, args, loop, context=handle._context)  # type: ignore[attr-defined]
+        virtual.append(timer)
+        label = getattr(callback, "__qualname__", type(callback).__name__)
+        env._work.callbacks.append(sc_runtime._CallbackRecord(timer, when, label))
 
 
 # --- what a member reads ---------------------------------------------------------------------------------------
@@ -482,6 +618,7 @@ class Load:
         self.by_board: list[tuple[int, int, Any]] = []  # (table, index in played, interaction) told by a board
         self.retracted: set[tuple[int, int]] = set()
         self.driver_s = 0.0  # CPU of the members' own code (choosing, reading), in the window
+        self.plain: PlainLoop | None = None  # simcord's loop instrumentation lifted during the window
 
     # the measured window
     def snapshot(self) -> dict[str, Any]:
@@ -498,15 +635,24 @@ class Load:
             return
         if not w.open and self.tally.moves >= w.warmup:
             w.open = True
+            if self.plain is not None:
+                self.plain.lift()
             w.start = self.snapshot()
         elif w.open and not w.closed:
             done = self.tally.moves - w.start["moves"]
             if done % 50 == 0:
                 w.rss.append((done, rss_mb()))
             if done >= w.measure:
-                w.closed = True
-                w.end = self.snapshot()
-                w.stop.set()
+                self.close_window()
+
+    def close_window(self) -> None:
+        w = self.window
+        assert w is not None
+        w.closed = True
+        w.end = self.snapshot()
+        w.stop.set()
+        if self.plain is not None:
+            self.plain.restore()
 
     def in_window(self) -> bool:
         return self.window is not None and self.window.open and not self.window.closed
@@ -833,7 +979,7 @@ LOG = LogCount()
 
 async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: int, measure: int,
                    options: str | None, slash_share: float, patience: float, folder: Path,
-                   template: Path) -> dict[str, Any]:
+                   template: Path, plain: bool = True) -> dict[str, Any]:
     path = folder / f"load-{game}-{tables}.db"
     shutil.copyfile(template, path)
     bot = make_bot(path, seed)
@@ -841,8 +987,11 @@ async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: i
     async with simcord.run(bot, check_errors=False, settle_timeout=max(60.0, patience)) as env:
         traffic = Traffic(env)
         traffic.install()
+        load: Load | None = None
         try:
             load = Load(env, bot, traffic, game, players, seed, options, slash_share, patience)
+            if plain:
+                load.plain = PlainLoop(env)
             guild = env.create_guild()
             table_objs = await load.open_tables(guild, tables)
             setup_s = time.perf_counter() - wall0
@@ -865,17 +1014,23 @@ async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: i
             players_done = asyncio.gather(*(t.play(stop) for t in table_objs))
             await players_done
             if not load.window.closed:  # every table stuck: close what was measured
-                load.window.closed = True
-                load.window.end = load.snapshot()
+                if not load.window.open:
+                    load.window.start = load.snapshot()
+                load.close_window()
             lag_stop.set()
             await asyncio.gather(lagging, pruner)
+            adopted = load.plain.adopt() if load.plain is not None else (0, 0)
             traffic.clock_offset = None
             await env.settle()
             result = await check_and_report(load, table_objs, game, tables, players, setup_s)
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             result["env_errors"] = len(env.errors)
+            result["loop"] = "simcord's instrumented loop" if load.plain is None else "plain"
+            result["adopted_after_window"] = {"tasks": adopted[0], "timers": adopted[1]}
             return result
         finally:
+            if load is not None and load.plain is not None:
+                load.plain.restore()
             traffic.uninstall()
             await close_bot(bot)
 
@@ -1104,7 +1259,8 @@ def show(r: dict[str, Any]) -> None:
           f"(n={r['answer_ms']['n']}); move → board p50/p95 {r['move_to_board_ms']['p50']}/"
           f"{r['move_to_board_ms']['p95']} ms (n={r['move_to_board_ms']['n']})\n"
           f"  CPU/move: process {c['process']} ms = bot {c['bot']} + simcord REST double {c['simcord_router']} + "
-          f"bench members {c['bench_members']}; children: {kids}\n"
+          f"bench members {c['bench_members']}; children: {kids}; loop: {r.get('loop')}, adopted after the window "
+          f"{r.get('adopted_after_window')}\n"
           f"  database calls/move {r['db_calls_per_move']}; interactions {r['interactions']}: acked after 3 s "
           f"{r['late_acks']} (later calls refused {r['late_calls']}), never acked {r['never_acked']}, refused "
           f"{r['refused']}, stuck {r['stuck']}; log ERROR {r['log_errors']} (tracebacks {r['tracebacks']}), "
@@ -1137,6 +1293,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--slash", type=float, default=0.2, help="share of turns played with /move (default 0.2)")
     p.add_argument("--patience", type=float, default=60.0, help="seconds a member waits before giving up")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--simcord-window", action="store_true",
+                   help="keep simcord's event-loop instrumentation during the measured window (the bench before it "
+                        "was lifted; for comparison: its ~1 ms per move is then counted as the bot's)")
     p.add_argument("--startup", action="store_true", help="measure start-up on a generated database instead")
     p.add_argument("--stored", type=int, default=10_000, help="--startup: stored games")
     p.add_argument("--running", type=int, default=None, help="--startup: how many of them run (default all)")
@@ -1162,7 +1321,7 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
                                    warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
                                    measure=args.moves if args.moves is not None else 300 + 3 * count,
                                    options=args.options, slash_share=args.slash, patience=args.patience,
-                                   folder=folder, template=template)
+                                   folder=folder, template=template, plain=not args.simcord_window)
                 show(r)
                 sys.stdout.flush()
                 results.append(r)
