@@ -404,13 +404,18 @@ class GameCog(commands.Cog):
 
     async def redeliver(self, settled: float | None = None) -> None:
         """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
-        the process died; on the clock's ticks, those Discord refused (owed for ``settled`` seconds or more)."""
-        outcomes = await self._ask_quietly(self.service.undelivered(settled))
-        for out in outcomes or []:
-            try:
-                await self.deliver(None, out)
-            except Exception:
-                log.exception("could not deliver the owed board of table %s", out.table_id)
+        the process died; on the clock's ticks, those Discord refused (owed for ``settled`` seconds or more). A page
+        of tables at a time: each page's boards are posted before the next page is read."""
+        pages = self.service.outbox.undelivered_pages(settled)
+        try:
+            while (outcomes := await self._ask_quietly(anext(pages, None))) is not None:
+                for out in outcomes:
+                    try:
+                        await self.deliver(None, out)
+                    except Exception:
+                        log.exception("could not deliver the owed board of table %s", out.table_id)
+        finally:
+            await pages.aclose()
 
     async def _edit_status(self, channel: discord.abc.Messageable, post: Post) -> bool:
         """Edit the turn's status message in place; False when there is none (or it is gone): post a new one."""
@@ -447,8 +452,10 @@ class GameCog(commands.Cog):
 
     async def _dm(self, channel_id: int | None, table_id: int, user_id: int, post: Post) -> None:
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(**message_kwargs(post, ephemeral=True))
+            # the DM channel, kept by discord.py once opened: no user lookup (the bot has no member cache, so
+            # get_user finds nobody and fetch_user was a REST call for every DM)
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(**message_kwargs(post, ephemeral=True))
             delivered = True
         except discord.HTTPException:
             delivered = False

@@ -32,6 +32,8 @@ LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 DEFAULT_CLOCK = 24 * 3600  # a new server's turn clock, until /settings says otherwise (clock=off: none)
+ARCHIVE_HOURS = 24  # a finished game's thread is archived this long after its end, unless the server set otherwise
+# (the same default as guild_settings.archive_hours's, migration 0012)
 
 
 class StorageError(Exception):
@@ -581,13 +583,11 @@ class Database:
                  "WHERE id = ? AND deadline IS NOT NULL", (now, table_id))])
 
     async def resume_clock(self, table_id: int, now: float) -> TableRow:
-        """Start a paused turn clock again with the time it had left (its reminder half way); returns the new
-        row."""
+        """Start a paused turn clock again with the time it had left (its reminder half way, as
+        :func:`_first_reminder` puts it); returns the new row."""
         return await self._change(table_id, [
-            Step("UPDATE tables SET deadline = ? + paused_left, paused_left = NULL WHERE id = ? "
-                 "AND paused_left IS NOT NULL", (now, table_id)),
-            Step("UPDATE tables SET remind_at = ? + (deadline - ?) / 2.0 WHERE id = ? AND deadline IS NOT NULL",
-                 (now, now, table_id)),
+            Step("UPDATE tables SET deadline = ? + paused_left, remind_at = ? + paused_left / 2.0, paused_left = NULL "
+                 "WHERE id = ? AND paused_left IS NOT NULL", (now, now, table_id)),
         ])
 
     async def _guild_number(self, guild_id: int | None, column: str, default: int) -> int:
@@ -626,12 +626,12 @@ class Database:
         """A server's (default turn clock, timeout policy, archive hours); the defaults when it set none: a day's
         turn clock, then a bot plays the turn, so that no game waits for ever unless someone chose that."""
         if guild_id is None:
-            return DEFAULT_CLOCK, "bot", 24
+            return DEFAULT_CLOCK, "bot", ARCHIVE_HOURS
         async with self._reading() as conn:
             rows = await conn.execute_fetchall("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         row = next(iter(rows), None)
         if row is None:
-            return DEFAULT_CLOCK, "bot", 24
+            return DEFAULT_CLOCK, "bot", ARCHIVE_HOURS
         clock = row["clock_seconds"] if row["clock_set"] else DEFAULT_CLOCK  # a row another setting made
         return clock, row["on_timeout"], row["archive_hours"]
 
@@ -670,7 +670,8 @@ class Database:
         await self._write([Step("UPDATE tables SET rematch_of = ? WHERE id = ?", (old_id, table_id))])
 
     async def archive_later(self, table_id: int, now: float) -> None:
-        """A finished game's thread is archived after its server's archive hours (24 unless set), in one write."""
+        """A finished game's thread is archived after its server's archive hours (:data:`ARCHIVE_HOURS` unless set),
+        in one write."""
         await self._write([_archive_later(table_id, now)])
 
     async def archives_due(self, now: float, limit: int = 100) -> list[tuple[int, int]]:
@@ -711,17 +712,19 @@ class Database:
         """What one table still owes (as :meth:`undelivered`), if anything."""
         return next(iter(await self.undelivered(table_id=table_id)), None)
 
-    async def undelivered(self, between: tuple[float, float] | None = None, *, table_id: int | None = None
-                          ) -> list[Owed]:
-        """What is still owed, one :class:`Owed` per table, over its rows: the newest version, the moves to tell,
-        the notes, and whether a board or the lobby card is owed. With ``between=(oldest, newest)``, only tables
-        whose latest owed row was committed in that time span; with ``table_id``, that table only."""
+    async def undelivered(self, between: tuple[float, float] | None = None, *, table_id: int | None = None,
+                          after: int = 0, limit: int = -1) -> list[Owed]:
+        """What is still owed, one :class:`Owed` per table in table order, over its rows: the newest version, the
+        moves to tell, the notes, and whether a board or the lobby card is owed. With ``between=(oldest, newest)``,
+        only tables whose latest owed row was committed in that time span; with ``table_id``, that table only;
+        ``after`` and ``limit``: a page of them (the tables after table ``after``, at most ``limit``)."""
         sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply, "
                "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes, MAX(board) AS board, MAX(lobby) AS lobby "
-               "FROM outbox WHERE delivered_at IS NULL " + ("AND table_id = ? " if table_id is not None else "")
-               + "GROUP BY table_id "
-               + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "") + "ORDER BY table_id")
-        args = ((table_id,) if table_id is not None else ()) + (between or ())
+               "FROM outbox WHERE delivered_at IS NULL AND table_id > ? "
+               + ("AND table_id = ? " if table_id is not None else "") + "GROUP BY table_id "
+               + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "")
+               + "ORDER BY table_id LIMIT ?")
+        args = (after,) + ((table_id,) if table_id is not None else ()) + (between or ()) + (limit,)
         async with self._reading() as conn:
             rows = await conn.execute_fetchall(sql, args)
         return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
@@ -803,7 +806,7 @@ class Database:
 def _archive_later(table_id: int, now: float) -> Step:
     """The table's thread is due to be archived after its server's archive hours (24 unless set)."""
     return Step("UPDATE tables SET archive_at = ? + 3600.0 * COALESCE((SELECT g.archive_hours FROM guild_settings g "
-                "WHERE g.guild_id = tables.guild_id), 24) WHERE id = ?", (now, table_id))
+                "WHERE g.guild_id = tables.guild_id), ?) WHERE id = ?", (now, ARCHIVE_HOURS, table_id))
 
 
 def _swap_board(table_id: int, message_id: int) -> list[Step]:

@@ -6,6 +6,7 @@ message, the lobby message, whether a player's DMs arrive).
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncGenerator
 
 from storage import CANCELLED, LOBBY, Owed
 from tables.core import Core
@@ -15,6 +16,8 @@ from tables.presenter import COLOUR_LOBBY, Presenter
 log = logging.getLogger(__name__)
 
 OWED_FOR_AT_MOST = 24 * 3600.0  # seconds an owed board is retried on the clock's ticks (start-up tries them all)
+OWED_PAGE = 20  # tables whose owed boards are read (and drawn) at a time, each page posted before the next is read
+DMS_KNOWN = 4096  # (table, player) pairs whose DMs are known to arrive, kept so a DM that arrives writes nothing
 
 
 class Outbox:
@@ -23,6 +26,9 @@ class Outbox:
     def __init__(self, core: Core, presenter: Presenter) -> None:
         self.core = core
         self.presenter = presenter
+        # the (table, player) pairs whose seat says DMs arrive, as this process last wrote or found it: only
+        # dm_result marks a seat's DMs failing, so a DM that arrives to one of them has nothing to write
+        self._dms_arrive: dict[tuple[int, int], None] = {}
 
     async def delivered(self, table_id: int, version: int, board_message_id: int | None = None, *,
                         board: bool = True, lobby: bool = True) -> int | None:
@@ -35,24 +41,38 @@ class Outbox:
         return previous if previous != board_message_id else None
 
     async def undelivered(self, settled: float | None = None) -> list[Outcome]:
+        """Every page of :meth:`undelivered_pages` at once."""
+        return [outcome async for page in self.undelivered_pages(settled) for outcome in page]
+
+    async def undelivered_pages(self, settled: float | None = None, page: int = OWED_PAGE
+                                ) -> AsyncGenerator[list[Outcome], None]:
         """What committed changes still owe their channel (the process stopped between the commit and the post, or
-        Discord refused it), as outcomes to deliver: each table's board as it is now, listing the moves not yet told,
-        with its players' private views; a cancelled table's notice; the lobby card. All of them at start-up; on the
-        clock's ticks, those owed for at least ``settled`` seconds (so a board being posted right now is not posted
-        twice) and for less than a day (a channel that stays gone is not asked for forever). Each is marked
-        ``owed``: a board that reached the channel before the process stopped is found there, not posted again."""
+        Discord refused it), as outcomes to deliver, ``page`` tables at a time (a page is read when the one before
+        has been taken: after a long stop, the boards of thousands of tables are never drawn and held at once): each
+        table's board as it is now, listing the moves not yet told, with its players' private views; a cancelled
+        table's notice; the lobby card. All of them at start-up; on the clock's ticks, those owed for at least
+        ``settled`` seconds (so a board being posted right now is not posted twice) and for less than a day (a
+        channel that stays gone is not asked for forever). Each is marked ``owed``: a board that reached the
+        channel before the process stopped is found there, not posted again."""
         now = self.core.clock()
         between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
-        out = []
-        for owed in await self.core.db.undelivered(between):
-            try:
-                outcome = await self._owed(owed)
-            except Exception:  # one table that can't be read (a game no longer offered…) keeps none of the others
-                log.exception("table %s: what it owes could not be made", owed.table_id)
-                continue
-            out.append(outcome)
-            log.info("table %s: posting what is owed since version %s", owed.table_id, owed.version)
-        return out
+        after = 0
+        while True:
+            owed_page = await self.core.db.undelivered(between, after=after, limit=page)
+            out = []
+            for owed in owed_page:
+                try:
+                    outcome = await self._owed(owed)
+                except Exception:  # one table that can't be read (a game no longer offered…) keeps none of the others
+                    log.exception("table %s: what it owes could not be made", owed.table_id)
+                    continue
+                out.append(outcome)
+                log.info("table %s: posting what is owed since version %s", owed.table_id, owed.version)
+            if out:
+                yield out
+            if len(owed_page) < page:
+                return
+            after = owed_page[-1].table_id
 
     async def _owed(self, owed: Owed) -> Outcome:
         table = await self.core.table(owed.table_id)
@@ -73,8 +93,17 @@ class Outbox:
 
     async def dm_result(self, table_id: int, user_id: int, delivered: bool) -> Post | None:
         """Record whether a DM arrived; returns a public notice the first time DMs fail (a player's seat said they
-        arrived until now)."""
+        arrived until now). A DM that arrives where the seat already says so writes nothing (most DMs)."""
+        key = (table_id, user_id)
+        if delivered and key in self._dms_arrive:
+            return None
         changed = await self.core.db.set_dm_open(table_id, user_id, delivered)  # (one write, no read first)
+        if delivered:
+            if len(self._dms_arrive) >= DMS_KNOWN:
+                del self._dms_arrive[next(iter(self._dms_arrive))]  # the oldest known
+            self._dms_arrive[key] = None
+        else:
+            self._dms_arrive.pop(key, None)
         if not changed or delivered:
             return None
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so nothing of this game "
