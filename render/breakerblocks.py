@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -41,6 +41,7 @@ from render.common import (
     Box,
     Canvas,
     Colour,
+    Glyphs,
     Label,
     Palette,
     Surface,
@@ -48,14 +49,12 @@ from render.common import (
     dashed_rect,
     draw_text,
     encode_png,
-    fit_text,
     label_cache,
     mix,
     note_text,
     seat_names,
     text_label,
     text_width,
-    wrap_text,
 )
 
 W = 800  # px; shown 400 px wide on a phone, so every needed text is at least SMALL = 18 px
@@ -100,16 +99,51 @@ DOING = {
 }
 
 
-@label_cache()  # (bounded by bytes: names, supplies and rounds change with the moves)
+@label_cache()  # (bounded by bytes: the palette's sample only)
 def _label(text: str, size: int, fill: Colour, bold: bool, decorative: bool = False) -> Label:
     return text_label(text, size, fill, bold, decorative=decorative)
 
 
+@cache
+def _face(size: int, fill: Colour, bold: bool) -> Glyphs:
+    """A face set glyph by glyph (:class:`render.common.Glyphs`): the texts of a board change with every move (names,
+    the last turn, hands, supplies, rounds), and rendering each string anew with FreeType cost more than the rest of
+    the picture; a glyph's sprite is made once, a line on a canvas is kept while it comes back."""
+    return Glyphs(size, fill, bold)
+
+
+def _width(text: str, size: int, bold: bool = False) -> float:
+    return _face(size, WHITE, bold).width(text)  # (the advance does not depend on the colour)
+
+
+def _fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
+    """``text`` cut short with an ellipsis to fit ``max_width`` (as :func:`render.common.fit_text`)."""
+    return _face(size, WHITE, bold).fit(text, max_width)
+
+
+def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width``, a word longer than a line cut with an ellipsis (as
+    :func:`render.common.wrap_text`, measured by the glyphs' advances: one sum a trial, not a layout by FreeType)."""
+    face = _face(size, WHITE, bold)
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if not line or face.width(trial) <= width:
+            line = trial
+        else:
+            out.append(line)
+            line = word
+    if line:
+        out.append(line)
+    return [face.fit(x, width) for x in out]
+
+
 def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
          bold: bool = False, decorative: bool = False, under: Under = None) -> Box:
-    """Text by its vertical middle (``anchor`` l / m / r), from a cache of drawn labels; returns its box. ``under``
-    as for :meth:`render.common.Canvas.paste` (a panel drawn under it: its colour)."""
-    return _label(text, size, fill, bold, decorative).paste(img, xy, anchor=anchor[0], under=under)
+    """Text by its vertical middle (``anchor`` l / m / r), set glyph by glyph; returns its box. ``under`` as for
+    :meth:`render.common.Canvas.paste` (a panel drawn under it: its colour)."""
+    return _face(size, fill, bold).paste(img, xy, text, anchor=anchor[0], decorative=decorative, under=under)
 
 
 def _kind_name(kind: str) -> str:
@@ -228,11 +262,23 @@ def _open_inputs(img: Surface, open_inputs: list[list[str]]) -> None:
             img.paste(ring, (round(cx - 20), round((b + d) / 2 - 20)))
 
 
+@cache
+def _last_frame() -> Image.Image:
+    """The mark of a cell the last turn touched: a black frame with black-and-yellow dashes, its inside clear (a
+    sprite of opaque and clear pixels only: one paste, not twenty rectangles)."""
+    size = CELL + 1
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, CELL, CELL), outline=INK, width=6)
+    dashed_rect(draw, (1, 1, CELL - 1, CELL - 1), HAZARD, width=4, dash=9, gap=6)
+    return img
+
+
 def _last_cells(img: Surface, cells: list[str]) -> None:
+    frame = _last_frame()
     for name in dict.fromkeys(cells):
-        a, b, c, d = _box(parse_cell(name))
-        img.draw.rectangle((a, b, c, d), outline=img.ink(INK), width=6)
-        dashed_rect(img.draw, (a + 1, b + 1, c - 1, d - 1), img.ink(HAZARD), width=4, dash=9, gap=6)
+        a, b, _, _ = _box(parse_cell(name))
+        img.paste(frame, (a, b))
 
 
 # --- words ------------------------------------------------------------------------------------------------------
@@ -316,12 +362,38 @@ def last_text(view: BreakerView, names: list[str]) -> str:
 
 
 # --- the panels under the board -------------------------------------------------------------------------------
-def _seat_badge(img: Surface, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> float:
+@cache
+def _badge(seat: int, odd: bool) -> Image.Image:
+    """A seat's badge on a panel: a square in the seat's colour with its number (an opaque sprite, drawn once). Its
+    number is centred as it would be on a badge drawn at an ``odd`` x (a half pixel rounds to the even one)."""
+    img = Image.new("RGB", (29, 29), PANEL)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, 28, 28), radius=5, fill=SEAT[seat], outline=WHITE, width=2)
+    text = str(seat + 1)
+    _put(img, (_left(odd + 14, text, SMALL, True) - odd, 14), text, SMALL, SEAT_TEXT[seat], bold=True)
+    return img
+
+
+def _left(cx: float, text: str, size: int, bold: bool) -> int:
+    """Where ``text`` centred on ``cx`` starts, as :meth:`render.common.Glyphs.paste` rounds it."""
+    return round(cx - _width(text, size, bold) / 2)
+
+
+def _seat_badge(img: Surface, x: float, y: float, seat: int) -> float:
     """A square in the seat's colour with its number, centred on ``y``; returns the x after it."""
-    draw.rounded_rectangle((x, y - 14, x + 28, y + 14), radius=5, fill=img.ink(SEAT[seat]), outline=img.ink(WHITE),
-                           width=2)
-    _put(img, (x + 14, y), str(seat + 1), SMALL, SEAT_TEXT[seat], anchor="m", bold=True, under=SEAT[seat])
+    left = round(x)
+    img.paste(_badge(seat, bool(left % 2)), (left, round(y) - 14))
+    note_text(str(seat + 1), SMALL)  # (drawn once into the kept badge: each picture's copy is told the recorder)
     return x + 36
+
+
+@lru_cache(maxsize=64)
+def _panel(height: int, edge: Colour = PANEL_EDGE, width: int = 2, radius: int = 12) -> Image.Image:
+    """A panel across the picture, ``height`` + 1 pixels tall (a box's bottom row is drawn), over the background
+    under the board: an opaque sprite, drawn once per height (a few heights recur in every game)."""
+    img = Image.new("RGB", (W - 2 * MARGIN + 1, height + 1), BACKGROUND)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, W - 2 * MARGIN, height), radius=radius, fill=PANEL, outline=edge,
+                                          width=width)
+    return img
 
 
 @dataclass
@@ -372,7 +444,7 @@ def _hand(view: BreakerView, seat: int) -> list[Chip]:
         if new:
             fresh.remove(kind)
         label = _kind_name(kind) + (" · new" if new else "")
-        w = 20 + text_width(label, BODY, bold=True)
+        w = 20 + _width(label, BODY, bold=True)
         if x + w > RIGHT and x > HAND_X:
             x, row = HAND_X, row + 1
         out.append(Chip(kind, label, new, x, row, w))
@@ -391,44 +463,71 @@ def _neutral_lines(view: BreakerView) -> list[str]:
         lines.append(f"AUTHENTICATE on the board: {view['authenticated']} of 2 (the second ends the game)")
     if view["power_overwhelming"]:
         lines.append("Power Overwhelming: a player who starts their turn controlling 2 circuits wins")
-    return [part for line in lines for part in wrap_text(line, BODY, W - 2 * MARGIN - 8)]
+    return [part for line in lines for part in _wrap(line, BODY, W - 2 * MARGIN - 8)]
 
 
 def layout(view: BreakerView, names: list[str]) -> Layout:
     last = last_text(view, names)
     return Layout(
-        last=wrap_text(last, BODY, W - 2 * MARGIN - 66) if last else [],
+        last=_wrap(last, BODY, W - 2 * MARGIN - 66) if last else [],
         hands=[_hand(view, seat) for seat in (0, 1)],
-        supplies=[wrap_text(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
+        supplies=[_wrap(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
         neutral=_neutral_lines(view),
     )
 
 
-def _last_panel(img: Surface, draw: ImageDraw.ImageDraw, lines: list[str], y: int) -> int:
+@lru_cache(maxsize=8)
+def _last_frame_panel(lines: int) -> Image.Image:
+    """The panel of the last turn's words for ``lines`` lines, with its dashed key."""
+    h = 16 + 28 * lines
+    img = _panel(h, radius=10).copy()
+    dashed_rect(ImageDraw.Draw(img), (12, 9, 44, 35), HAZARD, width=4, dash=7, gap=4)
+    return img
+
+
+def _last_panel(img: Surface, lines: list[str], y: int) -> int:
     if not lines:
         return y
     h = 16 + 28 * len(lines)
-    x0, x1 = MARGIN, W - MARGIN
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=10, fill=img.ink(PANEL), outline=img.ink(PANEL_EDGE), width=2)
-    dashed_rect(draw, (x0 + 12, y + 9, x0 + 44, y + 35), img.ink(HAZARD), width=4, dash=7, gap=4)
+    x0 = MARGIN
+    img.paste(_last_frame_panel(len(lines)), (x0, y))
     for i, line in enumerate(lines):
         _put(img, (x0 + 56, y + 22 + 28 * i), line, BODY, WHITE, bold=i == 0 and len(lines) == 1, under=PANEL)
     return y + h + 10
 
 
-def _circuits(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], y: int) -> int:
+CIRCUITS_HEAD = "CIRCUITS: more power controls one"
+
+
+@cache
+def _circuits_panel(count: int) -> Image.Image:
+    """The circuits' panel with what never changes on it: its heading, each circuit's name and Player 1's badge."""
+    h = 52 + 40 * count
+    img = _panel(h).copy()
+    _put(img, (14, 22), CIRCUITS_HEAD, SMALL, MUTED, bold=True)
+    for i in range(count):
+        cy = 60 + i * 40
+        _put(img, (16, cy), CIRCUITS[i], NAME, WHITE, bold=True)
+        img.paste(_badge(0, bool((MARGIN + 66) % 2)), (66, cy - 14))
+    return img
+
+
+def _circuits(img: Surface, view: BreakerView, names: list[str], y: int) -> int:
     x0, x1 = MARGIN, W - MARGIN
-    h = 52 + 40 * len(view["circuits"])
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=img.ink(PANEL), outline=img.ink(PANEL_EDGE), width=2)
-    _put(img, (x0 + 14, y + 22), "CIRCUITS: more power controls one", SMALL, MUTED, bold=True, under=PANEL)
+    count = len(view["circuits"])
+    h = 52 + 40 * count
+    img.paste(_circuits_panel(count), (x0, y))
+    note_text(CIRCUITS_HEAD, SMALL)  # (drawn once into the kept panel: each picture's copy is told the recorder)
     _put(img, (x1 - 14, y + 22), f"Round {view['round']} of {view['max_rounds']}", SMALL, MUTED, anchor="r",
-             under=PANEL)
+         under=PANEL)
     for i, circuit in enumerate(view["circuits"]):
         cy = y + 60 + i * 40
-        _put(img, (x0 + 16, cy), CIRCUITS[i], NAME, WHITE, bold=True, under=PANEL)
-        x = x0 + 66.0
+        note_text(CIRCUITS[i], NAME)
+        note_text("1", SMALL)
+        x = x0 + 66.0 + 36
         for seat in (0, 1):
-            x = _seat_badge(img, draw, x, cy, seat)
+            if seat:
+                x = _seat_badge(img, x, cy, seat)
             box = _put(img, (x, cy), str(circuit["power"][seat]), NAME, WHITE, bold=True, under=PANEL)
             x = box[2] + 24
         who = circuit["controller"]
@@ -436,22 +535,40 @@ def _circuits(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names:
         if who is None:
             _put(img, (x, cy), "tied: nobody controls it", BODY, MUTED, under=PANEL)
         else:
-            x = _seat_badge(img, draw, x, cy, who)
-            _put(img, (x, cy), fit_text(f"{names[who]} controls it", BODY, x1 - 14 - x, bold=True), BODY, WHITE,
+            x = _seat_badge(img, x, cy, who)
+            _put(img, (x, cy), _fit(f"{names[who]} controls it", BODY, x1 - 14 - x, bold=True), BODY, WHITE,
                  bold=True, under=PANEL)
     return y + h + 10
 
 
-def _player(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names: list[str], seat: int,
-            lay: Layout, y: int) -> int:
+@lru_cache(maxsize=256)
+def _chip(label: str, seat: int, module: bool, new: bool, width: float, odd: bool) -> Image.Image:
+    """A tile of a hand on its panel (an opaque sprite from 4 px left of the chip and 21 px over its middle): a
+    rounded chip in the seat's colour (grey for a module) with its words, ringed in yellow when ``new``. Its words
+    are centred as on a chip drawn at an ``odd`` x."""
+    size = (round(width) + 9, 43)
+    img = Image.new("RGB", size, PANEL)
+    shape = Image.new("L", size, 0)  # what it covers (a new chip's ring reaches into the next row's)
+    fill = MODULE_FILL if module else SEAT[seat]
+    for draw, ink in ((ImageDraw.Draw(img), None), (ImageDraw.Draw(shape), 255)):
+        draw.rounded_rectangle((4, 4, 4 + width, 38), radius=7, fill=ink or fill, outline=ink or SEAT_DARK[seat],
+                               width=2)
+        if new:  # (and "new" in its words)
+            draw.rounded_rectangle((0, 0, width + 8, 42), radius=9, outline=ink or YELLOW, width=3)
+    left = _left(odd + width / 2, label, BODY, True) - odd
+    _put(img, (4 + left, 22), label, BODY, INK if module else SEAT_TEXT[seat], bold=True)
+    img.putalpha(shape)
+    return img
+
+
+def _player(img: Surface, view: BreakerView, names: list[str], seat: int, lay: Layout, y: int) -> int:
     x0, x1 = MARGIN, W - MARGIN
     h = lay.player_height(seat)
     acting = view["result"] is None and view["turn"] == seat
-    draw.rounded_rectangle((x0, y, x1, y + h), radius=12, fill=img.ink(PANEL),
-                           outline=img.ink(YELLOW if acting else PANEL_EDGE), width=5 if acting else 2)
-    x = _seat_badge(img, draw, x0 + 14, y + 26, seat)
+    img.paste(_panel(h, YELLOW, 5) if acting else _panel(h), (x0, y))
+    x = _seat_badge(img, x0 + 14, y + 26, seat)
     tag = " (to play)" if acting else ""
-    _put(img, (x, y + 26), fit_text(names[seat] + tag, NAME, x1 - 14 - x, bold=True), NAME, WHITE, bold=True,
+    _put(img, (x, y + 26), _fit(names[seat] + tag, NAME, x1 - 14 - x, bold=True), NAME, WHITE, bold=True,
          under=PANEL)
     top = y + 70
     _put(img, (x0 + 14, top), "Hand", BODY, MUTED, bold=True, under=PANEL)
@@ -459,12 +576,17 @@ def _player(img: Surface, draw: ImageDraw.ImageDraw, view: BreakerView, names: l
     for c in chips:
         cy = top + 40 * c.row
         module = not c.kind[0].isdigit()
-        fill = MODULE_FILL if module else SEAT[seat]
-        draw.rounded_rectangle((c.x, cy - 17, c.x + c.width, cy + 17), radius=7, fill=img.ink(fill),
-                               outline=img.ink(SEAT_DARK[seat]), width=2)
-        if c.new:  # (and "new" in its words)
-            draw.rounded_rectangle((c.x - 4, cy - 21, c.x + c.width + 4, cy + 21), radius=9, outline=img.ink(YELLOW),
-                                   width=3)
+        left = round(c.x)
+        if left == c.x and float(c.width).is_integer():
+            img.paste(_chip(c.label, seat, module, c.new, c.width, bool(left % 2)), (left - 4, cy - 21))
+            note_text(c.label, BODY)  # (set once into the kept chip: each picture's copy is told the recorder)
+            continue
+        fill = MODULE_FILL if module else SEAT[seat]  # (a chip at a fraction of a pixel: drawn here)
+        img.draw.rounded_rectangle((c.x, cy - 17, c.x + c.width, cy + 17), radius=7, fill=img.ink(fill),
+                                   outline=img.ink(SEAT_DARK[seat]), width=2)
+        if c.new:
+            img.draw.rounded_rectangle((c.x - 4, cy - 21, c.x + c.width + 4, cy + 21), radius=9,
+                                       outline=img.ink(YELLOW), width=3)
         _put(img, (c.x + c.width / 2, cy + 1), c.label, BODY, INK if module else SEAT_TEXT[seat], anchor="m",
              bold=True, under=fill)
     if not chips:
@@ -546,22 +668,21 @@ def draw_board(view: BreakerView, names: Sequence[str], img: Surface, lay: Layou
     caller has worked it out already)."""
     shown = seat_names(names, 2)
     lay = lay if lay is not None else layout(view, shown)
-    draw = img.draw
     _open_inputs(img, view["open_inputs"])
     _blocks(img, view["blocks"])
     if view["last"]:
         _last_cells(img, view["last"]["cells"])
     if view["viewer"] is not None:  # a private picture: whose eyes it is for
-        _put(img, (W - MARGIN, 24), fit_text(f"{shown[view['viewer']]}'s view", SMALL, W / 2, bold=True), SMALL,
+        _put(img, (W - MARGIN, 24), _fit(f"{shown[view['viewer']]}'s view", SMALL, W / 2, bold=True), SMALL,
              WHITE, anchor="r", bold=True)
-    lines = wrap_text(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
+    lines = _wrap(status_text(view, shown), STATUS, W - 2 * MARGIN, bold=True)[:2]
     for i, line in enumerate(lines):
         _put(img, (MARGIN, 58 + 30 * i + (15 if len(lines) == 1 else 0)), line, STATUS, YELLOW, bold=True)
     y = GRID_BOTTOM + 12
-    y = _last_panel(img, draw, lay.last, y)
-    y = _circuits(img, draw, view, shown, y)
+    y = _last_panel(img, lay.last, y)
+    y = _circuits(img, view, shown, y)
     for seat in (0, 1):
-        y = _player(img, draw, view, shown, seat, lay, y)
+        y = _player(img, view, shown, seat, lay, y)
     for line in lay.neutral:
         _put(img, (MARGIN + 4, y + 14), line, BODY, WHITE)
         y += 28
