@@ -24,6 +24,7 @@ from cogs.controls import (
     DynamicView,
     LookButton,
     board_stamp,
+    describe,
     expired,
     known_control,
     last_word,
@@ -175,7 +176,7 @@ class GameCog(commands.Cog):
                 note_expired(interaction)
                 return False
             log.warning("Discord refused the answer to %s of user %s in channel %s; nothing done: %s",
-                        _what(interaction), interaction.user.id, interaction.channel_id, err)
+                        describe(interaction), interaction.user.id, interaction.channel_id, err)
             return False
         self._working()
         return True
@@ -203,7 +204,7 @@ class GameCog(commands.Cog):
             if isinstance(err, StaleButton):
                 await self._offer_panel(interaction)
         except Exception:
-            log.exception("error in %s by user %s in channel %s", _what(interaction), interaction.user.id,
+            log.exception("error in %s by user %s in channel %s", describe(interaction), interaction.user.id,
                           interaction.channel_id)
             await self._private(interaction, OOPS)
         return None
@@ -213,7 +214,7 @@ class GameCog(commands.Cog):
             await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
             return
         except discord.HTTPException as err:  # e.g. 10015: the interaction's token expired or the webhook is gone
-            log.warning("could not answer %s of user %s privately: %s", _what(interaction), interaction.user.id,
+            log.warning("could not answer %s of user %s privately: %s", describe(interaction), interaction.user.id,
                         err)
         if not text or interaction.type is discord.InteractionType.component:
             return  # a click's answer is its deferred update; a picture-only message has no words to fall back on
@@ -221,7 +222,7 @@ class GameCog(commands.Cog):
             # refuses one call, not usually the next)
             await interaction.edit_original_response(content=text[:2000])
         except discord.HTTPException as err:
-            log.warning("could not answer %s of user %s by editing either: %s", _what(interaction),
+            log.warning("could not answer %s of user %s by editing either: %s", describe(interaction),
                         interaction.user.id, err)
 
     async def _offer_panel(self, interaction: discord.Interaction) -> None:
@@ -990,10 +991,10 @@ class GameCog(commands.Cog):
         if isinstance(original, discord.HTTPException):
             # Discord refused one of the command's calls (its answer, after discord.py's own retries): the
             # handlers leave nothing half-done when a call fails, and a committed move's board stays owed
-            log.warning("Discord refused a call of command %s for user %s in channel %s: %s", _what(interaction),
+            log.warning("Discord refused a call of command %s for user %s in channel %s: %s", describe(interaction),
                         interaction.user.id, interaction.channel_id, original)
         else:
-            log.error("command %s failed for user %s in channel %s", _what(interaction), interaction.user.id,
+            log.error("command %s failed for user %s in channel %s", describe(interaction), interaction.user.id,
                       interaction.channel_id, exc_info=error)
         await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
@@ -1048,10 +1049,3 @@ def _opt_text(value: Any) -> str:
 
 def _without_content(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if k != "content"}
-
-
-def _what(interaction: discord.Interaction) -> str:
-    if interaction.command is not None:
-        return f"/{interaction.command.qualified_name}"
-    data: Mapping[str, Any] = interaction.data or {}
-    return f"component {data.get('custom_id', '?')}"
