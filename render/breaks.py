@@ -104,7 +104,7 @@ def _shape(shape: str, size: int, colour: Colour) -> Image.Image:
 
 
 # --- card sprites ------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (one of a kind, a key of @cache'd sprites looked up on every card: by identity)
 class CardStyle:
     w: int
     h: int
@@ -227,7 +227,7 @@ CARD = CardStyle(w=108, h=150, strip=42, index=42, radius=10)  # the tableaus' c
 PANEL_H = 8 + NAME_ROW + STACK_ROW + CARD.h + (MAX_FAN - 1) * CARD.strip + 6 + LABEL_ROW + PAD
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (one per player count, a key of @cache'd tables: by identity)
 class Layout:
     height: int
     style: CardStyle
@@ -253,6 +253,16 @@ class Layout:
     def pile_x(self, i: int) -> int:
         """The middle of the draw pile (0) and of the discard pile (1)."""
         return self.piles[0] + 70 + i * 170
+
+    def pile_back(self, i: int, layers: int, k: int, size: tuple[int, int]) -> tuple[int, int]:
+        """Where the ``k``-th back (from the bottom) of pile ``i`` lies when it shows ``layers`` backs of ``size``."""
+        return (self.pile_x(i) - size[0] // 2 - layers + k * 2, self.piles[1] + 46 - k * 2)
+
+    @property
+    def held(self) -> tuple[int, int]:
+        """Where the card just drawn lies (its top left corner)."""
+        x0, y0, x1, y1 = self.piles
+        return (x1 - PAD - CARD.w, y0 + (y1 - y0 - CARD.h) // 2)
 
 
 def _layout(seats: int) -> Layout:
@@ -367,6 +377,7 @@ def _table(layout: Layout) -> Image.Image:
     draw_text(draw, (GAP + 4, HEADER // 2), TITLE, 26, WHITE, anchor="lm", bold=True)
     for box in layout.panels:
         draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PANEL_EDGE, width=2)
+    draw.rounded_rectangle(layout.piles, radius=14, outline=PANEL_EDGE, width=2)
     _, py0, _, _ = layout.piles
     for i, label in enumerate(("DRAW", "DISCARD")):
         draw_text(draw, (layout.pile_x(i), py0 + 14), label, 19, MUTED, anchor="mt", bold=True)
@@ -612,6 +623,52 @@ def _fan_under(style: CardStyle, below: tuple[int, ...]) -> Image.Image:
     return out
 
 
+@cache
+def _chip() -> Image.Image:
+    """A discard chip's white card (its corners not anti-aliased, as drawn on the board before: the same pixels)."""
+    img = Image.new("RGBA", (CHIP_W + 1, CHIP_H + 1), WHITE + (0,))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, CHIP_W, CHIP_H), radius=6, fill=WHITE, outline=CARD_EDGE)
+    return img
+
+
+@cache
+def _pile_under(layout: Layout, i: int, layers: int, k: int) -> Image.Image:
+    """What lies under the ``k``-th back of pile ``i`` (of ``layers``): the empty table and the backs below it."""
+    back = _S.PILE_BACK
+    x, y = layout.pile_back(i, layers, k, back.size)
+    out = _table(layout).crop((x, y, x + back.width, y + back.height))
+    for j in range(k):
+        bx, by = layout.pile_back(i, layers, j, back.size)
+        out.paste(back, (bx - x, by - y), back)
+    return out
+
+
+@cache
+def _mini_under(k: int) -> Image.Image:
+    """What lies under the ``k``-th back of a player's pile of completed stacks: the panel and the backs below."""
+    back = _S.MINI_BACK
+    out = Image.new("RGB", back.size, PANEL)
+    for j in range(k):
+        out.paste(back, (2 * (j - k), 2 * (k - j)), back)
+    return out
+
+
+def _held_frame(draw: ImageDraw.ImageDraw, at: tuple[int, int], ink: Colour | int) -> None:
+    """The yellow frame around the card just drawn (its top left corner ``at``)."""
+    hx, hy = at
+    draw.rounded_rectangle((hx - 6, hy - 6, hx + CARD.w + 6, hy + CARD.h + 6), radius=CARD.radius + 4,
+                           outline=ink, width=3)
+
+
+@cache
+def _held_under(layout: Layout, size: tuple[int, int]) -> Image.Image:
+    """What lies under the card just drawn (a sprite of ``size``): the empty table and the yellow frame."""
+    hx, hy = layout.held
+    around = _table(layout).crop((hx - 10, hy - 10, hx + size[0] + 10, hy + size[1] + 10))
+    _held_frame(ImageDraw.Draw(around), (10, 10), YELLOW)
+    return around.crop((10, 10, 10 + size[0], 10 + size[1]))
+
+
 def _stack_points(points: Sequence[int]) -> list[str]:
     return [f"+{p}" for p in points]
 
@@ -628,7 +685,7 @@ def _stacks_row(img: Surface, draw: ImageDraw.ImageDraw, box: Box, stacks: Seque
     if not stacks:
         dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), img.ink(FAINT), width=2, dash=5, gap=4)
     for i in range(layers):
-        put(img, _S.MINI_BACK, (px + i * 2, py - i * 2), EXACT if i else None)
+        put(img, _S.MINI_BACK, (px + i * 2, py - i * 2), _mini_under(i) if i else None)
     if fresh:
         dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), img.ink(HIGHLIGHT),
                     width=3, dash=6, gap=3)
@@ -696,7 +753,6 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
     """The draw pile and the face-down discard pile with their counts (the viewer's own discards named), and the
     card just drawn: its face to its drawer, its back to everyone else."""
     x0, y0, x1, y1 = layout.piles
-    draw.rounded_rectangle(layout.piles, radius=14, outline=img.ink(PANEL_EDGE), width=2)
     bw, bh = _S.PILE_BACK.size
     last = view["last"]
     for i, count in enumerate((view["draw_pile"], view["discard_pile"])):
@@ -705,7 +761,8 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
         if count:
             layers = min(4, 1 + count // 12)
             for k in range(layers):
-                put(img, _S.PILE_BACK, (x - layers + k * 2, y + 6 - k * 2), EXACT if k else None)
+                put(img, _S.PILE_BACK, layout.pile_back(i, layers, k, (bw, bh)),
+                    _pile_under(layout, i, layers, k) if k else None)
         else:
             dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), img.ink(FAINT), width=2, dash=7, gap=5)
         PILE.paste(img, (px, y + bh + 28), str(count), anchor="m")
@@ -716,13 +773,13 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
         _S.FACE_DOWN.paste(img, (layout.pile_x(1), y1 - 20), anchor="m")
     mine = view["my_discards"]
     dx = layout.pile_x(1) + bw // 2 + 30
-    hx = x1 - PAD - CARD.w  # the card just drawn
+    hx = layout.held[0]  # the card just drawn
     seat = view["pending_seat"]
     words = hx - 18 - HELD_WORDS  # where "DRAWN BY" and the drawer's name begin
     if mine:  # the viewer's own discards, newest first (the others' stay unknown)
         _S.YOURS.paste(img, (dx, y0 + 26))
         _chips(img, (dx, y0 + 46, (hx if seat is None else words) - 20, y1 - 8), list(reversed(mine)))
-    hy = y0 + (y1 - y0 - CARD.h) // 2
+    hy = layout.held[1]
     if seat is None:
         headline, hint = _status(view, names)
         if hint:
@@ -730,9 +787,8 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
         return
     pending = view["pending"]
     sprite = _card(_deck(CARD), pending, view["options"]["aces_wild"]) if pending else _S.HELD_BACK
-    draw.rounded_rectangle((hx - 6, hy - 6, hx + CARD.w + 6, hy + CARD.h + 6), radius=CARD.radius + 4,
-                           outline=img.ink(YELLOW), width=3)
-    put(img, sprite, (hx, hy), EXACT)  # (its shadow meets the yellow frame)
+    _held_frame(draw, layout.held, img.ink(YELLOW))
+    put(img, sprite, (hx, hy), _held_under(layout, sprite.size))  # (its shadow meets the yellow frame)
     tx = hx - 18
     _S.DRAWN_BY.paste(img, (tx, hy + 24), anchor="r")
     BODY.paste(img, (tx, hy + 56), BODY.fit(names[seat], tx - (words if mine else dx)), anchor="r")
@@ -747,11 +803,9 @@ def _chips(img: Surface, box: Box, cards: list[str]) -> None:
     rows = max(1, (y1 - y0 + 6) // (CHIP_H + 6))
     room = per_row * rows
     shown = cards if len(cards) <= room else cards[:room - 1]
-    draw = img.draw
     for k, code in enumerate(shown):
         x, y = x0 + (k % per_row) * (CHIP_W + 6), y0 + (k // per_row) * (CHIP_H + 6)
-        draw.rounded_rectangle((x, y, x + CHIP_W, y + CHIP_H), radius=6, fill=img.ink(WHITE),
-                               outline=img.ink(CARD_EDGE))
+        put(img, _chip(), (x, y))
         if code == JOKER:
             label, ink, shape = "JK", JOKER_INK, "*"
         else:

@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, wraps
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont, features
@@ -337,11 +337,17 @@ def clean_name(name: str, fallback: str) -> str:
 
 def seat_names(names: Sequence[str], seats: int) -> list[str]:
     """One clean display name per seat ("Player N" where a name is missing or unusable)."""
+    key = tuple(n if isinstance(n, str) else "" for n in names[:seats])
+    return list(_seat_names(key, seats))
+
+
+@lru_cache(maxsize=1024)  # (the same table's names on every board)
+def _seat_names(names: tuple[str, ...], seats: int) -> tuple[str, ...]:
     out = []
     for p in range(seats):
-        raw = names[p] if p < len(names) and isinstance(names[p], str) else ""
+        raw = names[p] if p < len(names) else ""
         out.append(isolate(clean_name(raw, f"Player {p + 1}")))
-    return out
+    return tuple(out)
 
 
 def number_text(value: Any) -> str:
@@ -440,33 +446,57 @@ def _string_label(text: str, size: int, fill: Colour, bold: bool) -> Label:
     return replace(text_label(text, size, fill, bold, pad=4), text="")
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """What was made, by key, up to ``budget`` bytes (each value's by ``size``), the least recently used first out:
+    for things made from texts that change with the moves, which a count would not bound. Shared by threads; a
+    value made twice at once is kept once (:meth:`put` returns the one kept)."""
+
+    def __init__(self, budget: int, size: Callable[[V], int]) -> None:
+        self.items: OrderedDict[K, V] = OrderedDict()
+        self.budget, self.bytes = budget, 0
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> V:
+        with self._lock:
+            old = self.items.get(key)
+            if old is not None:
+                return old
+            self.items[key] = value
+            self.bytes += self._size(value)
+            while len(self.items) > 1 and self.bytes > self.budget:
+                _, gone = self.items.popitem(last=False)
+                self.bytes -= self._size(gone)
+            return value
+
+
+def _label_bytes(label: Label) -> int:
+    return 4 * label.image.width * label.image.height
+
+
 def label_cache(budget: int = 2 << 20) -> Callable[[Callable[..., Label]], Callable[..., Label]]:
     """Remember what a function making :class:`Label` s returns, by its arguments, up to ``budget`` bytes of their
-    pictures (oldest first out): for labels of texts that change with the moves, which a count would not bound."""
+    pictures (a :class:`Kept`): for labels of texts that change with the moves."""
     def wrap(make: Callable[..., Label]) -> Callable[..., Label]:
-        kept: OrderedDict[tuple[Any, ...], Label] = OrderedDict()
-        lock = threading.Lock()
-        total = 0
+        kept: Kept[tuple[Any, ...], Label] = Kept(budget, _label_bytes)
 
         @wraps(make)
         def cached(*args: Any) -> Label:
-            nonlocal total
-            with lock:
-                label = kept.get(args)
-                if label is not None:
-                    kept.move_to_end(args)
-                    return label
-            label = make(*args)
-            with lock:
-                if args not in kept:
-                    kept[args] = label
-                    total += 4 * label.image.width * label.image.height
-                while len(kept) > 1 and total > budget:
-                    _, old = kept.popitem(last=False)
-                    total -= 4 * old.image.width * old.image.height
-            return label
+            label = kept.get(args)
+            return label if label is not None else kept.put(args, make(*args))
 
-        cached.kept = kept  # type: ignore[attr-defined]  # (for tests)
+        cached.kept = kept.items  # type: ignore[attr-defined]  # (for tests)
         return cached
     return wrap
 
@@ -487,8 +517,26 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
 
 
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
-LINES_KEPT = 512  # texts a Glyphs keeps set whole, for a Canvas
-LINES_BYTES = 2 << 20  # and the bytes of their pictures at most (a line that changes every move is soon gone)
+LINES_BYTES = 2 << 20  # the bytes of the lines a Glyphs keeps set for a Canvas (a line that changes every move is
+# soon gone)
+_TOUCHED = [0] + [255] * 255  # an alpha's pixels that show anything
+
+
+@dataclass(frozen=True, eq=False)
+class _Line:
+    """A text's glyphs set for a :class:`Canvas` over one flat colour: its pixels in the palette (an ``L`` picture of
+    palette indices) and the ``1`` mask of those it touches; or, over anything else, an RGBA sprite that
+    :meth:`Canvas.paste` blends."""
+
+    size: tuple[int, int]
+    tile: Any = None  # Pillow's core images, at hand for the paste
+    mask: Any = None
+    sprite: Image.Image | None = None
+
+    @property
+    def bytes(self) -> int:
+        w, h = self.size
+        return 64 + (4 * w * h if self.sprite is not None else w * h + (w + 7) // 8 * h)
 
 
 class Glyphs:
@@ -499,25 +547,32 @@ class Glyphs:
     draws on its own (making a face draws nothing, so a module's faces cost nothing until it renders). Text in a
     script that needs shaping (Arabic joins its letters, Hebrew runs right to left) is set as a whole string with
     :func:`draw_text` instead, and cached.
+
+    On a :class:`Canvas` a text is set straight in the palette: its glyphs' coverage (alpha) is laid on one mask
+    where they would be pasted one by one (overlapping coverage adds up as blending the glyphs one after the other
+    does), and where the text lies on one flat colour each coverage level is mapped to the palette index of the
+    face's colour blended over it at that level (:meth:`Palette.shades`): no RGB picture, no blending, no
+    quantising. A line is kept (:class:`Kept`, :data:`LINES_BYTES`) for the next board.
     """
 
     def __init__(self, size: int, fill: Colour, bold: bool = False) -> None:
         self.size, self.fill, self.bold = size, fill, bold
         self._advance: dict[str, float] = {}
         self._sprites: dict[str, Label] = {}
+        self._alpha: dict[str, Any] = {}  # each sprite's coverage, Pillow's core image
         self._height = int(size * 1.5)
-        self._lines: OrderedDict[tuple[str, tuple[int, ...]], Label] = OrderedDict()  # texts set on a canvas
-        self._line_bytes = 0
-        self._lock = threading.Lock()
+        self._lines: Kept[tuple[str, tuple[int, ...], Colour | None], _Line] = Kept(LINES_BYTES, _line_bytes)
 
     def _add(self, c: str) -> bool:
         """Make ``c``'s sprite; False when ``c`` cannot be set on its own."""
         index = face_of(c)
         if index is None or FACES[index].shaped or len(self._advance) >= GLYPH_CAP:
             return False
-        self._advance[c] = _font(index, self.size, self.bold).getlength(c)
         if not c.isspace():
-            self._sprites[c] = replace(text_label(c, self.size, self.fill, self.bold, pad=4), text="")  # (noted whole)
+            sprite = replace(text_label(c, self.size, self.fill, self.bold, pad=4), text="")  # (noted whole)
+            self._alpha[c] = sprite.image.getchannel("A").im
+            self._sprites[c] = sprite
+        self._advance[c] = _font(index, self.size, self.bold).getlength(c)  # (last: the sprite is there first)
         return True
 
     def _by_glyph(self, text: str) -> bool:
@@ -546,8 +601,8 @@ class Glyphs:
     def paste(self, img: Image.Image | Surface, xy: Point, text: str, anchor: str = "l", decorative: bool = False,
               under: Under = None) -> Box:
         """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes. ``decorative``
-        as for :func:`draw_text`, ``under`` as for :meth:`Canvas.paste` (on a canvas the text is pasted as one
-        sprite, its glyphs set where they would be pasted one by one)."""
+        as for :func:`draw_text`, ``under`` as for :meth:`Canvas.paste` (on a canvas the text is set whole, its
+        glyphs where they would be pasted one by one)."""
         note_text(text, self.size, decorative)
         x, y = xy
         total = self.width(text)
@@ -568,9 +623,7 @@ class Glyphs:
                     places.append(round(x))
                 x += advance[c]
             if places:
-                start = places[0]
-                line = self._line(text, tuple(p - start for p in places))
-                line.paste(img, (start, y), under=under)
+                self._set(img, text, places, y, under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         for c in text:
             sprite = sprites.get(c)
@@ -579,29 +632,41 @@ class Glyphs:
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
-    def _line(self, text: str, places: tuple[int, ...]) -> Label:
-        """``text``'s glyph sprites set at ``places`` (each glyph's left, from the first's) on one sprite."""
-        key = (text, places)
-        with self._lock:
-            line = self._lines.get(key)
-            if line is not None:
-                self._lines.move_to_end(key)
-                return line
-        glyphs = [self._sprites[c] for c in text if c in self._sprites]
-        pad = glyphs[0].pad
-        width = max(at + glyph.image.width for at, glyph in zip(places, glyphs, strict=True))
-        image = Image.new("RGBA", (width, glyphs[0].image.height), self.fill + (0,))
-        for at, glyph in zip(places, glyphs, strict=True):
-            image.alpha_composite(glyph.image, (at + glyph.pad - pad, 0))
-        line = Label(image, pad)
-        with self._lock:
-            if key not in self._lines:
-                self._lines[key] = line
-                self._line_bytes += 4 * width * image.height
-            while len(self._lines) > 1 and (len(self._lines) > LINES_KEPT or self._line_bytes > LINES_BYTES):
-                _, old = self._lines.popitem(last=False)
-                self._line_bytes -= 4 * old.image.width * old.image.height
-        return line
+    def _set(self, canvas: Canvas, text: str, places: list[int], y: float, under: Under) -> None:
+        """``text``'s glyphs with their left edges at ``places`` (without their pad), centred on ``y``."""
+        alpha = self._alpha
+        glyphs = [c for c in text if c in alpha]
+        start = places[0]
+        first = self._sprites[glyphs[0]]
+        pad, height = first.pad, first.image.height
+        left, top = start - pad, round(y - height / 2)
+        rel = tuple(p - start for p in places)
+        width = max(at + alpha[c].size[0] for at, c in zip(rel, glyphs, strict=True))
+        box = (left, top, left + width, top + height)
+        bg = canvas.flat(box, under)
+        key = (text, rel, bg)
+        line = self._lines.get(key)
+        if line is None:
+            cover = Image.new("L", (width, height), 0)
+            core = cover.im
+            for at, c in zip(rel, glyphs, strict=True):  # the fill at each glyph's coverage: as blending one by one
+                core.paste(255, (at, 0, at + alpha[c].size[0], height), alpha[c])
+            if bg is None:
+                sprite = Image.new("RGBA", (width, height), self.fill + (0,))
+                sprite.putalpha(cover)
+                line = _Line((width, height), sprite=sprite)
+            else:
+                line = _Line((width, height), core.point(canvas.palette.shades(self.fill, bg), "L"),
+                             core.point(_TOUCHED, "1"))
+            line = self._lines.put(key, line)
+        if line.sprite is not None:
+            canvas.paste(line.sprite, (left, top), under)
+        else:
+            canvas._core.paste(line.tile, box, line.mask)
+
+
+def _line_bytes(line: _Line) -> int:
+    return line.bytes
 
 
 # --- shapes ----------------------------------------------------------------------------------
@@ -734,6 +799,7 @@ def palette_image(colours: Iterable[Colour]) -> Image.Image:
 
 # --- drawing straight into the palette -----------------------------------------------------------
 PALETTE_BYTES = 16 << 20  # what a palette keeps of prepared sprites and tiles, in bytes of pixels (per palette)
+FLAT_KEPT = 8192  # places whose flatness a palette remembers (texts at places that vary: cleared when full)
 EXACT_SEEN = 64  # backgrounds an EXACT paste of one sprite remembers having seen, to keep a tile when one repeats
 
 
@@ -763,6 +829,8 @@ class Palette:
         self._sprites: OrderedDict[int, _Prepared] = OrderedDict()
         self._dead: deque[tuple[int, weakref.ref[Image.Image]]] = deque()  # sprites gone: entries to drop
         self._ink: dict[Colour, int] = {}
+        self._shades: dict[tuple[Colour, Colour], list[int]] = {}
+        self._flat: dict[tuple[int, Box], Colour | None] = {}  # by table (kept in _tables) and place
         self._tables: dict[int, Image.Image] = {}
         self._keep = (sprites, tiles, budget)
         self.tiles = 0  # tiles kept, over every entry
@@ -778,6 +846,34 @@ class Palette:
         if index is None:
             index = self._ink[colour] = self.quantize(Image.new("RGB", (1, 1), colour)).tobytes()[0]
         return index
+
+    def shades(self, fill: Colour, bg: Colour) -> list[int]:
+        """For each coverage 0..255, the index of ``fill`` blended over ``bg`` at that coverage (as ``Image.paste``
+        blends through a mask), mapped as :meth:`quantize` maps: how a text in ``fill`` is set on ``bg``."""
+        key = (fill, bg)
+        lut = self._shades.get(key)
+        if lut is None:
+            strip = Image.new("RGB", (256, 1), bg)
+            strip.paste(fill, (0, 0, 256, 1), Image.frombytes("L", (256, 1), bytes(range(256))))
+            lut = self._shades[key] = list(self.quantize(strip).tobytes())
+        return lut
+
+    def flat(self, table: Image.Image, box: Box) -> Colour | None:
+        """The one colour ``table`` has all over ``box``, or None (remembered by place)."""
+        key = (id(table), box)
+        try:
+            return self._flat[key]
+        except KeyError:
+            pass
+        x0, y0, x1, y1 = box
+        w, h = table.size
+        colours = table.crop((max(0, x0), max(0, y0), min(w, x1), min(h, y1))).getcolors(1)
+        colour = cast(Colour, colours[0][1]) if colours else None
+        with self._lock:
+            if len(self._flat) >= FLAT_KEPT:
+                self._flat.clear()
+            self._flat[key] = colour
+        return colour
 
     def prepared(self, sprite: Image.Image) -> _Prepared:
         """``sprite``'s entry: made the first time, kept while the sprite lives (and the bounds allow)."""
@@ -960,7 +1056,8 @@ class Canvas(Surface):
     fan, whatever their faces), or :data:`EXACT`, the canvas's own pixels, read at each paste."""
 
     def __init__(self, background: Image.Image, palette: Palette, table: Image.Image) -> None:
-        super().__init__(background)
+        self.image = _png_rows(background)
+        self.draw = ImageDraw.Draw(self.image)
         self.palette = palette
         self.table = table
         self._table = palette.table_key(table)
@@ -969,6 +1066,13 @@ class Canvas(Surface):
 
     def ink(self, colour: Colour) -> Ink:
         return self.palette.ink(colour)
+
+    def flat(self, box: Box, under: Under) -> Colour | None:
+        """The one colour under ``box`` (what :meth:`paste` is told lies there, or the table's own where it is flat
+        there), or None."""
+        if under is None:
+            return self.palette.flat(self.table, box)
+        return under if isinstance(under, tuple) else None
 
     def paste(self, sprite: Image.Image, xy: tuple[int, int], under: Under = None) -> None:
         prep = self.palette.prepared(sprite)
@@ -1073,8 +1177,27 @@ except ImportError:  # pragma: no cover - the requirements install it; zlib make
 DEFLATE = getattr(_deflate, "__name__", "zlib").rpartition(".")[2]
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+def _chunk(kind: bytes, data: bytes | memoryview) -> bytes:
+    crc = _deflate.crc32(data, _deflate.crc32(kind))
+    return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", crc)))
+
+
+def _png_rows(background: Image.Image) -> Image.Image:
+    """A copy of ``background`` (a "P" picture) whose pixels lie in a buffer laid out as a PNG's rows, each after
+    its filter byte (0: none), for :func:`encode_png` to deflate as it is: no copy of the picture to add the filter
+    bytes. (Pillow maps the buffer with a stride of a row and its filter byte; the picture is drawn into, so it is
+    marked writable: its pixels are the buffer's.) A picture of another mode, or empty, is copied as usual."""
+    width, height = background.size
+    if background.mode != "P" or not width or not height:
+        return background.copy()
+    background.load()
+    rows = bytearray((width + 1) * height + 1)  # (Pillow asks for a whole last stride: one byte more)
+    image = Image.frombuffer("P", (width, height), memoryview(rows)[1:], "raw", "P", width + 1, 1)  # type: ignore[arg-type]
+    image.readonly = 0
+    image.im.paste(background.im, (0, 0, width, height))
+    image.putpalette(background.getpalette("RGB") or [0, 0, 0])
+    image._png_rows = (image.im, memoryview(rows)[:-1])  # type: ignore[attr-defined]
+    return image
 
 
 def encode_png(image: Image.Image, palette: Image.Image | None = None, level: int = 1) -> bytes:
@@ -1086,7 +1209,8 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None, level: in
 
     A palette picture is written here, rows unfiltered (filters do not help palette indices) and deflated by
     :data:`DEFLATE`; other modes by Pillow. ISA-L's level 3 is its slowest and no smaller on these pictures than
-    its level 1 or 2 (BLOCK's 5-player sheets: 7.3 ms and 74 KB against 1.3 ms and 71 KB), so 2 is its most."""
+    its level 1 or 2 (BLOCK's 5-player sheets: 7.3 ms and 74 KB against 1.3 ms and 71 KB), so 2 is its most. A
+    :class:`Canvas`'s own picture is deflated straight from its buffer (see :func:`_png_rows`)."""
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     if image.mode != "P":
@@ -1094,14 +1218,20 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None, level: in
         image.save(buf, format="PNG", optimize=False, compress_level=level)
         return buf.getvalue()
     width, height = image.size
-    rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte: 0, none
-    rows.paste(image, (1, 0))
+    mapped = getattr(image, "_png_rows", None)
+    data: bytes | memoryview
+    if mapped is not None and mapped[0] is image.im:  # (still its own pixels: nothing replaced them)
+        data = mapped[1]
+    else:
+        rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte: 0, none
+        rows.paste(image, (1, 0))
+        data = rows.tobytes()
     colours = bytes(image.getpalette("RGB") or [0, 0, 0])
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", _deflate.compress(rows.tobytes(), min(level, 2) if DEFLATE == "isal_zlib" else level)),
+        _chunk(b"IDAT", _deflate.compress(data, min(level, 2) if DEFLATE == "isal_zlib" else level)),
         _chunk(b"IEND", b""),
     ))
 
