@@ -121,7 +121,8 @@ def _fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return _face(size, WHITE, bold).fit(text, max_width)
 
 
-def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+@lru_cache(maxsize=1024)  # (the supplies, the modules left and the status come back board after board)
+def _wrap(text: str, size: int, width: float, bold: bool = False) -> tuple[str, ...]:
     """``text`` broken at spaces into lines that fit ``width``, a word longer than a line cut with an ellipsis (as
     :func:`render.common.wrap_text`, measured by the glyphs' advances: one sum a trial, not a layout by FreeType)."""
     face = _face(size, WHITE, bold)
@@ -136,7 +137,7 @@ def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
             line = word
     if line:
         out.append(line)
-    return [face.fit(x, width) for x in out]
+    return tuple(face.fit(x, width) for x in out)
 
 
 def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
@@ -243,13 +244,20 @@ def _block(kind: str, owner: int, power: int, plug: str, inputs: tuple[str, ...]
     return img
 
 
+@lru_cache(maxsize=4096)  # (a block stays where it is for many boards)
+def _placed(kind: str, owner: int, power: int, at: str, parent: str, inputs: tuple[str, ...]
+            ) -> tuple[Image.Image, tuple[int, int]]:
+    """A block's tile and where it goes, from the view's names of its cell, the cell it plugs into and its inputs."""
+    cell = parse_cell(at)
+    sides = tuple(sorted(_side(cell, parse_cell(t)) for t in inputs))
+    x, y, _, _ = _box(cell)
+    return _block(kind, owner, power, _side(cell, parse_cell(parent)), sides), (x, y)
+
+
 def _blocks(img: Surface, blocks: Sequence[BlockView]) -> None:
     for b in blocks:
-        cell, parent = parse_cell(b["cell"]), parse_cell(b["parent"])
-        inputs = tuple(sorted(_side(cell, parse_cell(t)) for t in b["inputs"]))
-        sprite = _block(b["kind"], b["owner"], b["power"], _side(cell, parent), inputs)
-        x, y, _, _ = _box(cell)
-        img.paste(sprite, (x, y))
+        sprite, xy = _placed(b["kind"], b["owner"], b["power"], b["cell"], b["parent"], tuple(b["inputs"]))
+        img.paste(sprite, xy)
 
 
 def _open_inputs(img: Surface, open_inputs: list[list[str]]) -> None:
@@ -412,9 +420,9 @@ class Chip:
 class Layout:
     """What the flow under the board holds, measured before drawing (the picture is made at its height)."""
 
-    last: list[str]
+    last: Sequence[str]
     hands: list[list[Chip]]
-    supplies: list[list[str]]
+    supplies: list[Sequence[str]]
     neutral: list[str]
 
     def player_height(self, seat: int) -> int:
@@ -469,7 +477,7 @@ def _neutral_lines(view: BreakerView) -> list[str]:
 def layout(view: BreakerView, names: list[str]) -> Layout:
     last = last_text(view, names)
     return Layout(
-        last=_wrap(last, BODY, W - 2 * MARGIN - 66) if last else [],
+        last=_wrap(last, BODY, W - 2 * MARGIN - 66) if last else (),
         hands=[_hand(view, seat) for seat in (0, 1)],
         supplies=[_wrap(" ".join(view["supplies"][seat]) or "empty", BODY, RIGHT - HAND_X) for seat in (0, 1)],
         neutral=_neutral_lines(view),
@@ -485,7 +493,7 @@ def _last_frame_panel(lines: int) -> Image.Image:
     return img
 
 
-def _last_panel(img: Surface, lines: list[str], y: int) -> int:
+def _last_panel(img: Surface, lines: Sequence[str], y: int) -> int:
     if not lines:
         return y
     h = 16 + 28 * len(lines)
@@ -663,6 +671,18 @@ def _tall_background(height: int = TALL) -> Image.Image:
     return _board_palette().background(_tall_table(height))
 
 
+@lru_cache(maxsize=4)  # (1.5 MB each; a game keeps its height for several moves, and a few heights recur)
+def _background(height: int) -> Image.Image:
+    """The empty table in the board's palette, ``height`` pixels tall (cut from the kept tall one once, not for
+    every board)."""
+    return _tall_background(_tall_height(height)).crop((0, 0, W, height))
+
+
+def _tall_height(height: int) -> int:
+    """The height of the kept table a board ``height`` pixels tall is drawn from (its top part)."""
+    return max(TALL, -(-height // TALL_STEP) * TALL_STEP)
+
+
 def draw_board(view: BreakerView, names: Sequence[str], img: Surface, lay: Layout | None = None) -> Surface:
     """Draw the position of ``view`` on ``img``, the empty table as tall as the board's layout (``lay``, when the
     caller has worked it out already)."""
@@ -690,23 +710,18 @@ def draw_board(view: BreakerView, names: Sequence[str], img: Surface, lay: Layou
     return img
 
 
-def _tall(view: BreakerView, names: Sequence[str]) -> tuple[Layout, int]:
-    """The board's layout, and the height of the kept table it is drawn from (its top part)."""
-    lay = layout(view, seat_names(names, 2))
-    return lay, max(TALL, -(-lay.height // TALL_STEP) * TALL_STEP)
-
-
 def render_rgb(view: BreakerView, names: Sequence[str]) -> Image.Image:
     """The board drawn in RGB, before any palette: the reference :func:`render` is checked against."""
-    lay, tall = _tall(view, names)
-    return draw_board(view, names, Surface(_tall_table(tall).crop((0, 0, W, lay.height))), lay).image
+    lay = layout(view, seat_names(names, 2))
+    table = _tall_table(_tall_height(lay.height))
+    return draw_board(view, names, Surface(table.crop((0, 0, W, lay.height))), lay).image
 
 
 def render(view: BreakerView, names: Sequence[str]) -> bytes:
     """The board for one ``BreakerBlocks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight
     into the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
-    lay, tall = _tall(view, names)
-    canvas = Canvas(_tall_background(tall).crop((0, 0, W, lay.height)), _board_palette(), _tall_table(tall))
+    lay = layout(view, seat_names(names, 2))
+    canvas = Canvas(_background(lay.height), _board_palette(), _tall_table(_tall_height(lay.height)))
     return encode_png(draw_board(view, names, canvas, lay).image)
 
 
