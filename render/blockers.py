@@ -18,7 +18,9 @@ crossed out, on the square's edge.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -27,6 +29,7 @@ from PIL import Image, ImageDraw
 from engine.base import ResultView
 from engine.blockers.board import COLOURS, NUMBERS, ROWS, SECTIONS, SIZE, WILD, col_of, row_of, square_index
 from engine.blockers.view import BlockersLast, BlockersView, TileView
+from render import common
 from render.common import (
     BLUE,
     EXACT,
@@ -47,6 +50,7 @@ from render.common import (
     Box,
     Canvas,
     Colour,
+    Drawn,
     Glyphs,
     Label,
     Palette,
@@ -63,6 +67,7 @@ from render.common import (
     pill_label,
     put,
     ramp,
+    recording,
     rounded_mask,
     seat_names,
     shape_sprite,
@@ -675,6 +680,7 @@ def forget_tables() -> None:
     _below.cache_clear()
     _table.cache_clear()
     _background.cache_clear()
+    _PARTS.clear()
 
 
 # --- text that changes -----------------------------------------------------------------------------
@@ -723,13 +729,25 @@ def _move_lines(last: BlockersLast, names: list[str], room: float) -> list[str]:
 
 # --- drawing -------------------------------------------------------------------------------------------
 def _tiles(img: Surface, board: list[list[TileView | None]]) -> None:
+    """The tiles, row by row: a row is a part (:func:`_part`), most of them the same as on the board before."""
     for r, row in enumerate(board):
+        if not any(row):
+            continue
+        y0 = square_box(r, 0)[1] + INSET
+        box = (GRID_X + INSET, y0, GRID_X + SIZE * CELL - 1, y0 + TILE_SIZE + 2)  # (its tiles and their shadows)
+        key = ("row", r, *((cell["colour"], cell["face"]) if cell else None for cell in row))
+        _part(img, box, key, _row_drawing(img, r, row))
+
+
+def _row_drawing(img: Surface, r: int, row: list[TileView | None]) -> Callable[[], None]:
+    def draw() -> None:
         for c, cell in enumerate(row):
             if cell is None:
                 continue
             x0, y0, _, _ = square_box(r, c)
             put(img, square_tile(cell["colour"], cell["face"], _light(r, c)), (x0 + INSET, y0 + INSET))
             _note_tile(cell["colour"], cell["face"], TILE_SIZE)
+    return draw
 
 
 def _last_move(img: Surface, draw: ImageDraw.ImageDraw, last: BlockersLast | None) -> None:
@@ -905,20 +923,123 @@ def _status(img: Surface, view: BlockersView, names: list[str]) -> None:
     _strip(img, view, reason)
 
 
+# --- parts kept as drawn ----------------------------------------------------------------------------
+PARTS_BYTES = 8 << 20  # what the kept parts of boards may hold, in bytes of pixels (a part of 5 boards' worth or so)
+
+
+class _Parts:
+    """Parts of boards as drawn on a canvas (the palette's pixels of a box, and the texts set in it), by what they
+    show: a part that shows the same as on a board drawn a moment before is pasted, not drawn again. The public board
+    of a move, its mover's own view and the same view sent by DM share their board and most of their cards; from one
+    move to the next most players' cards stay the same. Up to :data:`PARTS_BYTES`, the least recently used first out;
+    shared by threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.items: OrderedDict[tuple[object, ...], tuple[Image.Image, tuple[Drawn, ...] | None]] = OrderedDict()
+        self.budget, self.bytes = budget, 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> tuple[Image.Image, tuple[Drawn, ...] | None] | None:
+        with self._lock:
+            part = self.items.get(key)
+            if part is not None:
+                self.items.move_to_end(key)
+            return part
+
+    def put(self, key: tuple[object, ...], part: Image.Image, texts: tuple[Drawn, ...] | None) -> None:
+        with self._lock:
+            old = self.items.get(key)
+            if old is not None:
+                if old[1] is None and texts is not None:  # (now with its texts)
+                    self.items[key] = (part, texts)
+                return
+            self.items[key] = (part, texts)
+            self.bytes += part.width * part.height
+            while len(self.items) > 1 and self.bytes > self.budget:
+                _, (gone, _) = self.items.popitem(last=False)
+                self.bytes -= gone.width * gone.height
+
+    def clear(self) -> None:
+        with self._lock:
+            self.items.clear()
+            self.bytes = 0
+
+
+_PARTS = _Parts(PARTS_BYTES)
+
+
+def _recorder_on() -> bool:
+    """Whether :func:`render.common.recording` is open (a test's: the texts of a part are recorded only then)."""
+    return common._drawn.get() is not None
+
+
+def _part(img: Surface, box: Box, key: tuple[object, ...], draw: Callable[[], None]) -> None:
+    """Draw what ``draw`` draws inside ``box`` (over the empty table there: nothing else may draw in it), or, on a
+    canvas, paste it as it was drawn before for the same ``key`` (which must say all that it shows). While a
+    recorder is open (:func:`render.common.recording`) the texts a part sets are recorded with it and told the
+    recorder again when it is pasted (a part kept without them is drawn again). On a :class:`Surface` (the RGB
+    reference) it is always drawn."""
+    if not isinstance(img, Canvas):
+        draw()
+        return
+    x0, y0, x1, y1 = box
+    recorder = _recorder_on()
+    kept = _PARTS.get(key)
+    if kept is not None and (kept[1] is not None or not recorder):
+        part, texts = kept
+        img.image.im.paste(part.im, (x0, y0, x1, y1))
+        for t in texts or ():
+            note_text(t.text, t.size, t.decorative)
+        return
+    if not recorder:
+        draw()
+        _PARTS.put(key, img.image.crop(box), None)
+        return
+    with recording() as seen:
+        draw()
+    for t in seen:
+        note_text(t.text, t.size, t.decorative)
+    _PARTS.put(key, img.image.crop(box), tuple(seen))
+
+
+def _card_drawing(img: Surface, box: Box, view: BlockersView, seat: int, name: str, advanced: bool
+                  ) -> Callable[[], None]:
+    return lambda: _player(img, box, view, seat, name, advanced)
+
+
 def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surface:
-    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout."""
+    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout. The board, each player's
+    card, the rack and the strips over the board are parts (:func:`_part`), each keyed by the part of the view it
+    shows."""
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
     lay = layout(seats, advanced, "rack" in view)
     shown = seat_names(names, seats)
-    _tiles(img, view["board"])
-    _last_move(img, img.draw, view["last"])
+    board, last = view["board"], view["last"]
+
+    def board_part() -> None:
+        _tiles(img, board)
+        _last_move(img, img.draw, last)
+
+    _part(img, (BOARD_BOX[0], BOARD_BOX[1], BOARD_BOX[2] + 1, BOARD_BOX[3] + 1), ("board", repr(board), repr(last)),
+          board_part)
+    over, result, to_act = view["phase"] == "over", view["result"], view["to_act"]
+    ended = repr(result) if over else ""
     for seat in range(seats):
-        _player(img, lay.cards[seat], view, seat, shown[seat], advanced)
+        x0, y0, x1, y1 = lay.cards[seat]
+        key: tuple[object, ...] = ("card", advanced, y1 - y0, repr(players[seat]), ended,
+                                   not over and seat in to_act, view["viewer"] == seat, shown[seat])
+        drawing = _card_drawing(img, lay.cards[seat], view, seat, shown[seat], advanced)
+        _part(img, (x0, y0, x1 + 1, y1 + 1), key, drawing)
     if lay.rack:
-        _rack(img, lay.rack, view)
-    _status(img, view, shown)
+        rack = lay.rack
+        viewer = view["viewer"]
+        key = ("rack", advanced, repr(view.get("rack")), repr(players[viewer]) if viewer is not None else "")
+        _part(img, (rack[0], rack[1], rack[2] + 1, rack[3] + 1), key, lambda: _rack(img, rack, view))
+    key = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), "rack" in view, view["ply"],
+           tuple(shown))
+    _part(img, (0, 0, W, BOARD_TOP), key, lambda: _status(img, view, shown))
     return img
 
 

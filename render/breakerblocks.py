@@ -52,6 +52,7 @@ from render.common import (
     label_cache,
     mix,
     note_text,
+    recording,
     seat_names,
     text_label,
     text_width,
@@ -377,7 +378,8 @@ def _badge(seat: int, odd: bool) -> Image.Image:
     img = Image.new("RGB", (29, 29), PANEL)
     ImageDraw.Draw(img).rounded_rectangle((0, 0, 28, 28), radius=5, fill=SEAT[seat], outline=WHITE, width=2)
     text = str(seat + 1)
-    _put(img, (_left(odd + 14, text, SMALL, True) - odd, 14), text, SMALL, SEAT_TEXT[seat], bold=True)
+    with recording():  # (told the recorder at each paste, not here)
+        _put(img, (_left(odd + 14, text, SMALL, True) - odd, 14), text, SMALL, SEAT_TEXT[seat], bold=True)
     return img
 
 
@@ -512,11 +514,12 @@ def _circuits_panel(count: int) -> Image.Image:
     """The circuits' panel with what never changes on it: its heading, each circuit's name and Player 1's badge."""
     h = 52 + 40 * count
     img = _panel(h).copy()
-    _put(img, (14, 22), CIRCUITS_HEAD, SMALL, MUTED, bold=True)
-    for i in range(count):
-        cy = 60 + i * 40
-        _put(img, (16, cy), CIRCUITS[i], NAME, WHITE, bold=True)
-        img.paste(_badge(0, bool((MARGIN + 66) % 2)), (66, cy - 14))
+    with recording():  # (told the recorder at each paste, not here)
+        _put(img, (14, 22), CIRCUITS_HEAD, SMALL, MUTED, bold=True)
+        for i in range(count):
+            cy = 60 + i * 40
+            _put(img, (16, cy), CIRCUITS[i], NAME, WHITE, bold=True)
+            img.paste(_badge(0, bool((MARGIN + 66) % 2)), (66, cy - 14))
     return img
 
 
@@ -564,7 +567,8 @@ def _chip(label: str, seat: int, module: bool, new: bool, width: float, odd: boo
         if new:  # (and "new" in its words)
             draw.rounded_rectangle((0, 0, width + 8, 42), radius=9, outline=ink or YELLOW, width=3)
     left = _left(odd + width / 2, label, BODY, True) - odd
-    _put(img, (4 + left, 22), label, BODY, INK if module else SEAT_TEXT[seat], bold=True)
+    with recording():  # (told the recorder at each paste, not here)
+        _put(img, (4 + left, 22), label, BODY, INK if module else SEAT_TEXT[seat], bold=True)
     img.putalpha(shape)
     return img
 
