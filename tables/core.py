@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import defaultdict
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,6 +41,24 @@ def left_tag(how: str) -> str:
     return f" ({LEFT.get(how, 'resigned')})" if how else ""
 
 
+class TableLocks:
+    """One lock per table (``locks[table_id]``), kept only while a request holds it or waits for it: a process that
+    runs for months serves ever more tables, and a lock kept for each would be kept for ever. (``async with`` holds
+    its lock until the block ends, and a waiter holds it while it waits: they all get the same one.)"""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __getitem__(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 class Core:
     """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""
 
@@ -51,7 +69,7 @@ class Core:
         self.clock = clock
         self.seeds = seeds
         self.render_images = render
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one request at a time per table
+        self.locks = TableLocks()  # one request at a time per table
         self.thinker = Thinker()  # medium and hard bots think in a worker process
         self._rules: dict[int, RatingRules] = {}  # each server's rating rules, read once (lobby cards say them)
 
