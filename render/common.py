@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar, cast
 
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, ImagePalette, features
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -560,6 +560,8 @@ class Glyphs:
         self._advance: dict[str, float] = {}
         self._sprites: dict[str, Label] = {}
         self._alpha: dict[str, Any] = {}  # each sprite's coverage, Pillow's core image
+        self._wide: dict[str, int] = {}  # each sprite's width
+        self._pad = self._high = 0  # every sprite's (one face, one text_label height and pad)
         self._height = int(size * 1.5)
         self._lines: Kept[tuple[str, tuple[int, ...], Colour | None], _Line] = Kept(LINES_BYTES, _line_bytes)
 
@@ -571,6 +573,8 @@ class Glyphs:
         if not c.isspace():
             sprite = replace(text_label(c, self.size, self.fill, self.bold, pad=4), text="")  # (noted whole)
             self._alpha[c] = sprite.image.getchannel("A").im
+            self._wide[c] = sprite.image.width
+            self._pad, self._high = sprite.pad, sprite.image.height
             self._sprites[c] = sprite
         self._advance[c] = _font(index, self.size, self.bold).getlength(c)  # (last: the sprite is there first)
         return True
@@ -617,13 +621,17 @@ class Glyphs:
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
         if isinstance(img, Canvas):
-            places = []
+            places: list[int] = []
+            wide = self._wide
+            right = 0
             for c in text:
                 if c in sprites:
-                    places.append(round(x))
+                    at = round(x)
+                    places.append(at)
+                    right = max(right, at + wide[c])
                 x += advance[c]
             if places:
-                self._set(img, text, places, y, under)
+                self._set(img, text, places, right, y, under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         for c in text:
             sprite = sprites.get(c)
@@ -632,25 +640,25 @@ class Glyphs:
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
-    def _set(self, canvas: Canvas, text: str, places: list[int], y: float, under: Under) -> None:
-        """``text``'s glyphs with their left edges at ``places`` (without their pad), centred on ``y``."""
-        alpha = self._alpha
-        glyphs = [c for c in text if c in alpha]
+    def _set(self, canvas: Canvas, text: str, places: list[int], right: int, y: float, under: Under) -> None:
+        """``text``'s glyph sprites at ``places`` (their left edges without their pad), the last pixel of any
+        before ``right``, centred on ``y``."""
         start = places[0]
-        first = self._sprites[glyphs[0]]
-        pad, height = first.pad, first.image.height
-        left, top = start - pad, round(y - height / 2)
+        height = self._high
+        left, top = start - self._pad, round(y - height / 2)
         rel = tuple(p - start for p in places)
-        width = max(at + alpha[c].size[0] for at, c in zip(rel, glyphs, strict=True))
+        width = right - start
         box = (left, top, left + width, top + height)
         bg = canvas.flat(box, under)
         key = (text, rel, bg)
         line = self._lines.get(key)
         if line is None:
+            alpha, wide = self._alpha, self._wide
+            glyphs = [c for c in text if c in alpha]
             cover = Image.new("L", (width, height), 0)
             core = cover.im
             for at, c in zip(rel, glyphs, strict=True):  # the fill at each glyph's coverage: as blending one by one
-                core.paste(255, (at, 0, at + alpha[c].size[0], height), alpha[c])
+                core.paste(255, (at, 0, at + wide[c], height), alpha[c])
             if bg is None:
                 sprite = Image.new("RGBA", (width, height), self.fill + (0,))
                 sprite.putalpha(cover)
@@ -995,13 +1003,60 @@ class _Prepared:
         w, h = self.tile.size
         size = 256 + w * h + (self.touched is not None) * ((w + 7) // 8) * h
         object.__setattr__(self, "bytes", size)
+        if self.touched is not None:
+            band = _full_rows(self.touched)
+            if band is not None:
+                r0, r1 = band
+                object.__setattr__(self, "band", band)
+                object.__setattr__(self, "ends", (self.mask.crop((0, 0, w, r0)), self.mask.crop((0, r1, w, h))))
+                object.__setattr__(self, "parts", self.split(self.core))
+
+    def split(self, tile: Any) -> Any:
+        """A tile of this sprite as :meth:`put` pastes it: whole, or in three bands of rows (see :attr:`band`)."""
+        if self.band is None:
+            return tile
+        (r0, r1), (w, h) = self.band, self.tile.size
+        return (tile.crop((0, 0, w, r0)), tile.crop((0, r0, w, r1)), tile.crop((0, r1, w, h)))
+
+    def put(self, core: Any, parts: Any, x: int, y: int) -> None:
+        """Paste a tile split by :meth:`split` into ``core`` at ``x``, ``y``: the band of rows the sprite covers
+        whole without a mask (a copy of rows; through a mask Pillow tests every pixel: ten times the cost of a
+        card), the rows above and below it through theirs."""
+        (r0, r1), (w, h) = self.band, self.tile.size
+        top, middle, bottom = parts
+        if r0:
+            core.paste(top, (x, y, x + w, y + r0), self.ends[0])
+        core.paste(middle, (x, y + r0, x + w, y + r1))
+        if r1 < h:
+            core.paste(bottom, (x, y + r1, x + w, y + h), self.ends[1])
 
     core: Any = None
     mask: Any = None
+    band: Any = None  # the rows (first, end) it covers whole, when they are most of it: pasted without a mask
+    ends: Any = None  # the masks of the rows above and below the band
+    parts: Any = None  # its opaque tile split around the band
     blank: Image.Image | None = None  # "L": 0 where the sprite is partly transparent, else 255 (made when needed)
     bytes: int = 0  # its pixels, and its tiles' (with their keys)
     tiles: dict[tuple[Any, ...], tuple[Any, Image.Image | None, int]] = field(default_factory=dict)
     seen: set[int] = field(default_factory=set)  # EXACT backgrounds met once (hashes)
+
+
+def _full_rows(touched: Image.Image) -> tuple[int, int] | None:
+    """The longest run of rows ``touched`` covers whole, as (first, end), when it is at least half of them (and
+    16): what a paste can copy without a mask."""
+    w, h = touched.size
+    data = touched.convert("L").tobytes()
+    full = b"\xff" * w
+    best, start = (0, 0), -1
+    for r in range(h + 1):
+        if r < h and data[r * w:(r + 1) * w] == full:
+            if start < 0:
+                start = r
+        elif start >= 0:
+            if r - start > best[1] - best[0]:
+                best = (start, r)
+            start = -1
+    return best if best[1] - best[0] >= max(16, h // 2) else None
 
 
 def _prepare(sprite: Image.Image, palette: Palette) -> _Prepared:
@@ -1084,8 +1139,10 @@ class Canvas(Surface):
         if not prep.edges:
             if prep.mask is None:
                 core.paste(prep.core, box)
-            else:
+            elif prep.band is None:
                 core.paste(prep.core, box, prep.mask)
+            else:
+                prep.put(core, prep.parts, x, y)
             return
         palette = self.palette
         exact = False
@@ -1118,7 +1175,7 @@ class Canvas(Surface):
             size = 64 + sprite.width * sprite.height
             if tile is None:
                 rgb.paste(sprite, (0, 0), sprite)
-                tile = palette.quantize(rgb).im
+                tile = prep.split(palette.quantize(rgb).im)
                 if flat is not None:
                     palette.keep(prep, flat, tile, size)
             if exact:  # kept when the same pixels come back (a one-off background would only fill the cache)
@@ -1128,8 +1185,10 @@ class Canvas(Surface):
                 palette.keep(prep, key, tile, size, under if isinstance(under, Image.Image) else None)
         if prep.mask is None:
             core.paste(tile, box)
-        else:
+        elif prep.band is None:
             core.paste(tile, box, prep.mask)
+        else:
+            prep.put(core, tile, x, y)
 
 
 class _InkDraw:
@@ -1195,7 +1254,9 @@ def _png_rows(background: Image.Image) -> Image.Image:
     image = Image.frombuffer("P", (width, height), memoryview(rows)[1:], "raw", "P", width + 1, 1)  # type: ignore[arg-type]
     image.readonly = 0
     image.im.paste(background.im, (0, 0, width, height))
-    image.putpalette(background.getpalette("RGB") or [0, 0, 0])
+    colours = background.im.getpalette("RGB", "RGB")
+    image.im.putpalette("RGB", "RGB", colours)  # (and its ImagePalette, clean: nothing to load again)
+    image.palette = ImagePalette.ImagePalette("RGB", colours)
     image._png_rows = (image.im, memoryview(rows)[:-1])  # type: ignore[attr-defined]
     return image
 

@@ -264,6 +264,28 @@ def test_canvas_pastes_blend_like_rgb_pastes() -> None:
     assert again.image.tobytes() == canvas.image.tobytes()
 
 
+def test_a_tall_sprite_is_pasted_by_bands_of_rows() -> None:
+    """A sprite that covers whole most of its rows (a card with rounded corners and a shadow) is pasted as a band
+    copied without a mask and the rows above and below through theirs: the same pixels as one masked paste, cut
+    off at the picture's edges too, on the table and over a colour."""
+    palette, table = _palette(), _table()
+    card = Image.new("RGBA", (40, 60), (0, 0, 0, 0))
+    ImageDraw.Draw(card).rounded_rectangle((0, 0, 36, 56), radius=8, fill=WHITE + (255,))
+    card.paste((0, 0, 0, 90), (37, 4, 40, 60))  # a shadow at the right: partly transparent
+    prep = palette.prepared(card)
+    assert prep.band is not None and prep.band[1] - prep.band[0] >= 30
+    canvas, surface = Canvas(palette.background(table), palette, table), Surface(table)
+    for target in (canvas, surface):
+        target.paste(card, (90, 40))
+        target.paste(card, (130, 85))  # cut off at the right and the bottom
+        target.paste(card, (125, -25))  # and at the top
+        target.paste(card, (20, 30)) if target is surface else canvas.paste(card, (20, 30), FELT_CENTRE)
+    reference = palette.quantize(surface.image)
+    right = (80, 0, 160, 120)
+    assert difference(canvas.image.crop(right), reference.crop(right)) == (0, 0.0)
+    assert difference(canvas.image, reference)[0] <= MAX_LEVELS
+
+
 def test_a_wrong_background_shows() -> None:
     """What ``under`` says matters: a sprite pasted over a colour drawn first, but said to lie on the table, gets
     the table's colours at its edges (this is what the board test above would catch)."""
