@@ -1051,8 +1051,11 @@ async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: i
             await asyncio.gather(lagging, pruner)
             adopted = load.plain.adopt() if load.plain is not None else (0, 0)
             traffic.clock_offset = None
+            settled = time.perf_counter()
             await env.settle()
+            settle_s = time.perf_counter() - settled
             result = await check_and_report(load, table_objs, game, tables, players, setup_s)
+            result["settle_after_s"] = round(settle_s, 2)
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             result["env_errors"] = len(env.errors)
             result["loop"] = "simcord's instrumented loop" if load.plain is None else "plain"
@@ -1284,7 +1287,8 @@ def show(r: dict[str, Any]) -> None:
     c = r["cpu_ms_per_move"]
     kids = ", ".join(f"{pid}: {v} ms" for pid, v in c["children"].items()) or "none"
     print(f"{r['game']} × {r['tables']} table(s) of {r['players']}: {r['moves']} moves in {r['seconds']} s = "
-          f"{r['moves_per_s']} moves/s (setup {r['setup_s']} s, run {r.get('wall_s')} s)\n"
+          f"{r['moves_per_s']} moves/s (setup {r['setup_s']} s, run {r.get('wall_s')} s, settled after it in "
+          f"{r.get('settle_after_s')} s)\n"
           f"  answer p50/p95/max {r['answer_ms']['p50']}/{r['answer_ms']['p95']}/{r['answer_ms']['max']} ms "
           f"(n={r['answer_ms']['n']}); move → board p50/p95 {r['move_to_board_ms']['p50']}/"
           f"{r['move_to_board_ms']['p95']} ms (n={r['move_to_board_ms']['n']})\n"
