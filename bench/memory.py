@@ -1,18 +1,25 @@
 """Memory over a long run (issue 28, "memory flat"): random games through the real ``TableService`` on a real SQLite
 file (``bench.pipeline``'s driver: every seat a person, every move one ``submit()``), the process's RSS after a
 ``gc.collect()`` about every 1,000 moves, and the growth per 1,000 moves after warm-up (least squares over the samples
-from ``--settle`` moves on). ``--trace`` adds tracemalloc's largest growths between the end of the warm-up and the end
-(slow: several times the run's time).
+from ``--settle`` moves on). Each sample also has what glibc's malloc holds in use and in its free lists
+(``mallinfo2``, glibc), so that growth of live memory (objects, Pillow's image memory) can be told from
+fragmentation.
+``--trace`` adds tracemalloc's largest growths (by traceback) between two points, the end of the warm-up and the end
+unless ``--trace-at A,B`` names them (moves played, warm-up included). Tracing starts at the end of the warm-up
+(or at ``--trace-from`` moves), well before A, so that what a bounded cache drops between A and B was traced when
+it was made and counts as freed (slow: several times the run's time while tracing).
 
     python -m bench.memory                                   # Breaks, 4 players, 10,000 moves
     python -m bench.memory --game blockers --moves 10000
-    python -m bench.memory --game blocbybloc --moves 3000 --trace
+    python -m bench.memory --game blocbybloc --moves 10000 --trace --trace-at 3000,8000
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import json
 import os
@@ -28,6 +35,36 @@ from tables import renderer
 from tables.catalog import default_catalog
 
 
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                     "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def _libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+        if libc is not None:
+            libc.mallinfo2.restype = _Mallinfo2
+    except (OSError, AttributeError):  # not glibc, or a glibc before 2.33
+        return None
+    return libc
+
+
+_LIBC = _libc()
+
+
+def malloc_mb() -> tuple[float, float] | None:
+    """What glibc's malloc holds in MB: (in use, free in its heaps), over all arenas; None without glibc.
+    In use counts Pillow's image memory and Python's objects over 512 bytes (smaller ones live in pymalloc's
+    arenas, mapped apart: they are in RSS − used − free, with the code and the libraries); free is memory malloc
+    keeps in its heaps but nothing uses: RSS that grows with it is fragmentation, not live memory."""
+    if _LIBC is None:
+        return None
+    info = _LIBC.mallinfo2()
+    return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
+
+
 def slope(points: Sequence[tuple[int, float]]) -> float:
     """Least-squares growth of y per unit of x (0 with fewer than two points)."""
     if len(points) < 2:
@@ -39,7 +76,29 @@ def slope(points: Sequence[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
 
 
-async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: int, trace: bool) -> dict[str, Any]:
+def _sample(played: int) -> dict[str, Any]:
+    """RSS and malloc's figures now (after a full collection), in MB."""
+    gc.collect()
+    out: dict[str, Any] = {"moves": played, "rss": round((rss_now_kb() or 0) / 1024, 1)}
+    heap = malloc_mb()
+    if heap is not None:
+        out["malloc_used"], out["malloc_free"] = round(heap[0], 1), round(heap[1], 1)
+    if tracemalloc.is_tracing():
+        out["traced"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
+    return out
+
+
+def _growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int) -> list[str]:
+    """The ``top`` largest growths from ``before`` to ``after`` by traceback, in words."""
+    out = []
+    for stat in after.compare_to(before, "traceback")[:top]:
+        out.append(f"{stat.size_diff / 1024:+.0f} KB in {stat.count_diff:+d} blocks at "
+                   + " <- ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}" for f in reversed(stat.traceback[-6:])))
+    return out
+
+
+async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: int, trace: bool,
+              trace_at: tuple[int, int] | None = None, top: int = 15, trace_from: int = 0) -> dict[str, Any]:
     rng = Rng(seed)
     with tempfile.TemporaryDirectory(prefix="blockhouse-memory-") as tmp:
         db = await TimedDatabase.open(Path(tmp) / "memory.sqlite3")
@@ -51,26 +110,37 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
             for _ in range(warmup_games):  # fonts, sprites, empty tables, SQLite pages
                 played += len((await bench.play_game(players)).times["total"])
             warm = played
-            gc.collect()
-            if trace:
-                tracemalloc.start(8)
-                before = tracemalloc.take_snapshot()
-            samples = [(played, (rss_now_kb() or 0) / 1024)]
-            while played - warm < moves:
-                played += len((await bench.play_game(players)).times["total"])
-                service.png_sizes.clear()
-                if played - samples[-1][0] >= 1000:
+            snapshots: dict[str, tracemalloc.Snapshot] = {}
+            samples = [_sample(played)]
+            while True:
+                if trace and not tracemalloc.is_tracing() and played >= trace_from and "last" not in snapshots:
                     gc.collect()
-                    samples.append((played, (rss_now_kb() or 0) / 1024))
-                    print(f"  {played:>6} moves: {samples[-1][1]:.1f} MB", flush=True)
+                    tracemalloc.start(8)
+                    print(f"  {played:>6} moves: tracing", flush=True)
+                    if trace_at is None:
+                        snapshots["first"] = tracemalloc.take_snapshot()
+                if played - warm >= moves:
+                    break
+                played += len((await bench.play_game(players)).times["total"])
+                service.png_sizes.clear()  # (the bench's own records: a float or two a picture, dropped)
+                service.render_spans.clear()
+                if (trace_at is not None and tracemalloc.is_tracing() and len(snapshots) < 2
+                        and played >= trace_at[len(snapshots)]):
+                    gc.collect()
+                    snapshots["first" if not snapshots else "last"] = tracemalloc.take_snapshot()
+                    print(f"  {played:>6} moves: snapshot", flush=True)
+                    if len(snapshots) == 2:
+                        tracemalloc.stop()  # (the rest of the run at full speed)
+                if played - samples[-1]["moves"] >= 1000 or played - warm >= moves:
+                    samples.append(_sample(played))
+                    print("  " + ", ".join(f"{k} {v}" for k, v in samples[-1].items()), flush=True)
             growth: list[str] = []
             if trace:
-                gc.collect()
-                after = tracemalloc.take_snapshot()
-                for stat in after.compare_to(before, "traceback")[:10]:
-                    growth.append(f"{stat.size_diff / 1024:+.0f} KB in {stat.count_diff:+d} blocks at "
-                                  + " <- ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}"
-                                                for f in reversed(stat.traceback[-4:])))
+                if "last" not in snapshots and tracemalloc.is_tracing():
+                    gc.collect()
+                    snapshots["last"] = tracemalloc.take_snapshot()
+                if len(snapshots) == 2:
+                    growth = _growth(snapshots["first"], snapshots["last"], top)
                 tracemalloc.stop()
         finally:
             await db.close()
@@ -90,16 +160,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="moves after the warm-up before the growth is fitted (caches filling to their bounds)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--trace", action="store_true", help="tracemalloc's largest growths (slow)")
+    ap.add_argument("--trace-at", help="A,B: the growths from A to B moves played (default: warm-up to end)")
+    ap.add_argument("--trace-from", type=int, default=0,
+                    help="moves played before tracing starts (default: the end of the warm-up)")
+    ap.add_argument("--top", type=int, default=15, help="how many growths --trace lists")
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
-    res = asyncio.run(run(args.game, args.players, args.moves, args.warmup, args.seed, args.trace))
+    trace_at = None
+    if args.trace_at:
+        a, b = (int(v) for v in args.trace_at.split(","))
+        trace_at = (a, b) if args.trace_from < a < b else ap.error("--trace-at A,B needs --trace-from < A < B")
+    res = asyncio.run(run(args.game, args.players, args.moves, args.warmup, args.seed, args.trace or bool(trace_at),
+                          trace_at, args.top, args.trace_from))
     samples = res["samples"]
-    start = samples[0][0]
-    fitted = [(m, mb) for m, mb in samples if m - start >= args.settle]
-    res["growth_mb_per_1000"] = round(slope(fitted) * 1000, 2)
-    print(f"{args.game}, {args.players} players: RSS {samples[0][1]:.1f} MB after {start} warm-up moves, "
-          f"{samples[-1][1]:.1f} MB after {samples[-1][0]}; growth from {start + args.settle} moves on: "
+    start = samples[0]["moves"]
+    fitted = [s for s in samples if s["moves"] - start >= args.settle]
+    for key in ("rss", "malloc_used", "malloc_free", "traced"):
+        if all(key in s for s in fitted):
+            res[f"{key}_mb_per_1000"] = round(slope([(s["moves"], s[key]) for s in fitted]) * 1000, 2)
+    res["growth_mb_per_1000"] = res["rss_mb_per_1000"]
+    print(f"{args.game}, {args.players} players: RSS {samples[0]['rss']:.1f} MB after {start} warm-up moves, "
+          f"{samples[-1]['rss']:.1f} MB after {samples[-1]['moves']}; growth from {start + args.settle} moves on: "
           f"{res['growth_mb_per_1000']:+.2f} MB per 1,000 moves (target <= 0.5)")
+    others = ", ".join(f"{key.split('_mb')[0]} {res[key]:+.2f}" for key in ("malloc_used_mb_per_1000",
+                       "malloc_free_mb_per_1000", "traced_mb_per_1000") if key in res)
+    if others:
+        print(f"  of which, per 1,000 moves: {others} MB")
     for line in res["growth"]:
         print("  " + line)
     if args.out:
