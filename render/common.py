@@ -680,17 +680,22 @@ def _line_bytes(line: _Line) -> int:
 # --- shapes ----------------------------------------------------------------------------------
 def dashed_rect(draw: ImageDraw.ImageDraw, box: Box, fill: Colour | int, width: int = 2, dash: int = 10,
                 gap: int = 7) -> None:
-    """A rectangle outline made of dashes (the pattern, not just the colour, carries meaning)."""
+    """A rectangle outline made of dashes (the pattern, not just the colour, carries meaning). Each dash is drawn
+    as ``draw.rectangle`` fills it, by Pillow's own drawing (its Python wrapper costs more than the dash)."""
     x0, y0, x1, y1 = box
+    if isinstance(draw, _InkDraw) and isinstance(fill, tuple):  # a canvas's: the colour's index in its palette
+        fill = draw._palette.ink(fill)
+    _, ink = draw._getink(None, fill)
+    rect = draw.draw.draw_rectangle
 
     def run(a: int, b: int, fixed: int, horizontal: bool) -> None:
         pos = a
         while pos < b:
             end = min(pos + dash, b)
             if horizontal:
-                draw.rectangle((pos, fixed, end, fixed + width - 1), fill=fill)
+                rect((pos, fixed, end, fixed + width - 1), ink, 1)
             else:
-                draw.rectangle((fixed, pos, fixed + width - 1, end), fill=fill)
+                rect((fixed, pos, fixed + width - 1, end), ink, 1)
             pos = end + gap
 
     run(x0, x1, y0, True)
