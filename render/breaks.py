@@ -653,7 +653,7 @@ def _mini_under(k: int) -> Image.Image:
     return out
 
 
-def _held_frame(draw: ImageDraw.ImageDraw, at: tuple[int, int], ink: Colour | int) -> None:
+def _held_frame(draw: ImageDraw.ImageDraw, at: tuple[int, int], ink: Colour) -> None:
     """The yellow frame around the card just drawn (its top left corner ``at``)."""
     hx, hy = at
     draw.rounded_rectangle((hx - 6, hy - 6, hx + CARD.w + 6, hy + CARD.h + 6), radius=CARD.radius + 4,
@@ -683,11 +683,11 @@ def _stacks_row(img: Surface, draw: ImageDraw.ImageDraw, box: Box, stacks: Seque
     layers = min(len(stacks), 4)
     px, py = x0 + 2, cy - bh // 2 + layers
     if not stacks:
-        dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), img.ink(FAINT), width=2, dash=5, gap=4)
+        dashed_rect(draw, (px, py, px + bw - 2, py + bh - 2), FAINT, width=2, dash=5, gap=4)
     for i in range(layers):
         put(img, _S.MINI_BACK, (px + i * 2, py - i * 2), _mini_under(i) if i else None)
     if fresh:
-        dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), img.ink(HIGHLIGHT),
+        dashed_rect(draw, (px - 5, py - 2 * layers - 3, px + bw + 2 * layers + 4, py + bh + 3), HIGHLIGHT,
                     width=3, dash=6, gap=3)
     right = NAME.paste(img, (x1, cy), _points(score), anchor="r")[0] - 12
     if cards_left is not None:
@@ -712,7 +712,7 @@ def _panel(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
     acting = seat in view["to_act"]
     winner = result is not None and seat in result["winners"]
     if acting or winner:
-        draw.rounded_rectangle(box, radius=14, outline=img.ink(YELLOW), width=6)
+        draw.rounded_rectangle(box, radius=14, outline=YELLOW, width=6)
 
     # name row: seat badge, name, status tag
     cy = y0 + 8 + NAME_ROW // 2
@@ -738,7 +738,7 @@ def _panel(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
         top = _fan(img, style, sx, baseline, cards, aces_wild)
         last_move = (seat, i) in touched
         if last_move:
-            dashed_rect(draw, (sx - 5, top - 5, sx + style.w + 6, baseline + 6), img.ink(HIGHLIGHT), width=4, dash=12,
+            dashed_rect(draw, (sx - 5, top - 5, sx + style.w + 6, baseline + 6), HIGHLIGHT, width=4, dash=12,
                         gap=6)
         _slot_label(i, len(cards), last_move).paste(img, (sx + style.w // 2, baseline + LABEL_ROW // 2 + 5),
                                                      anchor="m")
@@ -764,10 +764,10 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
                 put(img, _S.PILE_BACK, layout.pile_back(i, layers, k, (bw, bh)),
                     _pile_under(layout, i, layers, k) if k else None)
         else:
-            dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), img.ink(FAINT), width=2, dash=7, gap=5)
+            dashed_rect(draw, (x, y + 6, x + bw - 2, y + bh + 4), FAINT, width=2, dash=7, gap=5)
         PILE.paste(img, (px, y + bh + 28), str(count), anchor="m")
         if i == 1 and last is not None and last["move"] == "discard":  # the last move: a discard
-            dashed_rect(draw, (x - 14, y - 6, x + bw + 12, y + bh + 12), img.ink(HIGHLIGHT), width=4, dash=10, gap=5)
+            dashed_rect(draw, (x - 14, y - 6, x + bw + 12, y + bh + 12), HIGHLIGHT, width=4, dash=10, gap=5)
     NOTE.paste(img, (layout.pile_x(0), y1 - 20), f"recycles left: {view['recycles_left']}", anchor="m")
     if view["discard_pile"]:
         _S.FACE_DOWN.paste(img, (layout.pile_x(1), y1 - 20), anchor="m")
@@ -787,7 +787,7 @@ def _piles(img: Surface, draw: ImageDraw.ImageDraw, layout: Layout, view: Breaks
         return
     pending = view["pending"]
     sprite = _card(_deck(CARD), pending, view["options"]["aces_wild"]) if pending else _S.HELD_BACK
-    _held_frame(draw, layout.held, img.ink(YELLOW))
+    _held_frame(draw, layout.held, YELLOW)
     put(img, sprite, (hx, hy), _held_under(layout, sprite.size))  # (its shadow meets the yellow frame)
     tx = hx - 18
     _S.DRAWN_BY.paste(img, (tx, hy + 24), anchor="r")
