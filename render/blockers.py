@@ -1009,8 +1009,8 @@ def _card_drawing(img: Surface, box: Box, view: BlockersView, seat: int, name: s
 
 def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surface:
     """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout. The board, each player's
-    card, the rack and the strips over the board are parts (:func:`_part`), each keyed by the part of the view it
-    shows."""
+    card, and in a seat's own view the rack and the strips over the board are parts (:func:`_part`), each keyed by
+    the part of the view it shows."""
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
@@ -1037,8 +1037,10 @@ def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surfac
         viewer = view["viewer"]
         key = ("rack", advanced, repr(view.get("rack")), repr(players[viewer]) if viewer is not None else "")
         _part(img, (rack[0], rack[1], rack[2] + 1, rack[3] + 1), key, lambda: _rack(img, rack, view))
-    key = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), "rack" in view, view["ply"],
-           tuple(shown))
+    if "rack" not in view:  # (a public board's strips are drawn once: no other picture of a move shows them)
+        _status(img, view, shown)
+        return img
+    key = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), view["ply"], tuple(shown))
     _part(img, (0, 0, W, BOARD_TOP), key, lambda: _status(img, view, shown))
     return img
 

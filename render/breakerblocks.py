@@ -396,7 +396,7 @@ def _seat_badge(img: Surface, x: float, y: float, seat: int) -> float:
     return x + 36
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # (a game's panels come in a few heights: 8 over six whole games)
 def _panel(height: int, edge: Colour = PANEL_EDGE, width: int = 2, radius: int = 12) -> Image.Image:
     """A panel across the picture, ``height`` + 1 pixels tall (a box's bottom row is drawn), over the background
     under the board: an opaque sprite, drawn once per height (a few heights recur in every game)."""

@@ -21,8 +21,10 @@ NAMES = ["Alice", "Bob", "Carmen", "Dmitri", "Eun-ji"]
 CATALOG = default_catalog()
 
 
-def play(key: str, seats: int, options: dict[str, Any], seed: int, limit: int = 400) -> list[Any]:
-    """The public view after each move of a random game, each followed by the view of the seat that moved."""
+def play(key: str, seats: int, options: dict[str, Any], seed: int, limit: int = 400, nexts: bool = False
+         ) -> list[Any]:
+    """The public view after each move of a random game, each followed by the view of the seat that moved (and with
+    ``nexts`` that of the next seat to act, as a table draws them: the board, the mover's DM, the next one's view)."""
     game = CATALOG.get(key)
     state = game.new_game(seats, game.resolve_options(options), seed)
     rng = Rng(seed)
@@ -31,7 +33,8 @@ def play(key: str, seats: int, options: dict[str, Any], seed: int, limit: int = 
         acting = sorted(game.to_act(state))
         seat = acting[rng.below(len(acting))]
         game.fast_apply(state, seat, game.sample_move(state, seat, rng))
-        views += [json.loads(json.dumps(game.view(state, None))), json.loads(json.dumps(game.view(state, seat)))]
+        seen = [None, seat] + sorted(game.to_act(state))[:1] * nexts
+        views += [json.loads(json.dumps(game.view(state, s))) for s in seen]
     return views
 
 
@@ -44,7 +47,7 @@ def texts(render: Callable[[Any, list[str]], bytes], view: Any) -> tuple[bytes, 
 @pytest.mark.parametrize(("seats", "mode"), [(2, "advanced"), (3, "basic"), (5, "basic")])
 def test_blockers_boards_from_kept_parts_are_the_boards_drawn_whole(seats: int, mode: str,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    views = play("blockers", seats, {"mode": mode}, 7)
+    views = play("blockers", seats, {"mode": mode}, 7, nexts=True)
     blockers.forget_tables()
     hits = Counter[str]()
     get = blockers._PARTS.get
@@ -57,14 +60,14 @@ def test_blockers_boards_from_kept_parts_are_the_boards_drawn_whole(seats: int, 
     monkeypatch.setattr(blockers._PARTS, "get", counted)
     kept = [blockers.render(v, NAMES) for v in views]
     # every kind of part was pasted again at least once: the comparison below is about something
-    assert all(hits[f"{kind} hit"] for kind in ("board", "row", "card")), hits
+    assert all(hits[f"{kind} hit"] for kind in ("board", "row", "card", "top", "rack")), hits
     monkeypatch.setattr(blockers, "_part", lambda img, box, key, draw: draw())
     whole = [blockers.render(v, NAMES) for v in views]
     assert kept == whole
 
 
 def test_blockers_kept_parts_tell_the_recorder_their_texts(monkeypatch: pytest.MonkeyPatch) -> None:
-    views = play("blockers", 4, {}, 3, limit=40)
+    views = play("blockers", 4, {}, 3, limit=40, nexts=True)
     blockers.forget_tables()
     for v in views[:20]:  # parts kept without their texts (no recorder open): drawn again under one
         blockers.render(v, NAMES)
