@@ -2,8 +2,9 @@
 file (``bench.pipeline``'s driver: every seat a person, every move one ``submit()``), the process's RSS after a
 ``gc.collect()`` about every 1,000 moves, and the growth per 1,000 moves after warm-up (least squares over the samples
 from ``--settle`` moves on). Each sample also has what glibc's malloc holds in use and in its free lists
-(``mallinfo2``, glibc), so that growth of live memory (objects, Pillow's image memory) can be told from
-fragmentation.
+(``mallinfo2``, glibc), what Python's small-object allocator holds in blocks and in arenas
+(``sys._debugmallocstats``) and what SQLite holds, so that growth of live memory (objects, Pillow's image memory,
+SQLite's page caches) can be told from fragmentation.
 ``--trace`` adds tracemalloc's largest growths (by traceback) between two points, the end of the warm-up and the end
 unless ``--trace-at A,B`` names them (moves played, warm-up included). Tracing starts at the end of the warm-up
 (or at ``--trace-from`` moves), well before A, so that what a bounded cache drops between A and B was traced when
@@ -23,6 +24,8 @@ import ctypes.util
 import gc
 import json
 import os
+import re
+import sys
 import tempfile
 import tracemalloc
 from collections.abc import Sequence
@@ -65,6 +68,53 @@ def malloc_mb() -> tuple[float, float] | None:
     return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
 
 
+def pymalloc_mb() -> tuple[float, float] | None:
+    """Python's small-object allocator in MB: (bytes in its allocated blocks, its arenas in all), from
+    ``sys._debugmallocstats`` (printed by C on the process's stderr, read back here); None if that fails. Arenas
+    that grow while the blocks do not are fragmentation: an arena is given back only once all of it is free."""
+    try:
+        with tempfile.TemporaryFile() as out:
+            sys.stderr.flush()
+            saved = os.dup(2)
+            try:
+                os.dup2(out.fileno(), 2)
+                sys._debugmallocstats()
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            out.seek(0)
+            text = out.read().decode(errors="replace")
+    except (OSError, AttributeError):
+        return None
+    blocks = re.search(r"# bytes in allocated blocks\s*=\s*([\d,]+)", text)
+    total = re.search(r"^Total\s*=\s*([\d,]+)", text, re.MULTILINE)  # (the first Total: the arenas')
+    if blocks is None or total is None:
+        return None
+    return int(blocks[1].replace(",", "")) / 2**20, int(total[1].replace(",", "")) / 2**20
+
+
+def _sqlite() -> ctypes.CDLL | None:
+    """The SQLite library Python's sqlite3 module is linked to, when it is a shared one (its counters are the
+    module's); None when it is built in or absent."""
+    name = ctypes.util.find_library("sqlite3")
+    try:
+        lib = ctypes.CDLL(name) if name else None
+        if lib is not None:
+            lib.sqlite3_memory_used.restype = ctypes.c_int64
+    except (OSError, AttributeError):
+        return None
+    return lib
+
+
+_SQLITE = _sqlite()
+
+
+def sqlite_mb() -> float | None:
+    """What SQLite holds now (its page caches, schemas, statements), in MB, taken from malloc: part of
+    :func:`malloc_mb`'s in use. None when the library is not a shared one."""
+    return None if _SQLITE is None else _SQLITE.sqlite3_memory_used() / 2**20
+
+
 def slope(points: Sequence[tuple[int, float]]) -> float:
     """Least-squares growth of y per unit of x (0 with fewer than two points)."""
     if len(points) < 2:
@@ -76,13 +126,20 @@ def slope(points: Sequence[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
 
 
-def _sample(played: int) -> dict[str, Any]:
-    """RSS and malloc's figures now (after a full collection), in MB."""
+def _sample(played: int, games: int = 0) -> dict[str, Any]:
+    """RSS and the allocators' figures now (after a full collection), in MB, after ``played`` moves in ``games``
+    games (a game's own caches, such as Bloc by Bloc's cities, fill by the game, not by the move)."""
     gc.collect()
-    out: dict[str, Any] = {"moves": played, "rss": round((rss_now_kb() or 0) / 1024, 1)}
+    out: dict[str, Any] = {"moves": played, "games": games, "rss": round((rss_now_kb() or 0) / 1024, 1)}
     heap = malloc_mb()
     if heap is not None:
         out["malloc_used"], out["malloc_free"] = round(heap[0], 1), round(heap[1], 1)
+    small = pymalloc_mb()
+    if small is not None:
+        out["pymalloc_used"], out["pymalloc_arenas"] = round(small[0], 1), round(small[1], 1)
+    held = sqlite_mb()
+    if held is not None:
+        out["sqlite"] = round(held, 1)
     if tracemalloc.is_tracing():
         out["traced"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
     return out
@@ -106,12 +163,13 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
         try:
             service = TimedService(db, default_catalog(), seeds=lambda: rng.next64() >> 1)
             bench = Bench(service=service, db=db, game=service.game(game_key), rng=rng)
-            played = 0
+            played = games = 0
             for _ in range(warmup_games):  # fonts, sprites, empty tables, SQLite pages
                 played += len((await bench.play_game(players)).times["total"])
+                games += 1
             warm = played
             snapshots: dict[str, tracemalloc.Snapshot] = {}
-            samples = [_sample(played)]
+            samples = [_sample(played, games)]
             while True:
                 if trace and not tracemalloc.is_tracing() and played >= trace_from and "last" not in snapshots:
                     gc.collect()
@@ -122,6 +180,7 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
                 if played - warm >= moves:
                     break
                 played += len((await bench.play_game(players)).times["total"])
+                games += 1
                 service.png_sizes.clear()  # (the bench's own records: a float or two a picture, dropped)
                 service.render_spans.clear()
                 if (trace_at is not None and tracemalloc.is_tracing() and len(snapshots) < 2
@@ -132,7 +191,7 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
                     if len(snapshots) == 2:
                         tracemalloc.stop()  # (the rest of the run at full speed)
                 if played - samples[-1]["moves"] >= 1000 or played - warm >= moves:
-                    samples.append(_sample(played))
+                    samples.append(_sample(played, games))
                     print("  " + ", ".join(f"{k} {v}" for k, v in samples[-1].items()), flush=True)
             growth: list[str] = []
             if trace:
@@ -175,15 +234,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     samples = res["samples"]
     start = samples[0]["moves"]
     fitted = [s for s in samples if s["moves"] - start >= args.settle]
-    for key in ("rss", "malloc_used", "malloc_free", "traced"):
+    for key in ("rss", "malloc_used", "malloc_free", "pymalloc_used", "pymalloc_arenas", "sqlite", "traced"):
         if all(key in s for s in fitted):
             res[f"{key}_mb_per_1000"] = round(slope([(s["moves"], s[key]) for s in fitted]) * 1000, 2)
     res["growth_mb_per_1000"] = res["rss_mb_per_1000"]
     print(f"{args.game}, {args.players} players: RSS {samples[0]['rss']:.1f} MB after {start} warm-up moves, "
           f"{samples[-1]['rss']:.1f} MB after {samples[-1]['moves']}; growth from {start + args.settle} moves on: "
           f"{res['growth_mb_per_1000']:+.2f} MB per 1,000 moves (target <= 0.5)")
-    others = ", ".join(f"{key.split('_mb')[0]} {res[key]:+.2f}" for key in ("malloc_used_mb_per_1000",
-                       "malloc_free_mb_per_1000", "traced_mb_per_1000") if key in res)
+    keys = tuple(f"{key}_mb_per_1000" for key in ("malloc_used", "malloc_free", "pymalloc_used", "pymalloc_arenas",
+                                                   "sqlite", "traced"))
+    others = ", ".join(f"{key.split('_mb')[0]} {res[key]:+.2f}" for key in keys if key in res)
     if others:
         print(f"  of which, per 1,000 moves: {others} MB")
     for line in res["growth"]:

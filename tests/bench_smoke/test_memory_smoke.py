@@ -4,7 +4,7 @@ figure is asserted beyond its shape: memory is the bench's business."""
 
 from __future__ import annotations
 
-from bench.memory import malloc_mb, run, slope
+from bench.memory import malloc_mb, pymalloc_mb, run, slope
 
 
 def test_slope_is_least_squares() -> None:
@@ -18,6 +18,9 @@ def test_malloc_figures_are_sizes() -> None:
     if heap is not None:  # (None without glibc)
         used, free = heap
         assert used > 0 and free >= 0
+    small = pymalloc_mb()
+    assert small is not None, "sys._debugmallocstats read back"
+    assert 0 < small[0] <= small[1]
 
 
 async def test_a_short_run_with_tracing_between_two_points() -> None:
@@ -25,5 +28,7 @@ async def test_a_short_run_with_tracing_between_two_points() -> None:
     samples = res["samples"]
     assert samples[0]["moves"] == res["warmup_moves"] > 0
     assert samples[-1]["moves"] >= res["warmup_moves"] + 10, "the end of the run is sampled"
+    assert samples[-1]["games"] > samples[0]["games"] == 1
     assert all(s["rss"] > 0 for s in samples)
+    assert all(s["pymalloc_used"] <= s["pymalloc_arenas"] for s in samples if "pymalloc_used" in s)
     assert 0 < len(res["growth"]) <= 5 and all(" KB in " in line for line in res["growth"])
