@@ -968,9 +968,6 @@ class _Parts:
 _PARTS = _Parts(PARTS_BYTES)
 
 
-def _recorder_on() -> bool:
-    """Whether :func:`render.common.recording` is open (a test's: the texts of a part are recorded only then)."""
-    return common._drawn.get() is not None
 
 
 def _part(img: Surface, box: Box, key: tuple[object, ...], draw: Callable[[], None]) -> None:
@@ -983,7 +980,7 @@ def _part(img: Surface, box: Box, key: tuple[object, ...], draw: Callable[[], No
         draw()
         return
     x0, y0, x1, y1 = box
-    recorder = _recorder_on()
+    recorder = common.recording_on()
     kept = _PARTS.get(key)
     if kept is not None and (kept[1] is not None or not recorder):
         part, texts = kept

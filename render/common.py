@@ -259,6 +259,11 @@ def recording() -> Iterator[list[Drawn]]:
         _drawn.reset(token)
 
 
+def recording_on() -> bool:
+    """Whether :func:`recording` is open (a renderer that pastes parts it kept tells their texts only then)."""
+    return _drawn.get() is not None
+
+
 def note_text(text: str, size: int, decorative: bool = False) -> None:
     """Tell :func:`recording` about a text set some other way (a renderer that draws big and shrinks says the
     size the text ends at)."""
