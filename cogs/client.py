@@ -146,6 +146,9 @@ class Blockhouse(commands.Bot):
         last. A change cut short is rolled back, and what a committed change owes is posted after the restart (the
         outbox)."""
         self.closing = True
+        tournaments = self.get_cog("TournamentCog")
+        if isinstance(tournaments, TournamentCog):
+            await tournaments.stop()
         cog = self.get_cog("GameCog")
         if isinstance(cog, GameCog):
             await cog.stop(self.request_grace)

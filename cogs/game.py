@@ -388,17 +388,12 @@ class GameCog(commands.Cog):
             log.exception("could not post %s of table %s", what, out.table_id)
 
     async def stop(self, grace: float) -> None:
-        """Before the bot closes: the catch-up and the clocks' loops are cancelled and awaited, then the requests
+        """Before the bot closes: the catch-up and the turn clock's loop are cancelled and awaited, then the requests
         being answered get ``grace`` seconds to finish and the rest are cancelled and awaited. Cancelling loses
         nothing: a change is one transaction (rolled back if cut short), and what a committed change owes stays in
-        the outbox until it is posted, after the restart if need be."""
-        loops: list[tasks.Loop[Any]] = [self.turn_clock]
-        tick = getattr(self.bot.get_cog("TournamentCog"), "tick", None)
-        if isinstance(tick, tasks.Loop):
-            loops.append(tick)
-        background = [t for t in [self.catching_up, *(loop.get_task() for loop in loops)] if t is not None]
-        for loop in loops:
-            loop.cancel()
+        the outbox until it is posted, after the restart if need be. (The tournaments' tick is their cog's to stop.)"""
+        background = [t for t in [self.catching_up, self.turn_clock.get_task()] if t is not None]
+        self.turn_clock.cancel()
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)

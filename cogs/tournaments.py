@@ -66,6 +66,14 @@ class TournamentCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.tick.cancel()
 
+    async def stop(self) -> None:
+        """Before the bot closes: the tick is cancelled and awaited (a tick cut short loses nothing: each of its
+        changes is one transaction, and what it owes is posted at the next start's first tick)."""
+        task = self.tick.get_task()
+        self.tick.cancel()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
     @tasks.loop(seconds=TICK)
     async def tick(self) -> None:
         """Sign-ups that close and rounds whose time is up (the games they end posted), then what is owed."""

@@ -129,8 +129,13 @@ async def test_a_stop_during_the_catch_up_is_clean_and_the_next_start_posts_the_
         await simcord_env.restart_bot(bot)
         assert gate.waiting == 1
         task = cog_of(bot).catching_up
+        tournaments = bot.get_cog("TournamentCog")
+        assert tournaments is not None
+        loops = [cog_of(bot).turn_clock, tournaments.tick]
+        assert all(loop.is_running() for loop in loops)
         await bot.close()
         assert task is not None and task.cancelled(), "cancelled and awaited"
+        assert not any(loop.is_running() for loop in loops), "the turn clock and the tournaments' tick stopped"
         assert bot.db is None, "the database closed after it"
     assert errors(caplog) == []
     assert len(board_messages(thread)) == boards
