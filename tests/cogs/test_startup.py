@@ -19,6 +19,7 @@ import tables.quick
 from bench.load import command_data
 from cogs.client import Blockhouse
 from cogs.game import RESTARTING, GameCog
+from cogs.tournaments import TournamentCog
 from storage import Database
 from storage.catchup import bot_tables
 from tables import TableService
@@ -130,7 +131,7 @@ async def test_a_stop_during_the_catch_up_is_clean_and_the_next_start_posts_the_
         assert gate.waiting == 1
         task = cog_of(bot).catching_up
         tournaments = bot.get_cog("TournamentCog")
-        assert tournaments is not None
+        assert isinstance(tournaments, TournamentCog)
         loops = [cog_of(bot).turn_clock, tournaments.tick]
         assert all(loop.is_running() for loop in loops)
         await bot.close()
