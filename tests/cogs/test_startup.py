@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord.ext import tasks
 
 import tables.quick
 from bench.load import command_data
@@ -132,7 +133,7 @@ async def test_a_stop_during_the_catch_up_is_clean_and_the_next_start_posts_the_
         task = cog_of(bot).catching_up
         tournaments = bot.get_cog("TournamentCog")
         assert isinstance(tournaments, TournamentCog)
-        loops = [cog_of(bot).turn_clock, tournaments.tick]
+        loops: list[tasks.Loop[Any]] = [cog_of(bot).turn_clock, tournaments.tick]
         assert all(loop.is_running() for loop in loops)
         await bot.close()
         assert task is not None and task.cancelled(), "cancelled and awaited"
