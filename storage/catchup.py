@@ -60,6 +60,5 @@ async def open_version(db: Database, channel_id: int) -> tuple[int, int, str] | 
     seats (one row of the channel's index): whether what was worked out for it before still holds (None: there is
     none)."""
     sql = "SELECT id, version, status FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')"
-    async with db._reading() as conn, conn.execute(sql, (channel_id,)) as cur:
-        row = await cur.fetchone()
+    row = next(iter(await db._fetch(sql, (channel_id,))), None)  # one hop, not waiting for work of several
     return (row[0], row[1], row[2]) if row else None
