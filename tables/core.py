@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,6 +32,8 @@ from tables.outcome import (
 from tables.situation import Situation
 
 log = logging.getLogger(__name__)
+
+SITUATIONS_KEPT = 32  # positions kept across requests (a menu walked pick by pick, /move's autocomplete, My view)
 
 LEFT = {"resigned": "resigned", "removed": "removed", "forfeit": "out of time"}
 """How a player left a game in progress (``SeatRow.left_how``), as a tag beside their name."""
@@ -59,6 +62,35 @@ class TableLocks:
         return len(self._locks)
 
 
+
+class Situations:
+    """The situations last worked out, by table and version, so that requests at one position share one: a player
+    walking a move menu one pick at a time, opening My view, typing in /move's autocomplete. A table's stored state
+    changes only with its version (every change bumps it), and a :class:`Situation` is never changed in place (the
+    engine's ``apply`` returns a new state), so one kept at the version read is that version's. The key holds the
+    table's creation time too, in case an id is used again. The last :data:`SITUATIONS_KEPT` are kept: a BLOCK
+    player's menu holds thousands of drops."""
+
+    def __init__(self, kept: int = SITUATIONS_KEPT) -> None:
+        self.kept = kept
+        self._known: OrderedDict[tuple[int, float, int, str], Situation] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def of(self, table: TableRow, game: Game) -> Situation:
+        key = (table.id, table.created_at, table.version, game.key)
+        sit = self._known.get(key)
+        if sit is not None:
+            self.hits += 1
+            self._known.move_to_end(key)
+            return sit
+        self.misses += 1
+        sit = Situation.of(game, game.load(table.state or {}))
+        self._known[key] = sit
+        while len(self._known) > self.kept:
+            self._known.popitem(last=False)
+        return sit
+
 class Core:
     """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""
 
@@ -71,6 +103,7 @@ class Core:
         self.render_images = render
         self.locks = TableLocks()  # one request at a time per table
         self.thinker = Thinker()  # medium and hard bots think in a worker process
+        self.situations = Situations()  # the positions last worked out, by table and version
         self._rules: dict[int, RatingRules] = {}  # each server's rating rules, read once (lobby cards say them)
 
     async def rating_rules(self, guild_id: int | None) -> RatingRules:
@@ -209,8 +242,9 @@ class Core:
         return version == table.version or version >= table.seats[seat].acted_version
 
     def situation(self, table: TableRow, game: Game) -> Situation:
-        """The table's game as stored, worked out once (the state is loaded here, and only here)."""
-        return Situation.of(game, game.load(table.state or {}))
+        """The table's game as stored, worked out once (the state is loaded here, and only here): a situation worked
+        out for an earlier request at the same version is used again (:class:`Situations`)."""
+        return self.situations.of(table, game)
 
     async def control_context(self, table_id: int, actor: Actor, version: int) -> tuple[TableRow, int, Situation]:
         """Table, seat and situation for a private control made at ``version``; refuses a stale one."""
