@@ -27,6 +27,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import tracemalloc
 from collections.abc import Sequence
 from pathlib import Path
@@ -130,7 +131,8 @@ def _sample(played: int, games: int = 0) -> dict[str, Any]:
     """RSS and the allocators' figures now (after a full collection), in MB, after ``played`` moves in ``games``
     games (a game's own caches, such as Bloc by Bloc's cities, fill by the game, not by the move)."""
     gc.collect()
-    out: dict[str, Any] = {"moves": played, "games": games, "rss": round((rss_now_kb() or 0) / 1024, 1)}
+    out: dict[str, Any] = {"moves": played, "games": games, "threads": threading.active_count(),
+                           "rss": round((rss_now_kb() or 0) / 1024, 1)}  # (each thread may take a malloc arena)
     heap = malloc_mb()
     if heap is not None:
         out["malloc_used"], out["malloc_free"] = round(heap[0], 1), round(heap[1], 1)

@@ -28,7 +28,7 @@ async def test_a_short_run_with_tracing_between_two_points() -> None:
     samples = res["samples"]
     assert samples[0]["moves"] == res["warmup_moves"] > 0
     assert samples[-1]["moves"] >= res["warmup_moves"] + 10, "the end of the run is sampled"
-    assert samples[-1]["games"] > samples[0]["games"] == 1
+    assert samples[-1]["games"] > samples[0]["games"] == 1 and samples[-1]["threads"] >= 1
     assert all(s["rss"] > 0 for s in samples)
     assert all(s["pymalloc_used"] <= s["pymalloc_arenas"] for s in samples if "pymalloc_used" in s)
     assert 0 < len(res["growth"]) <= 5 and all(" KB in " in line for line in res["growth"])
