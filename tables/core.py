@@ -77,6 +77,17 @@ class Situations:
         self.hits = 0
         self.misses = 0
 
+    def keep(self, table: TableRow, sit: Situation) -> None:
+        """Keep ``sit`` as the position of ``table`` as just stored (the row a change returned): the next request
+        there finds it with what was worked out for the answer to the move (the mover's menu, say)."""
+        self._put((table.id, table.created_at, table.version, sit.game.key), sit)
+
+    def _put(self, key: tuple[int, float, int, str], sit: Situation) -> None:
+        self._known[key] = sit
+        self._known.move_to_end(key)
+        while len(self._known) > self.kept:
+            self._known.popitem(last=False)
+
     def of(self, table: TableRow, game: Game) -> Situation:
         key = (table.id, table.created_at, table.version, game.key)
         sit = self._known.get(key)
@@ -86,9 +97,7 @@ class Situations:
             return sit
         self.misses += 1
         sit = Situation.of(game, game.load(table.state or {}))
-        self._known[key] = sit
-        while len(self._known) > self.kept:
-            self._known.popitem(last=False)
+        self._put(key, sit)
         return sit
 
 class Core:

@@ -398,6 +398,7 @@ class Play:
                 announce=False, asked=asked_anew(table, run.written, run.sit), unnamed=run.unnamed_plies())
         except StaleVersion:
             raise StaleButton("Someone else's move got there first; look at the newest board.") from None
+        self.core.situations.keep(run.table, run.sit)
         run.base += len(run.record)
         run.record, run.stored, run.written, run.unnamed = [], True, run.sit, set()
 
@@ -440,6 +441,7 @@ class Play:
                     paused_left=paused_left, unnamed=run.unnamed_plies())
             except StaleVersion:
                 raise StaleButton("Someone else's move got there first; look at the newest board.") from None
+            self.core.situations.keep(table, sit)
         lines = earlier + [name_seats(e.text, names) for _, _, evs in run.record for e in evs]
         out = Outcome(table_id=table.id, channel_id=table.channel_id)
         if continuing and mover is not None:  # the mover carries on privately, with the next step's choices
