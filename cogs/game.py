@@ -58,7 +58,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-WORKING = 16  # acknowledged interactions whose service call runs at once; the others wait their turn (GameCog._run)
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 LATE_BATCH = 10  # late turns played out (and their boards posted) before the clock looks for more
 LATE_PER_TICK = 100  # late turns played out at most per tick (a restart after a long stop catches up over ticks)
@@ -99,7 +98,6 @@ class GameCog(commands.Cog):
         self.requests: set[asyncio.Task[Any]] = set()  # the tasks answering interactions, until they are done
         self.catching_up: asyncio.Task[None] | None = None  # the start-up catch-up, running in the background
         self._quick: QuickChoices | None = None
-        self.working = asyncio.Semaphore(WORKING)  # see _run
 
     @property
     def service(self) -> TableService:
@@ -149,18 +147,12 @@ class GameCog(commands.Cog):
     # --- plumbing ---------------------------------------------------------------------
     async def _run(self, interaction: discord.Interaction, work: Awaitable[Outcome], *,
                    component: bool = False) -> Outcome | None:
-        """Defer, run a service call, deliver its outcome; refusals answered privately.
-
-        At most :data:`WORKING` service calls run at once; an interaction beyond them is acknowledged at once and
-        waits its turn. Unbounded, a saturated host works on every request together: each turn of the event loop
-        grows with them, and acknowledgements and autocompletes, which need a few turns, come after Discord's 3 s
-        (bench.load, 200 tables)."""
+        """Defer, run a service call, deliver its outcome; refusals answered privately."""
         if not interaction.response.is_done() and not await self._defer(interaction, private=not component):
             if inspect.iscoroutine(work):
                 work.close()  # never started: nothing was done
             return None
-        async with self.working:
-            out = await self._ask(interaction, work)
+        out = await self._ask(interaction, work)
         if out is not None:
             await self.deliver(interaction, out)
         return out

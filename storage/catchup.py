@@ -60,5 +60,6 @@ async def open_version(db: Database, channel_id: int) -> tuple[int, int, str] | 
     seats (one row of the channel's index): whether what was worked out for it before still holds (None: there is
     none)."""
     sql = "SELECT id, version, status FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')"
-    row = next(iter(await db._fetch(sql, (channel_id,))), None)  # one hop, not waiting for work of several
+    async with db._reading() as conn, conn.execute(sql, (channel_id,)) as cur:
+        row = await cur.fetchone()
     return (row[0], row[1], row[2]) if row else None

@@ -194,14 +194,9 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
         self._conn = conn
         self.path = path
-        # One connection serves every coroutine, and its thread runs each call (hop) whole, in the order they are
-        # sent. A change or read of one hop needs no lock: hops sent back to back queue in the thread at once,
-        # rather than each waiting for the one before to come back to the event loop. Only work of several hops on
-        # the connection (a transaction, a cursor read in steps) holds the lock, and while it does no hop of anyone
-        # else's is sent: it would run inside that transaction (``_idle`` is clear meanwhile).
+        # One connection serves every coroutine: the lock keeps one coroutine's reads out of
+        # another's open transaction.
         self._lock = asyncio.Lock()
-        self._idle = asyncio.Event()
-        self._idle.set()
         self._closed = False
         self.records = RecordStore(self)  # results and ratings
         self.tournaments = TournamentStore(self)
@@ -264,37 +259,20 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._reading() as conn:
-            await run(conn, "BEGIN IMMEDIATE")
+        async with self._lock:
+            await run(self._conn, "BEGIN IMMEDIATE")
             try:
-                yield conn
+                yield self._conn
             except BaseException:
-                await run(conn, "ROLLBACK")
+                await run(self._conn, "ROLLBACK")
                 raise
             else:
-                await run(conn, "COMMIT")
+                await run(self._conn, "COMMIT")
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection alone, for work of several hops (a transaction, a cursor read in steps): no other hop is
-        sent until it is done."""
         async with self._lock:
-            self._idle.clear()
-            try:
-                yield self._conn
-            finally:
-                self._idle.set()
-
-    async def _sendable(self) -> aiosqlite.Connection:
-        """The connection, for one hop to be sent at once (before anything else is awaited): after any work of
-        several hops that is going on."""
-        while not self._idle.is_set():
-            await self._idle.wait()
-        return self._conn
-
-    async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> Iterable[sqlite3.Row]:
-        """The rows of one read, in one hop."""
-        return await (await self._sendable()).execute_fetchall(sql, tuple(args))
+            yield self._conn
 
     # --- reads ------------------------------------------------------------------------
     # A table is read in one statement (one round trip): its row, its seats (with how each seat's player wants to
@@ -304,14 +282,16 @@ class Database:
 
     async def version_of(self, table_id: int) -> int | None:
         """The table's version alone (None: no such table): whether it changed, without reading its state."""
-        rows = await self._fetch("SELECT version FROM tables WHERE id = ?", (table_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT version FROM tables WHERE id = ?", (table_id,))
         return next((r["version"] for r in rows), None)
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> TableRow | None:
         return next(iter(await self._many(sql, args)), None)
 
     async def _many(self, sql: str, args: Sequence[Any]) -> list[TableRow]:
-        rows = await self._fetch(sql, tuple(args))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, tuple(args))
         return [_table_row(r) for r in rows]
 
     async def open_table_in(self, channel_id: int) -> TableRow | None:
@@ -336,7 +316,8 @@ class Database:
         sql = "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'active')"
         if finished_ok:
             sql = f"SELECT COALESCE(({sql}), (SELECT MAX(id) FROM tables WHERE channel_id = ?)) AS id"
-        rows = await self._fetch(sql, (channel_id, channel_id) if finished_ok else (channel_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, (channel_id, channel_id) if finished_ok else (channel_id,))
         return next((r["id"] for r in rows if r["id"] is not None), None)
 
     async def tables_with_status(self, *statuses: str, after: int = 0, limit: int = -1) -> list[TableRow]:
@@ -366,7 +347,8 @@ class Database:
         else:
             sql = "SELECT * FROM (SELECT * FROM moves WHERE table_id = ? ORDER BY ply DESC LIMIT ?) ORDER BY ply"
             args = (table_id, last)
-        rows = await self._fetch(sql, args)
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, args)
         return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"],
                         bool(r["unnamed"])) for r in rows]
 
@@ -375,7 +357,8 @@ class Database:
         change of one plain statement is a transaction by itself (no ``BEGIN`` and ``COMMIT`` around it: on a
         server's database, they would be round trips of their own)."""
         alone = len(todo) == 1 and not todo[0].many and todo[0].guard is None
-        return await steps(await self._sendable(), todo, begin=not alone, commit=not alone)
+        async with self._lock:  # (no other transaction is open on the connection while it is held)
+            return await steps(self._conn, todo, begin=not alone, commit=not alone)
 
     async def _change(self, table_id: int, todo: Sequence[Step], ended: float | None = None) -> TableRow:
         """Run ``todo`` and return the table's new row, in one transaction: one hop, unless the change ends the game
@@ -387,7 +370,8 @@ class Database:
         # game in one hop; the results, the ratings, when its thread is archived and the new row in a second one,
         # which commits (a tournament's game reports to its tournament in between).
         reads = settle_reads(table_id)
-        async with self._reading() as conn:
+        async with self._lock:
+            conn = self._conn
             try:
                 found = await steps(conn, [*todo, *reads, Step("SELECT 1 FROM tournament_tables WHERE table_id = ?",
                                                                 (table_id,), fetch=True)], commit=False)
@@ -419,7 +403,8 @@ class Database:
                       (guild_id, channel_id, lobby_channel_id, lobby_message_id, game, json.dumps(options), host_id,
                        now, now, seconds, policy, answer_seconds, int(rated)), fetch=True)
         try:
-            async with self._reading() as conn:  # two hops in one transaction: the table (its id), then the rest
+            async with self._lock:  # two hops in one transaction: the table (its id), then its seats and the rest
+                conn = self._conn
                 try:
                     table_id: int = (await steps(conn, [insert], commit=False))[0][0]["id"]
                     todo = [Step("INSERT INTO seats (table_id, seat, user_id, name, bot) VALUES (?, ?, ?, ?, ?)",
@@ -561,8 +546,10 @@ class Database:
         if not user_ids:
             return {}
         marks = ",".join("?" for _ in user_ids)
-        rows = await self._fetch(f"SELECT user_id, away_until FROM players WHERE user_id IN ({marks}) "
-                                 "AND away_until > ?", [*user_ids, now])
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT user_id, away_until FROM players WHERE user_id IN ({marks}) AND away_until > ?",
+                [*user_ids, now])
         return {r["user_id"]: r["away_until"] for r in rows}
 
     async def postpone(self, table_id: int, deadline: float, now: float) -> None:
@@ -583,7 +570,8 @@ class Database:
         """Games whose next turn-clock reminder is due (an indexed query)."""
         sql = ("SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ? "
                "ORDER BY remind_at LIMIT ?")
-        return [r["id"] for r in await self._fetch(sql, (now, limit))]
+        async with self._reading() as conn:
+            return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
         await self._write([Step("UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))])
@@ -606,7 +594,8 @@ class Database:
         """One of a server's numeric settings (``column`` is ours, never user text), or its default."""
         if guild_id is None:
             return default
-        rows = await self._fetch(f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return next((r[column] for r in rows), default)
 
     async def away_days(self, guild_id: int | None) -> int:
@@ -638,7 +627,8 @@ class Database:
         turn clock, then a bot plays the turn, so that no game waits for ever unless someone chose that."""
         if guild_id is None:
             return DEFAULT_CLOCK, "bot", ARCHIVE_HOURS
-        rows = await self._fetch("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         row = next(iter(rows), None)
         if row is None:
             return DEFAULT_CLOCK, "bot", ARCHIVE_HOURS
@@ -659,7 +649,9 @@ class Database:
         """The role whose members may run tournaments in a server (besides Manage Server), if it named one."""
         if guild_id is None:
             return None
-        rows = await self._fetch("SELECT organiser_role FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT organiser_role FROM guild_settings WHERE guild_id = ?",
+                                               (guild_id,))
         return next((r["organiser_role"] for r in rows), None)
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None, now: float) -> None:
@@ -669,7 +661,9 @@ class Database:
 
     async def rematch_of(self, table_id: int) -> int | None:
         """The rematch lobby or game opened for finished table ``table_id``, if any (not cancelled)."""
-        rows = await self._fetch("SELECT id FROM tables WHERE rematch_of = ? AND status != 'cancelled'", (table_id,))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT id FROM tables WHERE rematch_of = ? AND status != 'cancelled'",
+                                               (table_id,))
         return next((r["id"] for r in rows), None)
 
     async def set_rematch_of(self, table_id: int, old_id: int) -> None:
@@ -694,7 +688,8 @@ class Database:
         """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
         sql = ("SELECT id FROM tables WHERE deadline IS NOT NULL AND status = 'active' AND deadline <= ? "
                "ORDER BY deadline LIMIT ?")
-        return [r["id"] for r in await self._fetch(sql, (now, limit))]
+        async with self._reading() as conn:
+            return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
     async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None, *,
                         board: bool = True, lobby: bool = True) -> int | None:
@@ -730,7 +725,8 @@ class Database:
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "")
                + "ORDER BY table_id LIMIT ?")
         args = (after,) + ((table_id,) if table_id is not None else ()) + (between or ()) + (limit,)
-        rows = await self._fetch(sql, args)
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall(sql, args)
         return [Owed(r["table_id"], r["version"], r["first_ply"], r["last_ply"], r["notes"] or "", bool(r["board"]),
                      bool(r["lobby"])) for r in rows]
 
@@ -788,8 +784,9 @@ class Database:
 
     async def status_message(self, table_id: int, turn: int) -> int | None:
         """The table's status message for ``turn``, if one was posted (None for another turn's)."""
-        rows = await self._fetch("SELECT status_message_id FROM tables WHERE id = ? AND status_turn = ?",
-                                 (table_id, turn))
+        async with self._reading() as conn:
+            rows = await conn.execute_fetchall("SELECT status_message_id FROM tables WHERE id = ? AND status_turn = ?",
+                                               (table_id, turn))
         return next((r["status_message_id"] for r in rows), None)
 
     async def set_status_message(self, table_id: int, turn: int, message_id: int) -> None:
