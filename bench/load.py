@@ -473,7 +473,7 @@ class PlainLoop:
         self.runtime: Any = None
         self.before: set[asyncio.Task[Any]] = set()
         self.lifted = False
-        self.lifted_s = 0.0  # CPU seconds of lift, restore and adopt (the bench's, counted with the double's)
+        self.lifted_s = 0.0  # CPU seconds of lift, restore and adopt (the bench's own, not printed)
 
     def lift(self) -> None:
         env, loop = self.env, self.env._loop

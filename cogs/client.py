@@ -158,6 +158,7 @@ class Blockhouse(commands.Bot):
             service.thinker.close()
         if self._warming is not None:
             self._warming.cancel()
+            await asyncio.gather(self._warming, return_exceptions=True)
         await asyncio.to_thread(renderer.shutdown)  # the render workers, if pictures are drawn in processes
         if self.db is not None:
             await self.db.close()

@@ -55,7 +55,9 @@ class Outbox:
         channel that stays gone is not asked for forever). Each is marked ``owed``: a board that reached the
         channel before the process stopped is found there, not posted again."""
         now = self.core.clock()
-        between = None if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
+        # at start-up, what was owed when the sweep began: a table that a live request changes while the sweep goes
+        # page by page owes its new board to that request, not to the sweep (it would be posted twice)
+        between = (0.0, now) if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         after = 0
         while True:
             owed_page = await self.core.db.undelivered(between, after=after, limit=page)
@@ -97,13 +99,13 @@ class Outbox:
         key = (table_id, user_id)
         if delivered and key in self._dms_arrive:
             return None
+        if not delivered:  # (forgotten before the write: a DM arriving meanwhile writes that they arrive)
+            self._dms_arrive.pop(key, None)
         changed = await self.core.db.set_dm_open(table_id, user_id, delivered)  # (one write, no read first)
         if delivered:
             if len(self._dms_arrive) >= DMS_KNOWN:
                 del self._dms_arrive[next(iter(self._dms_arrive))]  # the oldest known
             self._dms_arrive[key] = None
-        else:
-            self._dms_arrive.pop(key, None)
         if not changed or delivered:
             return None
         return Post(content=f"<@{user_id}>", description="I can't send you direct messages, so nothing of this game "
