@@ -522,8 +522,8 @@ def pill_label(text: str, size: int, fg: Colour, bg: Colour, icon: str | None = 
 
 
 GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is set as a whole string
-LINES_BYTES = 2 << 20  # the bytes of the lines a Glyphs keeps set for a Canvas (a line that changes every move is
-# soon gone)
+LINES_BYTES = 8 << 20  # the bytes of the lines every Glyphs face keeps set for a Canvas, together (a line that
+# changes every move is soon gone)
 _TOUCHED = [0] + [255] * 255  # an alpha's pixels that show anything
 
 
@@ -557,7 +557,8 @@ class Glyphs:
     where they would be pasted one by one (overlapping coverage adds up as blending the glyphs one after the other
     does), and where the text lies on one flat colour each coverage level is mapped to the palette index of the
     face's colour blended over it at that level (:meth:`Palette.shades`): no RGB picture, no blending, no
-    quantising. A line is kept (:class:`Kept`, :data:`LINES_BYTES`) for the next board.
+    quantising. A line is kept for the next board (in :data:`_LINES`, which every face shares: one budget,
+    :data:`LINES_BYTES`), keyed by the face, the palette, the text, where its glyphs fall and the colour under it.
     """
 
     def __init__(self, size: int, fill: Colour, bold: bool = False) -> None:
@@ -568,7 +569,7 @@ class Glyphs:
         self._wide: dict[str, int] = {}  # each sprite's width
         self._pad = self._high = 0  # every sprite's (one face, one text_label height and pad)
         self._height = int(size * 1.5)
-        self._lines: Kept[tuple[str, tuple[int, ...], Colour | None], _Line] = Kept(LINES_BYTES, _line_bytes)
+        self._face = (size, fill, bold)  # (its lines' key in the kept lines all faces share)
 
     def _add(self, c: str) -> bool:
         """Make ``c``'s sprite; False when ``c`` cannot be set on its own."""
@@ -655,8 +656,8 @@ class Glyphs:
         width = right - start
         box = (left, top, left + width, top + height)
         bg = canvas.flat(box, under)
-        key = (text, rel, bg)
-        line = self._lines.get(key)
+        key = (self._face, id(canvas.palette), text, rel, bg)  # (a palette lives as long as its module)
+        line = _LINES.get(key)
         if line is None:
             alpha, wide = self._alpha, self._wide
             glyphs = [c for c in text if c in alpha]
@@ -671,7 +672,7 @@ class Glyphs:
             else:
                 line = _Line((width, height), core.point(canvas.palette.shades(self.fill, bg), "L"),
                              core.point(_TOUCHED, "1"))
-            line = self._lines.put(key, line)
+            line = _LINES.put(key, line)
         if line.sprite is not None:
             canvas.paste(line.sprite, (left, top), under)
         else:
@@ -680,6 +681,9 @@ class Glyphs:
 
 def _line_bytes(line: _Line) -> int:
     return line.bytes
+
+
+_LINES: Kept[tuple[Any, ...], _Line] = Kept(LINES_BYTES, _line_bytes)  # every face's lines set for a Canvas
 
 
 # --- shapes ----------------------------------------------------------------------------------
@@ -1020,6 +1024,8 @@ class _Prepared:
                 object.__setattr__(self, "band", band)
                 object.__setattr__(self, "ends", (self.mask.crop((0, 0, w, r0)), self.mask.crop((0, r1, w, h))))
                 object.__setattr__(self, "parts", self.split(self.core))
+                # (its tile again, cut in three, and the ends' masks: counted against the palette's budget too)
+                object.__setattr__(self, "bytes", size + w * h + ((w + 7) // 8) * (h - (r1 - r0)))
 
     def split(self, tile: Any) -> Any:
         """A tile of this sprite as :meth:`put` pastes it: whole, or in three bands of rows (see :attr:`band`)."""

@@ -59,14 +59,19 @@ def _catalog() -> Catalog:
     return default_catalog()
 
 
-def load_renderers() -> int:
-    """In a worker, at its start: import every renderer of the platform (their modules and Pillow's), so that the
-    first picture of a game waits for its own sprites at most. Returns the worker's process id."""
+def load_renderers() -> None:
+    """In a worker, as it starts (the pool's initializer): import every renderer of the platform (their modules and
+    Pillow's), so that the first picture of a game waits for its own sprites at most."""
     for game in _catalog().all():
         render = _catalog().entry(game.key).render
         if isinstance(render, LazyRenderer):
             render.load()
-    return os.getpid()
+
+
+def renderers_loaded() -> tuple[int, bool]:
+    """In a worker: its process id, and whether every renderer of the platform is loaded there."""
+    return os.getpid(), all(not isinstance(r, LazyRenderer) or r._render is not None
+                            for r in (_catalog().entry(g.key).render for g in _catalog().all()))
 
 
 def draw(key: str, view: Any, names: Sequence[str]) -> bytes:
@@ -96,7 +101,8 @@ class RenderPool:
             if self._closed:
                 raise RuntimeError("the render pool is shut down")
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=load_renderers)
             return self._pool
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
@@ -122,10 +128,11 @@ class RenderPool:
         raise AssertionError("unreachable")
 
     async def warm(self) -> None:
-        """Start every worker now and have each load the renderers (the bot does this at start, in the background,
-        so that the first boards are not kept waiting for a process to start)."""
+        """Start every worker now, each loading the renderers as it starts (the bot does this at start, in the
+        background, so that the first boards are not kept waiting for a process to start). Each question submitted
+        while no worker is idle starts one more, up to :attr:`workers`."""
         pool = self._executor()
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(load_renderers)) for _ in range(self.workers)))
+        await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for _ in range(self.workers)))
 
     def close(self) -> None:
         """Stop the workers (a picture being drawn is abandoned: its request gets an error)."""

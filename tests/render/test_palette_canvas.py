@@ -24,6 +24,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.rng import Rng
 from render import blocbybloc, blockers, breakerblocks, breaks, common
 from render.common import (
+    _LINES,
     EXACT,
     FELT_CENTRE,
     FELT_EDGE,
@@ -366,7 +367,7 @@ def test_one_off_text_keeps_the_caches_under_their_budgets() -> None:
         labels[-1].paste(canvas, (4, 90), under=EXACT)
         labels[-1].paste(canvas, (4, 90), under=EXACT)  # the same pixels under it again: kept
         assert palette.bytes == _kept_bytes(palette) <= budget
-        assert face._lines.bytes <= LINES_BYTES
+        assert _LINES.bytes <= LINES_BYTES
         assert palette.tiles == sum(len(prep.tiles) for prep in palette._sprites.values())
     assert len(palette._sprites) > 10  # (the budget, not a count, is what bounds them here)
 

@@ -86,9 +86,10 @@ async def test_warming_starts_every_worker_with_the_renderers_loaded() -> None:
     try:
         await pool.warm()
         assert pool._pool is not None and len(pool._pool._processes) == 2
-        pids = await asyncio.gather(*(asyncio.wrap_future(pool._pool.submit(renderer.load_renderers))
-                                      for _ in range(4)))
-        assert set(pids) <= set(pool._pool._processes) and os.getpid() not in pids
+        answers = await asyncio.gather(*(asyncio.wrap_future(pool._pool.submit(renderer.renderers_loaded))
+                                         for _ in range(6)))
+        assert {pid for pid, _ in answers} <= set(pool._pool._processes) and os.getpid() not in dict(answers)
+        assert all(loaded for _, loaded in answers), "each worker loaded every renderer as it started"
     finally:
         pool.close()
 
