@@ -56,6 +56,7 @@ from render.common import (
     seat_names,
     text_label,
     text_width,
+    wrap_text,
 )
 
 W = 800  # px; shown 400 px wide on a phone, so every needed text is at least SMALL = 18 px
@@ -126,19 +127,7 @@ def _fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
 def _wrap(text: str, size: int, width: float, bold: bool = False) -> tuple[str, ...]:
     """``text`` broken at spaces into lines that fit ``width``, a word longer than a line cut with an ellipsis (as
     :func:`render.common.wrap_text`, measured by the glyphs' advances: one sum a trial, not a layout by FreeType)."""
-    face = _face(size, WHITE, bold)
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if not line or face.width(trial) <= width:
-            line = trial
-        else:
-            out.append(line)
-            line = word
-    if line:
-        out.append(line)
-    return tuple(face.fit(x, width) for x in out)
+    return tuple(wrap_text(text, size, width, bold=bold, face=_face(size, WHITE, bold)))
 
 
 def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",

@@ -376,14 +376,19 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return text[:lo].rstrip() + ELLIPSIS
 
 
-def wrap_text(text: str, size: int, width: float, lines: int = 0, bold: bool = False) -> list[str]:
+def wrap_text(text: str, size: int, width: float, lines: int = 0, bold: bool = False,
+              face: Glyphs | None = None) -> list[str]:
     """``text`` broken at spaces into lines that fit ``width`` pixels, each cut with an ellipsis where one word is
-    longer than a line; with ``lines``, at most that many, the last one holding the rest, cut short."""
+    longer than a line; with ``lines``, at most that many, the last one holding the rest, cut short. With ``face``
+    (text set by a :class:`Glyphs` of that size and weight), measured by its glyphs' advances: a sum a trial, not a
+    layout by FreeType."""
+    fits: Callable[[str], bool] = (lambda t: face.width(t) <= width) if face is not None else \
+        (lambda t: text_width(t, size, bold) <= width)
     out: list[str] = []
     line = ""
     for word in text.split():
         trial = f"{line} {word}" if line else word
-        if not line or text_width(trial, size, bold) <= width:
+        if not line or fits(trial):
             line = trial
         else:
             out.append(line)
@@ -392,7 +397,7 @@ def wrap_text(text: str, size: int, width: float, lines: int = 0, bold: bool = F
         out.append(line)
     if lines and len(out) > lines:
         out = out[:lines - 1] + [" ".join(out[lines - 1:])]
-    return [fit_text(x, size, width, bold) for x in out]
+    return [face.fit(x, width) if face is not None else fit_text(x, size, width, bold) for x in out]
 
 
 def bold_stroke(size: int) -> float:
