@@ -18,6 +18,7 @@ picture as "waiting for a reaction", without its card, choices or faction (rules
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ from render.common import (
     YELLOW,
     Canvas,
     Colour,
+    Glyphs,
     Label,
     Palette,
     Surface,
@@ -50,10 +52,8 @@ from render.common import (
     mix,
     seat_names,
     text_label,
-    text_width,
     wrap_text,
 )
-from render.common import fit_text as common_fit_text
 
 W = 800  # px: shown 400 px wide on a phone, so 18 px here is 9 px there (the least a needed text may be)
 SMALL, TEXT, BIG, TITLE = 18, 20, 24, 28
@@ -106,30 +106,55 @@ LEGEND = ("Grey bands between districts: streets; a striped box on one: its barr
           "hit once of the three hits that destroy it.")
 
 
-@lru_cache(maxsize=4096)
+@cache
+def _face(size: int, fill: Colour, bold: bool) -> Glyphs:
+    """A face set glyph by glyph (:class:`render.common.Glyphs`): most texts of a board change with the moves (the
+    status, the last move, the police's and the factions' lines), and setting each string anew with FreeType, and
+    laying out a whole line again for every word a wrap tries, cost more than the rest of the picture."""
+    return Glyphs(size, fill, bold)
+
+
+def _width(text: str, size: int, bold: bool = False) -> float:
+    """The advance of ``text`` (as :func:`render.common.text_width`: the glyphs' advances, one sum)."""
+    return _face(size, WHITE, bold).width(text)  # (the advance does not depend on the colour)
+
+
 def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
-    """:func:`render.common.fit_text`, remembered (the same names and lines come back on every board)."""
-    return common_fit_text(text, size, max_width, bold)
+    """``text`` cut short with an ellipsis to fit ``max_width`` (as :func:`render.common.fit_text`)."""
+    return _face(size, WHITE, bold).fit(text, max_width)
 
 
-@label_cache()  # (bounded by bytes: many of these texts change with every move)
+def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width`` (as :func:`render.common.wrap_text`, measured by
+    the glyphs' advances: one sum a trial, not a layout by FreeType)."""
+    return wrap_text(text, size, width, bold=bold, face=_face(size, WHITE, bold))
+
+
+@label_cache()  # (bounded by bytes: the chips' words and the palette's sample)
 def _label(text: str, size: int, fill: Colour, bold: bool) -> Label:
     return text_label(text, size, fill, bold)
 
 
 def _put(img: Image.Image | Surface, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "l",
          bold: bool = False, under: Under = None) -> float:
-    """``text`` with its vertical middle at ``xy``; returns where it ends on the right. ``under`` as for
-    :meth:`render.common.Canvas.paste` (what was drawn under it: its colour)."""
-    return _label(text, size, fill, bold).paste(img, xy, anchor=anchor, under=under)[2]
+    """``text`` with its vertical middle at ``xy``, set glyph by glyph; returns where it ends on the right.
+    ``under`` as for :meth:`render.common.Canvas.paste` (what was drawn under it: its colour). Placed as a whole
+    label of it would be (:meth:`render.common.Label.paste`: centred or right-aligned by its width in whole pixels)."""
+    x, y = xy
+    wide = math.ceil(_width(text, size, bold))
+    if anchor != "l":
+        x -= wide / 2 if anchor == "m" else wide
+    _face(size, fill, bold).paste(img, (x, y), text, under=under)
+    return round(x) + wide
 
 
 def _lines(img: Surface, x: float, y: float, text: str, size: int, fill: Colour, width: float,
            bold: bool = False, step: int = 0) -> float:
     """``text`` wrapped to ``width`` from the top ``y`` (on the table's colour); returns the y below it."""
     step = step or size + 8
-    for line in wrap_text(text, size, width, bold=bold):
-        _put(img, (x, y + step / 2), line, size, fill, "l", bold)
+    face = _face(size, fill, bold)
+    for line in _wrap(text, size, width, bold):
+        face.paste(img, (x, y + step / 2), line)
         y += step
     return y
 
@@ -172,7 +197,7 @@ class Layout:
 @lru_cache(maxsize=256)
 def _heading(name: str, type_: str, liberated: bool) -> tuple[tuple[str, ...], str]:
     """A district's name in lines (four at most, the last cut if need be), and its kind line."""
-    lines = tuple(wrap_text(name, SMALL, TILE - 2 * PAD, bold=True))
+    lines = tuple(_wrap(name, SMALL, TILE - 2 * PAD, bold=True))
     if len(lines) > 4:
         lines = (*lines[:3], fit_text(" ".join(lines[3:]), SMALL, TILE - 2 * PAD, True))
     return lines, "LIBERATED" if liberated else type_.upper()
@@ -518,7 +543,7 @@ def _dice_and_offers(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y:
     x = MARGIN + 8
     if view["dice"] and view["acting"] >= 0:
         _put(img, (x, y + 22), f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, WHITE, "l", True)
-        dx = x + 12 + text_width(f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, True)
+        dx = x + 12 + _width(f"{view['factions'][view['acting']]['name']}' dice left:", TEXT, True)
         for d in view["dice"]:
             draw.rounded_rectangle((dx, y + 2, dx + 40, y + 42), radius=8, fill=WHITE, outline=INK, width=2)
             _put(img, (dx + 20, y + 22), str(d), BIG, INK, "m", True, under=WHITE)
@@ -536,10 +561,10 @@ def layout(view: BlocView, names: Sequence[str]) -> Layout:
     """Where the city lies in the picture of ``view``: below the title, the status and the last move, each row as
     tall as its busiest district."""
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
-    y = 50 + 28 * len(wrap_text(status(view, shown), TEXT, W - 2 * (MARGIN + 8), bold=True))
+    y = 50 + 28 * len(_wrap(status(view, shown), TEXT, W - 2 * (MARGIN + 8), bold=True))
     last = view.get("last")
     if last is not None and last["text"]:
-        y += 28 * len(wrap_text(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8)))
+        y += 28 * len(_wrap(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8)))
     return Layout(y + 6, tuple(max(104, *(_needed(c) for c in view["cells"] if c["cell"][0] == r))
                                for r in "ABCDE"))
 
@@ -638,7 +663,9 @@ def draw_board(view: BlocView, names: list[str], img: Surface) -> float:
     for c in view["cells"]:
         if c["type"] == "Highway":  # its name over the links that cross it
             x0, y0, x1, _ = at.box(c["cell"])
-            _put(img, ((x0 + x1) / 2, y0 + 18), "HIGHWAY", SMALL, WHITE, "m", True, under=EXACT)  # (over links)
+            # over the links (not one colour): a whole label, as it always was (set glyph by glyph there, the
+            # pixels where its bold letters' edges overlap came out different)
+            _label("HIGHWAY", SMALL, WHITE, True).paste(img, ((x0 + x1) / 2, y0 + 18), "m", under=EXACT)
     _barricades(img, draw, view, at)
     if last is not None:  # the districts the last move touched: a dashed white outline in the gap around them
         for cell in last["cells"]:
