@@ -42,6 +42,7 @@ from render.common import (
     Canvas,
     Colour,
     Glyphs,
+    Kept,
     Label,
     Palette,
     Surface,
@@ -50,6 +51,8 @@ from render.common import (
     encode_png,
     label_cache,
     mix,
+    note_text,
+    recording_on,
     seat_names,
     text_label,
     wrap_text,
@@ -266,6 +269,40 @@ def _needed(c: CellView) -> int:
 
 
 def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+    """A district in ``box``. On a canvas, its pixels are kept and pasted when the same district comes back at the
+    same height (most of a board's districts do not change with a move): what lies in its box before it is drawn
+    is the table and the ends of the streets at its sides' middles, which it covers whole, so its box's pixels
+    depend on nothing but the district and its height."""
+    if not isinstance(img, Canvas):
+        _draw_tile(img, draw, c, box)
+        return
+    x0, y0, x1, y1 = box
+    area = (x0, y0, x1 + 1, y1 + 1)  # (a box's right and bottom edges are drawn)
+    key = (id(img.palette), y1 - y0, json.dumps(c, sort_keys=True))
+    kept = _tiles.get(key)
+    if kept is None:
+        _draw_tile(img, draw, c, box)
+        _tiles.put(key, img.image.crop(area))
+        return
+    img.image.paste(kept, area)
+    if recording_on() and c["type"] != "Highway":  # the texts the kept pixels show, as drawing them tells them
+        lines, kind = _heading(c["name"], c["type"], c["liberated"])
+        for line in (*lines, kind):
+            note_text(line, SMALL)
+        for item in _pieces(c):
+            if item.text:
+                note_text(item.text, item.size, item.decorative)
+
+
+def _tile_bytes(tile: Image.Image) -> int:
+    return 200 + tile.width * tile.height
+
+
+TILES_BYTES = 2 << 20  # the districts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
+_tiles: Kept[tuple[int, int, str], Image.Image] = Kept(TILES_BYTES, _tile_bytes)
+
+
+def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     fill = TYPE_FILL[c["type"]]
     if c["type"] == "Highway":
