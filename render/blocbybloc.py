@@ -21,7 +21,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -127,10 +127,12 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     return _face(size, WHITE, bold).fit(text, max_width)
 
 
-def _wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+@lru_cache(maxsize=1024)
+def _wrap(text: str, size: int, width: float, bold: bool = False) -> tuple[str, ...]:
     """``text`` broken at spaces into lines that fit ``width`` (as :func:`render.common.wrap_text`, measured by
-    the glyphs' advances: one sum a trial, not a layout by FreeType)."""
-    return wrap_text(text, size, width, bold=bold, face=_face(size, WHITE, bold))
+    the glyphs' advances: one sum a trial, not a layout by FreeType); remembered (the legend, the police's and
+    the factions' lines come back on every board)."""
+    return tuple(wrap_text(text, size, width, bold=bold, face=_face(size, WHITE, bold)))
 
 
 @label_cache()  # (bounded by bytes: the chips' words and the palette's sample)
@@ -200,7 +202,7 @@ class Layout:
 @lru_cache(maxsize=256)
 def _heading(name: str, type_: str, liberated: bool) -> tuple[tuple[str, ...], str]:
     """A district's name in lines (four at most, the last cut if need be), and its kind line."""
-    lines = tuple(_wrap(name, SMALL, TILE - 2 * PAD, bold=True))
+    lines = _wrap(name, SMALL, TILE - 2 * PAD, bold=True)
     if len(lines) > 4:
         lines = (*lines[:3], fit_text(" ".join(lines[3:]), SMALL, TILE - 2 * PAD, True))
     return lines, "LIBERATED" if liberated else type_.upper()
@@ -269,37 +271,50 @@ def _needed(c: CellView) -> int:
 
 
 def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
-    """A district in ``box``. On a canvas, its pixels are kept and pasted when the same district comes back at the
-    same height (most of a board's districts do not change with a move): what lies in its box before it is drawn
-    is the table and the ends of the streets at its sides' middles, which it covers whole, so its box's pixels
-    depend on nothing but the district and its height."""
-    if not isinstance(img, Canvas):
-        _draw_tile(img, draw, c, box)
-        return
+    """A district in ``box``, its pixels kept (:func:`_kept`) while the same district comes back at the same height
+    (most of a board's districts do not change with a move): what lies in its box before it is drawn is the table
+    and the ends of the streets at its sides' middles, which it covers whole, so its box's pixels depend on
+    nothing but the district and its height."""
     x0, y0, x1, y1 = box
-    area = (x0, y0, x1 + 1, y1 + 1)  # (a box's right and bottom edges are drawn)
-    key = (id(img.palette), y1 - y0, json.dumps(c, sort_keys=True))
-    kept = _tiles.get(key)
+
+    def texts() -> list[tuple[str, int, bool]]:
+        if c["type"] == "Highway":
+            return []
+        lines, kind = _heading(c["name"], c["type"], c["liberated"])
+        return [(line, SMALL, False) for line in (*lines, kind)] + [
+            (item.text, item.size, item.decorative) for item in _pieces(c) if item.text]
+
+    _kept(img, (x0, y0, x1 + 1, y1 + 1), ("district", y1 - y0, repr(c)), lambda: _draw_tile(img, draw, c, box),
+          texts)  # (a box's right and bottom edges are drawn)
+
+
+def _kept(img: Surface, area: tuple[int, int, int, int], key: tuple[object, ...], draw: Callable[[], None],
+          texts: Callable[[], list[tuple[str, int, bool]]]) -> None:
+    """``draw`` what fills ``area``, or on a canvas paste its pixels kept from a board that drew it with the same
+    ``key``: for parts whose pixels depend on nothing but the key (the table under them, and what they cover
+    whole). ``texts`` are what the kept pixels show, told to the recorder as drawing them tells them. (``repr``
+    of a view's part keys it: equal reprs are equal parts; the same part built in another order only misses.)"""
+    if not isinstance(img, Canvas):
+        draw()
+        return
+    full = (id(img.palette), *key)
+    kept = _areas.get(full)
     if kept is None:
-        _draw_tile(img, draw, c, box)
-        _tiles.put(key, img.image.crop(area))
+        draw()
+        _areas.put(full, img.image.crop(area))
         return
     img.image.paste(kept, area)
-    if recording_on() and c["type"] != "Highway":  # the texts the kept pixels show, as drawing them tells them
-        lines, kind = _heading(c["name"], c["type"], c["liberated"])
-        for line in (*lines, kind):
-            note_text(line, SMALL)
-        for item in _pieces(c):
-            if item.text:
-                note_text(item.text, item.size, item.decorative)
+    if recording_on():
+        for text, size, decorative in texts():
+            note_text(text, size, decorative)
 
 
-def _tile_bytes(tile: Image.Image) -> int:
-    return 200 + tile.width * tile.height
+def _area_bytes(area: Image.Image) -> int:
+    return 200 + area.width * area.height
 
 
-TILES_BYTES = 2 << 20  # the districts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
-_tiles: Kept[tuple[int, int, str], Image.Image] = Kept(TILES_BYTES, _tile_bytes)
+AREAS_BYTES = 2 << 20  # the parts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
+_areas: Kept[tuple[object, ...], Image.Image] = Kept(AREAS_BYTES, _area_bytes)
 
 
 def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
@@ -503,13 +518,23 @@ def _police(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -
     _put(img, (x, y + 14), "POLICE MORALE", TEXT, WHITE, "l", True)
     y += 34
     bw = (W - 2 * x - 4 * 6) / 5
-    for i, name in enumerate(("Timid", "Alert", "Bold", "Brutal", "Deadly")):
-        bx = x + i * (bw + 6)
-        current = view["morale"] == i + 1
-        draw.rounded_rectangle((bx, y, bx + bw, y + 34), radius=8, fill=(180, 40, 40) if current else PANEL,
-                               outline=WHITE if current else PANEL_EDGE, width=4 if current else 2)
-        _put(img, (bx + bw / 2, y + 17), f"{'» ' if current else ''}{name} {(1, 2, 2, 2, 3)[i]}", SMALL,
-             WHITE if current else MUTED, "m", current, under=(180, 40, 40) if current else PANEL)
+    track = [(f"{'» ' if view['morale'] == i + 1 else ''}{name} {(1, 2, 2, 2, 3)[i]}", SMALL, False)
+             for i, name in enumerate(("Timid", "Alert", "Bold", "Brutal", "Deadly"))]
+
+    def morale(top: float) -> None:
+        for i, (text, size, _) in enumerate(track):
+            bx = x + i * (bw + 6)
+            current = view["morale"] == i + 1
+            draw.rounded_rectangle((bx, top, bx + bw, top + 34), radius=8, fill=(180, 40, 40) if current else PANEL,
+                                   outline=WHITE if current else PANEL_EDGE, width=4 if current else 2)
+            _put(img, (bx + bw / 2, top + 17), text, size, WHITE if current else MUTED, "m", current,
+                 under=(180, 40, 40) if current else PANEL)
+
+    if y == int(y):  # the track on the table (its pixels kept: one paste; the level changes a few times a game)
+        _kept(img, (x, int(y), math.ceil(x + 4 * (bw + 6) + bw) + 1, int(y) + 35), ("morale", view["morale"]),
+              lambda: morale(y), lambda: track)
+    else:
+        morale(y)
     y += 44
     width = W - 2 * x
     y = _lines(img, x, y, f"Police ops cards a turn: {view['draws']}. Staging: {view['staging_cops']} cops, "

@@ -1,7 +1,8 @@
-"""Bloc by Bloc's kept districts (``render/blocbybloc.py``): a district drawn once is pasted from its kept pixels
-when it comes back at the same height. What must hold: a board drawn with kept districts is the same PNG, byte for
-byte, as the same board drawn with none kept, and it tells the phone-text recorder the same texts at the same
-sizes; and the kept pixels are really used (a board drawn again keeps nothing new)."""
+"""Bloc by Bloc's kept parts (``render/blocbybloc.py``): a district drawn once is pasted from its kept pixels when it
+comes back at the same height, the police morale track when it shows the same level. What must hold: a board drawn
+with kept parts is the same PNG, byte for byte, as the same board drawn with none kept, and it tells the phone-text
+recorder the same texts at the same sizes; and the kept pixels are really used (a board drawn again keeps nothing
+new, and finds every part kept)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from PIL import Image
 
 import render.blocbybloc as rb
 from engine.blocbybloc import BlocByBloc
@@ -18,6 +20,19 @@ from render.common import Kept, recording
 
 G = BlocByBloc()
 NAMES = ["Мария", "Zoë Åström", "李小龙", "Dmitri"]
+
+
+class Counted(Kept[tuple[object, ...], Image.Image]):
+    """The kept parts, counting the parts found kept."""
+
+    def __init__(self) -> None:
+        super().__init__(rb.AREAS_BYTES, rb._area_bytes)
+        self.found = 0
+
+    def get(self, key: tuple[object, ...]) -> Image.Image | None:
+        value = super().get(key)
+        self.found += value is not None
+        return value
 
 
 @cache
@@ -33,54 +48,45 @@ def states(seats: int, seed: int) -> tuple[BlocState, ...]:
     return tuple(out)
 
 
-def drawn(state: BlocState, viewer: int | None, cold: bool) -> tuple[bytes, Counter[tuple[str, int]]]:
-    """The PNG of ``state`` for ``viewer`` drawn afresh (``cold``: with no district kept) and the texts it told."""
-    warm = rb._tiles
-    rb._tiles = fresh()
-    try:  # first drawn unrecorded, with no district kept: the chips and labels it makes are made (made within a
-        rb._recent.clear()  # recording, they tell their texts once more)
-        rb.render(G.view(state, viewer), NAMES)
-    finally:
-        rb._tiles = warm
+def drawn(state: BlocState, viewer: int | None, kept: Counted) -> tuple[bytes, Counter[tuple[str, int]]]:
+    """The PNG of ``state`` for ``viewer`` drawn afresh with the parts ``kept`` and the texts it told."""
+    rb._areas = Counted()  # first drawn unrecorded and with nothing kept: the chips and labels it uses are made
+    rb._recent.clear()  # (made within a recording, they would tell their texts once more)
+    rb.render(G.view(state, viewer), NAMES)
+    rb._areas = kept
     rb._recent.clear()
-    if cold:
-        rb._tiles = fresh()
-    try:
-        with recording() as seen:
-            png = rb.render(G.view(state, viewer), NAMES)
-    finally:
-        rb._tiles = warm
+    with recording() as seen:
+        png = rb.render(G.view(state, viewer), NAMES)
     return png, Counter((d.text, d.size) for d in seen)
 
 
-def fresh() -> Kept[tuple[int, int, str], object]:
-    return Kept(rb.TILES_BYTES, rb._tile_bytes)
-
-
 @pytest.fixture(autouse=True)
-def no_kept_districts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no district kept (and leaves the module's own kept ones as they were)."""
-    monkeypatch.setattr(rb, "_tiles", fresh())
+def own_kept_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module's kept parts as they were after each test."""
+    monkeypatch.setattr(rb, "_areas", Counted())
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 24), (4, 28)])
-def test_kept_districts_make_the_same_picture_and_tell_the_same_texts(seats: int, seed: int) -> None:
+def test_kept_parts_make_the_same_picture_and_tell_the_same_texts(seats: int, seed: int) -> None:
     played = states(seats, seed)
     assert len(played) > 60
+    warm = Counted()
     hits = 0
     for i, state in enumerate(played[::7]):
         viewer = None if i % 2 else i % seats
-        before = len(rb._tiles.items)
-        warm = drawn(state, viewer, cold=False)
-        hits += len(rb._tiles.items) - before < 25  # some of its districts came from the kept ones
-        assert drawn(state, viewer, cold=True) == warm
+        before = warm.found
+        board = drawn(state, viewer, warm)
+        hits += warm.found > before
+        assert drawn(state, viewer, Counted()) == board
     assert hits > len(played[::7]) // 2
 
 
-def test_a_board_drawn_again_keeps_no_new_district() -> None:
+def test_a_board_drawn_again_keeps_no_new_part() -> None:
     state = states(2, 24)[40]
-    first = drawn(state, None, cold=False)
-    kept = len(rb._tiles.items)
-    assert 0 < kept <= 25
-    assert drawn(state, None, cold=False) == first
-    assert len(rb._tiles.items) == kept
+    kept = Counted()
+    first = drawn(state, None, kept)
+    parts = len(kept.items)
+    assert 25 <= parts <= 26  # its districts and the police morale track
+    assert drawn(state, None, kept) == first
+    assert len(kept.items) == parts
+    assert kept.found == parts
