@@ -17,13 +17,12 @@ picture as "waiting for a reaction", without its card, choices or faction (rules
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 from PIL import Image, ImageDraw
 
@@ -262,9 +261,23 @@ def _flow(items: list[Label], width: int) -> list[list[Label]]:
 
 
 def _needed(c: CellView) -> int:
-    """How tall a district must be to hold its heading and its pieces."""
+    """How tall a district must be to hold its heading and its pieces (remembered by the district's ``repr``:
+    most districts are the same from one board to the next)."""
     if c["type"] == "Highway":
         return 60
+    key = repr(c)
+    height = _heights.get(key)
+    if height is None:
+        height = _heights[key] = _height(c)
+        while len(_heights) > 4096:
+            _heights.pop(next(iter(_heights)), None)
+    return height
+
+
+_heights: dict[str, int] = {}  # the heights of the districts of the last boards, by the district's repr
+
+
+def _height(c: CellView) -> int:
     lines, _ = _heading(c["name"], c["type"], c["liberated"])
     rows = _flow(_pieces(c), TILE - 2 * PAD)
     return PAD + 24 * (len(lines) + 1) + 4 + len(rows) * (CHIP_H + 6) + PAD
@@ -557,6 +570,11 @@ def _factions(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, names: li
     _put(img, (x, y + 14), "FACTIONS, IN THIS NIGHT'S TURN ORDER", TEXT, WHITE, "l", True)
     y += 34
     asked = set(owing(view))
+
+    def badge(top: float, f: int) -> None:
+        draw.rounded_rectangle((x + 6, top, x + 48, top + 42), radius=8, fill=FACTION_COLOURS[f], outline=INK, width=2)
+        _put(img, (x + 27, top + 21), LETTERS[f], BIG, INK, "m", True, under=FACTION_COLOURS[f])
+
     for f in view["order"]:
         fv = view["factions"][f]
         acting = view["acting"] == f and f in asked and not view["pending"]
@@ -564,8 +582,11 @@ def _factions(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, names: li
         tag = "TURN" if acting else "ASKED" if f in asked else "WON" if won else ""
         top = y
         y += 8
-        draw.rounded_rectangle((x + 6, y, x + 48, y + 42), radius=8, fill=FACTION_COLOURS[f], outline=INK, width=2)
-        _put(img, (x + 27, y + 21), LETTERS[f], BIG, INK, "m", True, under=FACTION_COLOURS[f])
+        if y == int(y):  # the faction's letter on the table (its pixels kept: one paste)
+            _kept(img, (x + 6, int(y), x + 49, int(y) + 43), ("faction", f), partial(badge, y, f),
+                  partial(list, [(LETTERS[f], BIG, False)]))
+        else:
+            badge(y, f)
         tx = x + 58
         right = W - x - 10
         if tag:
@@ -640,7 +661,7 @@ def render(view: BlocView, names: Sequence[str]) -> bytes:
     drawn = dict(view)
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
     drawn["viewer"] = view["viewer"] if _own(view) else None
-    key = json.dumps([drawn, shown], sort_keys=True)
+    key = repr([drawn, shown])  # (equal reprs are equal views; the same view built in another order only misses)
     with _drawing:  # a move's pictures render in threads at once: the second waits for the first, then reuses it
         png = _recent.get(key)
         if png is None:
