@@ -289,20 +289,22 @@ def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, 
     and the ends of the streets at its sides' middles, which it covers whole, so its box's pixels depend on
     nothing but the district and its height."""
     x0, y0, x1, y1 = box
-
-    def texts() -> list[tuple[str, int, bool]]:
-        if c["type"] == "Highway":
-            return []
-        lines, kind = _heading(c["name"], c["type"], c["liberated"])
-        return [(line, SMALL, False) for line in (*lines, kind)] + [
-            (item.text, item.size, item.decorative) for item in _pieces(c) if item.text]
-
     _kept(img, (x0, y0, x1 + 1, y1 + 1), ("district", y1 - y0, repr(c)), lambda: _draw_tile(img, draw, c, box),
-          texts)  # (a box's right and bottom edges are drawn)
+          partial(_tile_texts, c))  # (a box's right and bottom edges are drawn)
+
+
+def _tile_texts(c: CellView) -> list[tuple[str, int, bool]]:
+    """The texts a district shows (its heading and its chips' words), as drawing it tells the recorder."""
+    if c["type"] == "Highway":
+        return []
+    lines, kind = _heading(c["name"], c["type"], c["liberated"])
+    return [(line, SMALL, False) for line in (*lines, kind)] + [
+        (item.text, item.size, item.decorative) for item in _pieces(c) if item.text]
 
 
 def _kept(img: Surface, area: tuple[int, int, int, int], key: tuple[object, ...], draw: Callable[[], None],
-          texts: Callable[[], list[tuple[str, int, bool]]]) -> None:
+          texts: Callable[[], list[tuple[str, int, bool]]], store: Kept[tuple[object, ...], Image.Image] | None = None
+          ) -> None:
     """``draw`` what fills ``area``, or on a canvas paste its pixels kept from a board that drew it with the same
     ``key``: for parts whose pixels depend on nothing but the key (the table under them, and what they cover
     whole). ``texts`` are what the kept pixels show, told to the recorder as drawing them tells them. (``repr``
@@ -310,11 +312,12 @@ def _kept(img: Surface, area: tuple[int, int, int, int], key: tuple[object, ...]
     if not isinstance(img, Canvas):
         draw()
         return
+    store = _areas if store is None else store
     full = (id(img.palette), *key)
-    kept = _areas.get(full)
+    kept = store.get(full)
     if kept is None:
         draw()
-        _areas.put(full, img.image.crop(area))
+        store.put(full, img.image.crop(area))
         return
     img.image.paste(kept, area)
     if recording_on():
@@ -328,6 +331,8 @@ def _area_bytes(area: Image.Image) -> int:
 
 AREAS_BYTES = 2 << 20  # the parts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
 _areas: Kept[tuple[object, ...], Image.Image] = Kept(AREAS_BYTES, _area_bytes)
+CITIES_BYTES = 2 << 20  # whole cities kept (~0.6-1 MB each): the public picture and the mover's of one move share it
+_cities: Kept[tuple[object, ...], Image.Image] = Kept(CITIES_BYTES, _area_bytes)
 
 
 def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
@@ -652,6 +657,33 @@ def layout(view: BlocView, names: Sequence[str]) -> Layout:
                                for r in "ABCDE"))
 
 
+def _city(img: Surface, view: BlocView, at: Layout, marked: tuple[str, ...]) -> None:
+    """The streets, the districts, the highways' links and names, the barricades and the last move's marks: all
+    within 4 px of the districts' boxes (on the table, nothing drawn there before)."""
+    draw = img.draw
+    _streets(draw, view, at, False)
+    for c in view["cells"]:
+        _tile(img, draw, c, at.box(c["cell"]))
+    _streets(draw, view, at, True)
+    for c in view["cells"]:
+        if c["type"] == "Highway":  # its name over the links that cross it
+            x0, y0, x1, _ = at.box(c["cell"])
+            # over the links (not one colour): a whole label, as it always was (set glyph by glyph there, the
+            # pixels where its bold letters' edges overlap came out different)
+            _label("HIGHWAY", SMALL, WHITE, True).paste(img, ((x0 + x1) / 2, y0 + 18), "m", under=EXACT)
+    _barricades(img, draw, view, at)
+    for cell in marked:  # the districts the last move touched: a dashed white outline in the gap around them
+        x0, y0, x1, y1 = at.box(cell)
+        dashed_rect(draw, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), MARK, width=3, dash=9)
+
+
+def _city_texts(view: BlocView) -> list[tuple[str, int, bool]]:
+    """The texts :func:`_city` sets, in its order."""
+    out = [text for c in view["cells"] for text in _tile_texts(c)]
+    out += [("HIGHWAY", SMALL, False) for c in view["cells"] if c["type"] == "Highway"]
+    return out + [(str(conn["barricades"]), TEXT, False) for conn in view["connections"] if conn["barricades"]]
+
+
 # --- the whole picture ---------------------------------------------------------------------------------------------
 def render(view: BlocView, names: Sequence[str]) -> bytes:
     """The picture of one ``BlocByBloc.view()`` as PNG bytes; ``names`` are display names by seat.
@@ -739,21 +771,10 @@ def draw_board(view: BlocView, names: list[str], img: Surface) -> float:
     if last is not None and last["text"]:
         y = _lines(img, x, y, f"Last: {last['text']}", TEXT, WHITE, W - 2 * x, False, step=28)
     at = layout(view, names)
-    _streets(draw, view, at, False)
-    for c in view["cells"]:
-        _tile(img, draw, c, at.box(c["cell"]))
-    _streets(draw, view, at, True)
-    for c in view["cells"]:
-        if c["type"] == "Highway":  # its name over the links that cross it
-            x0, y0, x1, _ = at.box(c["cell"])
-            # over the links (not one colour): a whole label, as it always was (set glyph by glyph there, the
-            # pixels where its bold letters' edges overlap came out different)
-            _label("HIGHWAY", SMALL, WHITE, True).paste(img, ((x0 + x1) / 2, y0 + 18), "m", under=EXACT)
-    _barricades(img, draw, view, at)
-    if last is not None:  # the districts the last move touched: a dashed white outline in the gap around them
-        for cell in last["cells"]:
-            x0, y0, x1, y1 = at.box(cell)
-            dashed_rect(draw, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), MARK, width=3, dash=9)
+    marked = tuple(last["cells"]) if last is not None else ()
+    key = ("city", at.top, at.rows, repr(view["cells"]), repr(view["connections"]), marked)
+    _kept(img, (0, at.top - 4, W, at.bottom + 5), key, partial(_city, img, view, at, marked),
+          partial(_city_texts, view), _cities)  # (the marks of the last move reach 4 px around the districts)
     y = at.bottom + 10
     draw.line((MARGIN, y, W - MARGIN, y), fill=PANEL_EDGE, width=2)
     y = _goal(img, view, y + 10)
