@@ -742,9 +742,10 @@ def render_rgb(view: BlocView, names: Sequence[str]) -> Image.Image:
 
 
 def _draw(view: BlocView, names: list[str]) -> bytes:
-    """The picture drawn straight into its palette (:class:`~render.common.Canvas`), cut and encoded."""
+    """The picture drawn straight into its palette (:class:`~render.common.Canvas`), its rows down to the board's
+    end encoded (straight from the canvas's rows: no crop)."""
     img = Canvas(_background(), _board_palette(), _table())
-    return encode_png(img.image.crop((0, 0, W, int(draw_board(view, names, img)) + 10)))
+    return encode_png(img.image, height=int(draw_board(view, names, img)) + 10)
 
 
 def draw_board(view: BlocView, names: list[str], img: Surface) -> float:

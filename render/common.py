@@ -1282,7 +1282,8 @@ def _png_rows(background: Image.Image) -> Image.Image:
     return image
 
 
-def encode_png(image: Image.Image, palette: Image.Image | None = None, level: int = 1) -> bytes:
+def encode_png(image: Image.Image, palette: Image.Image | None = None, level: int = 1,
+               height: int | None = None) -> bytes:
     """Encode as PNG, fast. With ``palette`` (from :func:`palette_image`) each pixel is first mapped to
     the nearest palette colour, without dithering: a third of the bytes to filter and deflate, which
     makes encoding several times faster and the file smaller. Flat drawings lose nothing visible
@@ -1292,18 +1293,25 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None, level: in
     A palette picture is written here, rows unfiltered (filters do not help palette indices) and deflated by
     :data:`DEFLATE`; other modes by Pillow. ISA-L's level 3 is its slowest and no smaller on these pictures than
     its level 1 or 2 (BLOCK's 5-player sheets: 7.3 ms and 74 KB against 1.3 ms and 71 KB), so 2 is its most. A
-    :class:`Canvas`'s own picture is deflated straight from its buffer (see :func:`_png_rows`)."""
+    :class:`Canvas`'s own picture is deflated straight from its buffer (see :func:`_png_rows`). ``height``: only
+    the picture's top rows, that many (a board drawn on a table taller than it needs), as a crop to them would
+    give, without the crop's copy."""
+    if height is not None and not 0 < height <= image.height:
+        raise ValueError(f"height {height} is not within the picture's {image.height} rows")
+    if height is not None and (getattr(image, "_png_rows", None) or (None,))[0] is not image.im:
+        image, height = image.crop((0, 0, image.width, height)), None  # (not a canvas's own rows: cut it)
     if palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     if image.mode != "P":
         buf = io.BytesIO()
         image.save(buf, format="PNG", optimize=False, compress_level=level)
         return buf.getvalue()
-    width, height = image.size
+    width, rows_of = image.size
+    height = rows_of if height is None else height
     mapped = getattr(image, "_png_rows", None)
     data: bytes | memoryview
     if mapped is not None and mapped[0] is image.im:  # (still its own pixels: nothing replaced them)
-        data = mapped[1]
+        data = memoryview(mapped[1])[:(width + 1) * height]
     else:
         rows = Image.new("P", (width + 1, height), 0)  # each row after its filter byte: 0, none
         rows.paste(image, (1, 0))

@@ -193,6 +193,11 @@ def test_a_canvas_picture_is_written_from_its_own_rows(deflate: str, monkeypatch
     assert encode_png(canvas.image) == encode_png(canvas.image.copy())
     crop = canvas.image.crop((5, 5, 100, 90))
     assert decode(encode_png(crop), rgb=False).tobytes() == crop.tobytes()
+    top = canvas.image.crop((0, 0, canvas.image.width, 70))  # the top rows only: the same file as a crop to them
+    assert encode_png(canvas.image, height=70) == encode_png(top) == encode_png(canvas.image.copy(), height=70)
+    assert decode(encode_png(canvas.image, height=70), rgb=False).tobytes() == top.tobytes()
+    with pytest.raises(ValueError):
+        encode_png(canvas.image, height=canvas.image.height + 1)
 
 
 def test_glyphs_on_the_table_match_glyph_by_glyph() -> None:
