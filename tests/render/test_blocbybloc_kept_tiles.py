@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 
 import pytest
 from PIL import Image
@@ -17,8 +16,8 @@ from PIL import Image
 import render.blocbybloc as rb
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.model import BlocState
-from engine.rng import Rng
 from render.common import Kept, recording
+from tests.render.test_blocbybloc_render import playout
 
 G = BlocByBloc()
 NAMES = ["Мария", "Zoë Åström", "李小龙", "Dmitri"]
@@ -48,17 +47,9 @@ class Stores:
         rb._areas, rb._cities = self.areas, self.cities
 
 
-@cache
 def states(seats: int, seed: int) -> tuple[BlocState, ...]:
-    """A seeded game's states, each move the engine's ``sample_move`` for the lowest seat to act."""
-    state = G.new_game(seats, {}, seed)
-    rng = Rng(seed)
-    out = [state]
-    while G.to_act(state) and len(out) < 400:
-        seat = min(G.to_act(state))
-        state, _ = G.apply(state, seat, G.sample_move(state, seat, rng))
-        out.append(state)
-    return tuple(out)
+    """A seeded game's first 400 states (:func:`tests.render.test_blocbybloc_render.playout`'s)."""
+    return playout(seats, seed)[:400]
 
 
 def drawn(state: BlocState, viewer: int | None, kept: Stores) -> tuple[bytes, Counter[tuple[str, int]]]:
