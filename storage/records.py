@@ -9,7 +9,7 @@ them, in the order the games ended, and gives the same numbers.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -94,8 +94,14 @@ async def rules_of(conn: aiosqlite.Connection, guild_id: int | None) -> RatingRu
         return RatingRules()
     rows = await conn.execute_fetchall("SELECT rate_bots, rate_handed FROM guild_settings WHERE guild_id = ?",
                                        (guild_id,))
+    return rules_in(rows)
+
+
+def rules_in(rows: Iterable[Any]) -> RatingRules:
+    """The rating rules a read of ``guild_settings``' ``rate_bots`` and ``rate_handed`` found (the defaults when it
+    found no row: a server that set none)."""
     row = next(iter(rows), None)
-    return RatingRules(bool(row["rate_bots"]), row["rate_handed"]) if row else RatingRules()
+    return RatingRules(bool(row["rate_bots"]), row["rate_handed"]) if row is not None else RatingRules()
 
 
 # What settling a game reads, sent with the change that ends it (storage.db): whether it was settled already, the
@@ -132,7 +138,7 @@ def settle_writes(found: Sequence[Sequence[Any]], table_id: int, now: float) -> 
     result = json.loads(table["result"])
     facts = [SeatFacts(s["user_id"], s["bot"], bool(s["handed"])) for s in seats]
     cooperative = bool(result.get("cooperative"))
-    rules = next((RatingRules(bool(r["rate_bots"]), r["rate_handed"]) for r in rules_rows), RatingRules())
+    rules = rules_in(rules_rows)
     if table["guild_id"] is None:
         rules = RatingRules()
     rated = who_is_rated(facts, in_server=table["guild_id"] is not None, host_rated=bool(table["rated"]),
