@@ -102,6 +102,11 @@ class LazyRenderer(Generic[V]):
             self._render = self._load()
         return self._render
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the renderer's module was imported."""
+        return self._render is not None
+
     def __call__(self, view: V, names: Sequence[str]) -> bytes:
         return self.load()(view, names)
 

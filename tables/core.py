@@ -62,7 +62,6 @@ class TableLocks:
         return len(self._locks)
 
 
-
 class Situations:
     """The situations last worked out, by table and version, so that requests at one position share one: a player
     walking a move menu one pick at a time, opening My view, typing in /move's autocomplete. A table's stored state
@@ -89,6 +88,7 @@ class Situations:
             self._known.popitem(last=False)
 
     def of(self, table: TableRow, game: Game) -> Situation:
+        """The situation of ``table`` as read: the one kept for its version, else loaded (and kept)."""
         key = (table.id, table.created_at, table.version, game.key)
         sit = self._known.get(key)
         if sit is not None:
@@ -99,6 +99,7 @@ class Situations:
         sit = Situation.of(game, game.load(table.state or {}))
         self._put(key, sit)
         return sit
+
 
 class Core:
     """Storage, the catalogue of games, the clock and seeds; lookups every request starts with."""

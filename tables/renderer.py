@@ -59,19 +59,22 @@ def _catalog() -> Catalog:
     return default_catalog()
 
 
+def _lazy_renderers() -> list[LazyRenderer[Any]]:
+    """The platform's renderers that import their module on first use."""
+    found = (_catalog().entry(game.key).render for game in _catalog().all())
+    return [render for render in found if isinstance(render, LazyRenderer)]
+
+
 def load_renderers() -> None:
     """In a worker, as it starts (the pool's initializer): import every renderer of the platform (their modules and
     Pillow's), so that the first picture of a game waits for its own sprites at most."""
-    for game in _catalog().all():
-        render = _catalog().entry(game.key).render
-        if isinstance(render, LazyRenderer):
-            render.load()
+    for render in _lazy_renderers():
+        render.load()
 
 
 def renderers_loaded() -> tuple[int, bool]:
     """In a worker: its process id, and whether every renderer of the platform is loaded there."""
-    return os.getpid(), all(not isinstance(r, LazyRenderer) or r._render is not None
-                            for r in (_catalog().entry(g.key).render for g in _catalog().all()))
+    return os.getpid(), all(render.loaded for render in _lazy_renderers())
 
 
 def draw(key: str, view: Any, names: Sequence[str]) -> bytes:
