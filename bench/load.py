@@ -473,13 +473,11 @@ class PlainLoop:
         self.runtime: Any = None
         self.before: set[asyncio.Task[Any]] = set()
         self.lifted = False
-        self.lifted_s = 0.0  # CPU seconds of lift, restore and adopt (the bench's own, not printed)
 
     def lift(self) -> None:
         env, loop = self.env, self.env._loop
         if self.lifted or loop is None or env._runtime is None:
             return
-        cpu = time.process_time()
         self.runtime = env._runtime
         own = vars(loop)
         for name in LOOP_HOOKS:
@@ -499,13 +497,11 @@ class PlainLoop:
                 self.submits[executor_type] = observed
         self.before = asyncio.all_tasks(loop)
         self.lifted = True
-        self.lifted_s += time.process_time() - cpu
 
     def restore(self) -> None:
         """simcord's instrumentation back (while the same bot is attached)."""
         if not self.lifted:
             return
-        cpu = time.process_time()
         self.lifted = False
         attached = self.env._runtime is self.runtime and self.env._loop is not None
         if attached:
@@ -517,7 +513,6 @@ class PlainLoop:
             if sc_runtime._EXECUTOR_SUBMITS.get(executor_type, (None, None))[1] is observed:
                 executor_type.submit = observed  # type: ignore[attr-defined]
         self.hooks, self.submits, self.monotonic = {}, {}, None
-        self.lifted_s += time.process_time() - cpu
 
     def adopt(self) -> tuple[int, int]:
         """After :meth:`restore`, with the members stopped: the bot's tasks started in the window that still run are
@@ -526,7 +521,6 @@ class PlainLoop:
         env, loop = self.env, self.env._loop
         if loop is None or env._runtime is not self.runtime:
             return 0, 0
-        cpu = time.process_time()
         me = asyncio.current_task()
         work = env._work
         tasks = 0
@@ -545,7 +539,6 @@ class PlainLoop:
             self._virtual(handle)
             timers += 1
         self.before = set()
-        self.lifted_s += time.process_time() - cpu
         return tasks, timers
 
     def _virtual(self, handle: asyncio.TimerHandle) -> None:
