@@ -87,10 +87,12 @@ class Blockhouse(commands.Bot):
         # Blockhouse has no voice: without PyNaCl/davey discord.py would warn twice at every start.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        # Default intents only: slash commands and components need no privileged intent. Ready 0.5 s after the
-        # gateway's last server arrives (discord.py waits 2 s by default).
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, guild_ready_timeout=0.5, tree_cls=Tree)
+        # Only the servers' channels and threads: slash commands and components reach a bot whatever its intents,
+        # and Blockhouse reads no messages, so Discord sends it none of the message events (each board posted or
+        # edited would come back as one to parse and cache) and discord.py keeps no message cache. Ready 0.5 s
+        # after the gateway's last server arrives (discord.py waits 2 s by default).
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True),
+                         max_messages=None, help_command=None, guild_ready_timeout=0.5, tree_cls=Tree)
         self.settings = settings
         self.registry = registry or default_catalog()
         self.sync_commands = sync
