@@ -61,6 +61,7 @@ T = TypeVar("T")
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 LATE_BATCH = 10  # late turns played out (and their boards posted) before the clock looks for more
 LATE_PER_TICK = 100  # late turns played out at most per tick (a restart after a long stop catches up over ticks)
+AUTOCOMPLETE_WITHIN = 2.0  # seconds after a keystroke past which /move's autocomplete answers from what is known
 BOARD_LOOKBACK = 20  # messages looked at for a board that may have been posted just before the process stopped
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
@@ -798,8 +799,11 @@ class GameCog(commands.Cog):
         if self.bot.closing:
             return []
         self._working()
+        # Discord wants the answer within 3 s of the keystroke: past AUTOCOMPLETE_WITHIN the answer is what is known
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         try:  # from the choices worked out at this position before, if any (every keystroke asks)
-            choices = await self.quick.choices(interaction.channel_id or 0, actor_of(interaction), current)
+            choices = await self.quick.choices(interaction.channel_id or 0, actor_of(interaction), current,
+                                               within=AUTOCOMPLETE_WITHIN - age)
         except Exception:
             log.exception("autocomplete failed in channel %s", interaction.channel_id)
             return []

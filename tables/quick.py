@@ -3,7 +3,8 @@
 - :class:`QuickChoices`: ``/move``'s autocomplete, which Discord asks at every keystroke and wants answered within
   3 s (an autocomplete cannot be deferred), answered from the choices last worked out for that player at that table,
   as long as the table's version is unchanged: one read of one index row instead of the table, its seats, its state
-  loaded and its menu built each keystroke.
+  loaded and its menu built each keystroke. When the database is too busy to say in time, the answer is what is
+  already known, and the work goes on for the next keystroke.
 - :func:`resume_bots`: at start-up, the bots whose move was cut short (the process stopped while they thought), found
   a page of running tables at a time (:mod:`storage.catchup`), each table resumed under its own lock, yielding to
   requests between pages; what each resumed table owes is handed back as soon as it is played.
@@ -31,17 +32,46 @@ KEPT = 512  # players' choices kept (the most recently asked); a busy evening ha
 class QuickChoices:
     """``/move``'s autocomplete from the choices last worked out for the player, while the table's version is the one
     they were worked out at (every change of a table bumps its version: a move, a resignation, a seat given away).
-    What the player typed filters them as :meth:`tables.presenter.Presenter.choices` does."""
+    What the player typed filters them as :meth:`tables.presenter.Presenter.choices` does.
+
+    Asked with ``within`` (the seconds left before the answer is due), it waits no longer for the database: the
+    answer is then the player's choices last worked out there, if any, else none (a suggestion only: the move is
+    checked when it is played), while the version read and the choices go on being worked out and are kept for the
+    next keystroke. Keystrokes of one player at one table share that work while it is under way."""
 
     def __init__(self, service: TableService, kept: int = KEPT) -> None:
         self.service = service
         self.kept = kept
         # (channel, user) -> (table, version, every choice offered to the player then)
         self._known: OrderedDict[tuple[int, int], tuple[int, int, list[Choice]]] = OrderedDict()
+        self._working: dict[tuple[int, int], asyncio.Future[list[Choice]]] = {}
         self.hits = 0
         self.misses = 0
+        self.hurried = 0
+        """Answers given from what was known because the database did not answer within the time left."""
 
-    async def choices(self, channel_id: int, actor: Actor, typed: str = "") -> list[Choice]:
+    async def choices(self, channel_id: int, actor: Actor, typed: str = "", *,
+                      within: float | None = None) -> list[Choice]:
+        key = (channel_id, actor.user_id)
+        work = self._working.get(key)
+        if work is None:
+            work = self._working[key] = asyncio.ensure_future(self._work_out(channel_id, actor))
+            work.add_done_callback(lambda done: self._worked(key, done))
+        if within is not None and not work.done():
+            await asyncio.wait((work,), timeout=max(within, 0.0))  # (never cancels the work)
+        if work.done() or within is None:
+            offered = await asyncio.shield(work)
+        else:
+            self.hurried += 1
+            known = self._known.get(key)
+            offered = known[2] if known is not None else []
+        typed = " ".join(typed.split()).casefold()
+        if not typed:
+            return list(offered)
+        return [c for c in offered if typed in c.notation.casefold() or typed in c.label.casefold()]
+
+    async def _work_out(self, channel_id: int, actor: Actor) -> list[Choice]:
+        """Every choice the player has at the table here now (kept by the table's version)."""
         now = await open_version(self.service.db, channel_id)
         key = (channel_id, actor.user_id)
         if now is None or now[2] != ACTIVE:
@@ -51,20 +81,22 @@ class QuickChoices:
         if known is not None and known[:2] == now[:2]:
             self.hits += 1
             self._known.move_to_end(key)
-            offered = known[2]
-        else:
-            self.misses += 1
-            # (read after the version: if the table moves on in between, what is kept is newer than the version it is
-            # kept at, and the next keystroke works it out again)
-            offered = await self.service.choices(channel_id, actor, "")
-            self._known[key] = (now[0], now[1], offered)
-            self._known.move_to_end(key)
-            while len(self._known) > self.kept:
-                self._known.popitem(last=False)
-        typed = " ".join(typed.split()).casefold()
-        if not typed:
-            return list(offered)
-        return [c for c in offered if typed in c.notation.casefold() or typed in c.label.casefold()]
+            return known[2]
+        self.misses += 1
+        # (read after the version: if the table moves on in between, what is kept is newer than the version it is
+        # kept at, and the next keystroke works it out again)
+        offered = await self.service.choices(channel_id, actor, "")
+        self._known[key] = (now[0], now[1], offered)
+        self._known.move_to_end(key)
+        while len(self._known) > self.kept:
+            self._known.popitem(last=False)
+        return offered
+
+    def _worked(self, key: tuple[int, int], done: asyncio.Future[list[Choice]]) -> None:
+        if self._working.get(key) is done:
+            del self._working[key]
+        if not done.cancelled():
+            done.exception()  # retrieved: a failure is raised to (and logged by) the keystrokes waiting for it
 
 
 async def resume_bots(service: TableService, page: int = PAGE,

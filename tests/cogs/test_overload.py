@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+import cogs.game
+import tables.quick
 from cogs.client import Tree
 from tables.outcome import Actor
 from tables.quick import QuickChoices
@@ -106,3 +108,45 @@ async def test_move_autocomplete_is_worked_out_once_per_position(simcord_env: An
     assert asked == [mover.id, mover.id], "the move changed the table's version: worked out again"
     expected = await choices(thread.id, Actor(mover.id, mover.name))  # worked out afresh
     assert offered and [c["value"] for c in offered] == [c.notation for c in expected][:25]
+
+
+async def test_move_autocomplete_answers_from_what_is_known_while_the_database_is_busy(simcord_env: Any,
+                                                                                        monkeypatch: Any) -> None:
+    """A keystroke the database cannot serve in time (the machine saturated, other work ahead of it) is answered by
+    Discord's deadline from the choices last worked out for the player there, or with none when nothing is known yet;
+    the work goes on meanwhile and the next keystroke, once the database has answered, has it."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
+    bot = simcord_env.bot
+    quick = bot.get_cog("GameCog").quick
+    read = tables.quick.open_version
+    gate: Gate | None = None
+
+    async def busy(*args: Any) -> Any:
+        if gate is not None:
+            await gate.wait()
+        return await read(*args)
+
+    monkeypatch.setattr(tables.quick, "open_version", busy)
+    # (the bot's deadline shortened: with work held for outside input, simcord lets its clock follow the real one)
+    monkeypatch.setattr(cogs.game, "AUTOCOMPLETE_WITHIN", 0.05)
+    gate = Gate(simcord_env, "the database is busy with other work")
+    before = simcord_env.now()
+    assert await mover.autocomplete(thread, "move", "move", "") == [], "nothing worked out for the player yet"
+    waited = (simcord_env.now() - before).total_seconds()
+    assert gate.waiting == 1 and quick.hurried == 1 and quick.misses == 0
+    assert 0 < waited < 3, f"answered {waited} s after the keystroke (Discord waits 3 s)"
+    assert await mover.autocomplete(thread, "move", "move", "dr") == [], "a keystroke while it is worked out"
+    assert gate.waiting == 1, "shares the work under way"
+    gate.opened.set()
+    await simcord_env.settle()
+    assert quick.misses == 1, "worked out once the database answered, though nobody waited for it any more"
+    known = await mover.autocomplete(thread, "move", "move", "")
+    assert known and quick.misses == 1 and quick.hits == 1, "the next keystroke has it"
+
+    gate = Gate(simcord_env, "the database is busy again")
+    assert await mover.autocomplete(thread, "move", "move", "") == known, "what was known at this position"
+    assert quick.hurried == 3
+    gate.opened.set()
+    await simcord_env.settle()
+    assert bot.expired_interactions == 0
