@@ -630,9 +630,10 @@ class Load:
     """N tables of one game, their members, and the measured window."""
 
     def __init__(self, env: Any, bot: BenchBot, traffic: Traffic, game: str, players: int, seed: int,
-                 options: str | None, slash_share: float, patience: float) -> None:
+                 options: str | None, slash_share: float, patience: float, think: float = 0.0) -> None:
         self.env, self.bot, self.traffic, self.game = env, bot, traffic, game
         self.players, self.options, self.slash_share, self.patience = players, options, slash_share, patience
+        self.think = think  # mean seconds a member takes before each interaction of a turn (0: none)
         self.rng = random.Random(seed)
         self.tally = Tally()
         self.window: Window | None = None
@@ -899,6 +900,8 @@ class Seat:
     async def _send(self, kind: int, data: dict[str, Any], source: Any, board_id: int,
                     expect_choices: bool = False) -> Any:
         load = self.load
+        if load.think:  # a person reads what came and decides: an exponential wait, not counted in the answer's time
+            await asyncio.sleep(load.rng.expovariate(1 / load.think))
         started = time.perf_counter()
         record = self.last = self.traffic.emit(self.member, self.table.thread_id or 0, kind, data, source=source)
         load.tally.interactions += 1
@@ -1001,7 +1004,7 @@ LOG = LogCount()
 
 async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: int, measure: int,
                    options: str | None, slash_share: float, patience: float, folder: Path,
-                   template: Path, plain: bool = True) -> dict[str, Any]:
+                   template: Path, plain: bool = True, think: float = 0.0) -> dict[str, Any]:
     path = folder / f"load-{game}-{tables}.db"
     shutil.copyfile(template, path)
     bot = make_bot(path, seed)
@@ -1012,7 +1015,7 @@ async def run_load(game: str, tables: int, *, players: int, seed: int, warmup: i
         traffic.install()
         load: Load | None = None
         try:
-            load = Load(env, bot, traffic, game, players, seed, options, slash_share, patience)
+            load = Load(env, bot, traffic, game, players, seed, options, slash_share, patience, think)
             if plain:
                 load.plain = PlainLoop(env)
             guild = env.create_guild()
@@ -1101,7 +1104,8 @@ async def check_and_report(load: Load, tables: list[Table], game: str, count: in
     kids = {pid: e["children"][pid] - s["children"].get(pid, 0.0) for pid in e["children"]}
     per = (lambda x: x / moves * 1000) if moves else (lambda x: math.nan)
     return {
-        "game": game, "tables": count, "players": players, "moves": moves, "seconds": round(span, 2),
+        "game": game, "tables": count, "players": players, "think_s": load.think, "moves": moves,
+        "seconds": round(span, 2),
         "setup_s": round(setup_s, 1),
         "moves_per_s": round(moves / span, 2) if span else math.nan,
         "answer_ms": {"n": len(tally.answer_s), "p50": round(pct(tally.answer_s, 50) * 1000, 1),
@@ -1279,7 +1283,8 @@ def show(r: dict[str, Any]) -> None:
         return
     c = r["cpu_ms_per_move"]
     kids = ", ".join(f"{pid}: {v} ms" for pid, v in c["children"].items()) or "none"
-    print(f"{r['game']} × {r['tables']} table(s) of {r['players']}: {r['moves']} moves in {r['seconds']} s = "
+    think = f", members thinking {r['think_s']} s on average" if r.get("think_s") else ""
+    print(f"{r['game']} × {r['tables']} table(s) of {r['players']}{think}: {r['moves']} moves in {r['seconds']} s = "
           f"{r['moves_per_s']} moves/s (setup {r['setup_s']} s, run {r.get('wall_s')} s, settled after it in "
           f"{r.get('settle_after_s')} s)\n"
           f"  answer p50/p95/max {r['answer_ms']['p50']}/{r['answer_ms']['p95']}/{r['answer_ms']['max']} ms "
@@ -1319,6 +1324,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--warmup", type=int, default=None, help="uncounted moves first (default 20 + 2 per table)")
     p.add_argument("--slash", type=float, default=0.2, help="share of turns played with /move (default 0.2)")
     p.add_argument("--patience", type=float, default=60.0, help="seconds a member waits before giving up")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a member thinks before each interaction (exponential; default 0: none)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--simcord-window", action="store_true",
                    help="keep simcord's event-loop instrumentation during the measured window (the bench before it "
@@ -1348,7 +1355,8 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
                                    warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
                                    measure=args.moves if args.moves is not None else 300 + 3 * count,
                                    options=args.options, slash_share=args.slash, patience=args.patience,
-                                   folder=folder, template=template, plain=not args.simcord_window)
+                                   folder=folder, template=template, plain=not args.simcord_window,
+                                   think=args.think)
                 show(r)
                 sys.stdout.flush()
                 results.append(r)
