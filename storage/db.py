@@ -18,6 +18,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -85,7 +86,7 @@ class TableRow:
     status: str
     host_id: int
     seed: int | None
-    state: dict[str, Any] | None
+    state_text: str | None  # the game's state as stored (JSON): read as :attr:`state` when first asked
     version: int
     result: dict[str, Any] | None
     created_at: float
@@ -105,6 +106,12 @@ class TableRow:
     archive_at: float | None = None  # when a finished game's thread is due to be archived (set as it ends)
     last_ply: int = 0  # the ply of the last stored move (0: none yet)
     untold: tuple[str, ...] = ()  # the events of the stored moves no board has told yet (after announced_ply)
+
+    @cached_property
+    def state(self) -> dict[str, Any] | None:
+        """The game's state as stored, decoded when first read: a request at a position already worked out
+        (``tables.core.Situations``, by version) never decodes it, nor does a change's own answer."""
+        return json.loads(self.state_text) if self.state_text else None
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for s in self.seats:
@@ -163,7 +170,7 @@ def _table_row(row: sqlite3.Row) -> TableRow:
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         lobby_channel_id=row["lobby_channel_id"], lobby_message_id=row["lobby_message_id"],
         game=row["game"], options=json.loads(row["options"]), status=row["status"], host_id=row["host_id"],
-        seed=row["seed"], state=json.loads(row["state"]) if row["state"] else None, version=row["version"],
+        seed=row["seed"], state_text=row["state"], version=row["version"],
         result=json.loads(row["result"]) if row["result"] else None,
         created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
         announced_ply=row["announced_ply"], turn_seconds=row["turn_seconds"], on_timeout=row["on_timeout"],
