@@ -12,7 +12,6 @@ import logging
 import secrets
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
+from tables.recent import Recent
 from tables.situation import Situation
 
 log = logging.getLogger(__name__)
@@ -71,21 +71,14 @@ class Situations:
     player's menu holds thousands of drops."""
 
     def __init__(self, kept: int = SITUATIONS_KEPT) -> None:
-        self.kept = kept
-        self._known: OrderedDict[tuple[int, float, int, str], Situation] = OrderedDict()
+        self._known: Recent[tuple[int, float, int, str], Situation] = Recent(kept)
         self.hits = 0
         self.misses = 0
 
     def keep(self, table: TableRow, sit: Situation) -> None:
         """Keep ``sit`` as the position of ``table`` as just stored (the row a change returned): the next request
         there finds it with what was worked out for the answer to the move (the mover's menu, say)."""
-        self._put((table.id, table.created_at, table.version, sit.game.key), sit)
-
-    def _put(self, key: tuple[int, float, int, str], sit: Situation) -> None:
-        self._known[key] = sit
-        self._known.move_to_end(key)
-        while len(self._known) > self.kept:
-            self._known.popitem(last=False)
+        self._known.put((table.id, table.created_at, table.version, sit.game.key), sit)
 
     def of(self, table: TableRow, game: Game) -> Situation:
         """The situation of ``table`` as read: the one kept for its version, else loaded (and kept)."""
@@ -93,11 +86,10 @@ class Situations:
         sit = self._known.get(key)
         if sit is not None:
             self.hits += 1
-            self._known.move_to_end(key)
             return sit
         self.misses += 1
         sit = Situation.of(game, game.load(table.state or {}))
-        self._put(key, sit)
+        self._known.put(key, sit)
         return sit
 
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from storage import ACTIVE
 from storage.catchup import PAGE, BotTable, bot_tables, open_version
 from tables.outcome import Actor, Choice, Outcome
 from tables.play import Run
+from tables.recent import Recent
 from tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -41,9 +41,8 @@ class QuickChoices:
 
     def __init__(self, service: TableService, kept: int = KEPT) -> None:
         self.service = service
-        self.kept = kept
         # (channel, user) -> (table, version, every choice offered to the player then)
-        self._known: OrderedDict[tuple[int, int], tuple[int, int, list[Choice]]] = OrderedDict()
+        self._known: Recent[tuple[int, int], tuple[int, int, list[Choice]]] = Recent(kept)
         self._working: dict[tuple[int, int], asyncio.Future[list[Choice]]] = {}
         self.hits = 0
         self.misses = 0
@@ -75,21 +74,17 @@ class QuickChoices:
         now = await open_version(self.service.db, channel_id)
         key = (channel_id, actor.user_id)
         if now is None or now[2] != ACTIVE:
-            self._known.pop(key, None)
+            self._known.pop(key)
             return []
         known = self._known.get(key)
         if known is not None and known[:2] == now[:2]:
             self.hits += 1
-            self._known.move_to_end(key)
             return known[2]
         self.misses += 1
         # (read after the version: if the table moves on in between, what is kept is newer than the version it is
         # kept at, and the next keystroke works it out again)
         offered = await self.service.choices(channel_id, actor, "")
-        self._known[key] = (now[0], now[1], offered)
-        self._known.move_to_end(key)
-        while len(self._known) > self.kept:
-            self._known.popitem(last=False)
+        self._known.put(key, (now[0], now[1], offered))
         return offered
 
     def _worked(self, key: tuple[int, int], done: asyncio.Future[list[Choice]]) -> None:
