@@ -260,12 +260,12 @@ def _flow(items: list[Label], width: int) -> list[list[Label]]:
     return rows if rows[0] else []
 
 
-def _needed(c: CellView) -> int:
-    """How tall a district must be to hold its heading and its pieces (remembered by the district's ``repr``:
-    most districts are the same from one board to the next)."""
+def _needed(c: CellView, key: str | None = None) -> int:
+    """How tall a district must be to hold its heading and its pieces (remembered by the district's ``repr``,
+    ``key`` when the caller made it already: most districts are the same from one board to the next)."""
     if c["type"] == "Highway":
         return 60
-    key = repr(c)
+    key = repr(c) if key is None else key
     height = _heights.get(key)
     if height is None:
         height = _heights[key] = _height(c)
@@ -283,14 +283,15 @@ def _height(c: CellView) -> int:
     return PAD + 24 * (len(lines) + 1) + 4 + len(rows) * (CHIP_H + 6) + PAD
 
 
-def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+def _tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int],
+          key: str | None = None) -> None:
     """A district in ``box``, its pixels kept (:func:`_kept`) while the same district comes back at the same height
     (most of a board's districts do not change with a move): what lies in its box before it is drawn is the table
     and the ends of the streets at its sides' middles, which it covers whole, so its box's pixels depend on
-    nothing but the district and its height."""
+    nothing but the district and its height. ``key``: the district's ``repr``, when the caller made it already."""
     x0, y0, x1, y1 = box
-    _kept(img, (x0, y0, x1 + 1, y1 + 1), ("district", y1 - y0, repr(c)), lambda: _draw_tile(img, draw, c, box),
-          partial(_tile_texts, c))  # (a box's right and bottom edges are drawn)
+    _kept(img, (x0, y0, x1 + 1, y1 + 1), ("district", y1 - y0, repr(c) if key is None else key),
+          lambda: _draw_tile(img, draw, c, box), partial(_tile_texts, c))  # (a box's right and bottom edges are drawn)
 
 
 def _tile_texts(c: CellView) -> list[tuple[str, int, bool]]:
@@ -331,16 +332,45 @@ def _area_bytes(area: Image.Image) -> int:
 
 AREAS_BYTES = 2 << 20  # the parts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
 _areas: Kept[tuple[object, ...], Image.Image] = Kept(AREAS_BYTES, _area_bytes)
+BARE_BYTES = 6 << 20  # districts without their pieces, by tile and height (20 tables at once: ~170, 4.5 MB)
+_bare: Kept[tuple[object, ...], Image.Image] = Kept(BARE_BYTES, _area_bytes)
 CITIES_BYTES = 2 << 20  # whole cities kept (~0.6-1 MB each): the public picture and the mover's of one move share it
 _cities: Kept[tuple[object, ...], Image.Image] = Kept(CITIES_BYTES, _area_bytes)
 
 
 def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+    """A district: its bare box and heading (kept by its tile and height: :func:`_bare_tile`), then its pieces.
+    Every move changes some district's pieces, and with many tables at once their districts do not stay kept
+    whole (:data:`_areas`); the bare districts are as many as the tiles and heights, whichever the tables."""
     x0, y0, x1, y1 = box
     fill = TYPE_FILL[c["type"]]
     if c["type"] == "Highway":
         draw.rounded_rectangle(box, radius=10, fill=fill)
         return
+    lines, _ = _heading(c["name"], c["type"], c["liberated"])
+    _kept(img, (x0, y0, x1 + 1, y1 + 1), ("bare", x1 - x0, y1 - y0, c["name"], c["type"], c["liberated"]),
+          partial(_bare_tile, img, draw, c, box), partial(_heading_texts, c), _bare)
+    y = y0 + PAD + 24 * len(lines) + 28
+    for row in _flow(_pieces(c), TILE - 2 * PAD):
+        x = x0 + PAD
+        for item in row:
+            item.paste(img, (x, y + (CHIP_H + 2) / 2), under=fill)
+            x += item.width + 4
+        y += CHIP_H + 6
+
+
+def _heading_texts(c: CellView) -> list[tuple[str, int, bool]]:
+    """The texts of a district's heading (its name's lines and its kind), as drawing it tells the recorder."""
+    lines, kind = _heading(c["name"], c["type"], c["liberated"])
+    return [(line, SMALL, False) for line in (*lines, kind)]
+
+
+def _bare_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
+    """A district's box, its border (a liberated one's too) and its heading: what its tile, its state of
+    liberation and its box's size decide, whatever stands on it (its pixels depend on nothing else: drawn on the
+    table, with whole-pixel corners)."""
+    x0, y0, x1, y1 = box
+    fill = TYPE_FILL[c["type"]]
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=2)
     if c["liberated"]:
         draw.rounded_rectangle(box, radius=10, outline=LIBERATED, width=6)
@@ -352,13 +382,6 @@ def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[
         y += 24
     _put(img, (x0 + PAD, y + 12), kind, SMALL, LIBERATED if c["liberated"] else mix(INK, fill, 0.25), "l",
          c["liberated"], under=fill)
-    y += 28
-    for row in _flow(_pieces(c), TILE - 2 * PAD):
-        x = x0 + PAD
-        for item in row:
-            item.paste(img, (x, y + (CHIP_H + 2) / 2), under=fill)
-            x += item.width + 4
-        y += CHIP_H + 6
 
 
 def _streets(draw: ImageDraw.ImageDraw, view: BlocView, at: Layout, highways: bool) -> None:
@@ -645,25 +668,26 @@ def _dice_and_offers(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y:
     return y
 
 
-def layout(view: BlocView, names: Sequence[str]) -> Layout:
+def layout(view: BlocView, names: Sequence[str], reprs: Sequence[str] | None = None) -> Layout:
     """Where the city lies in the picture of ``view``: below the title, the status and the last move, each row as
-    tall as its busiest district."""
+    tall as its busiest district (``reprs``: the districts' ``repr``, when the caller made them already)."""
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
     y = 50 + 28 * len(_wrap(status(view, shown), TEXT, W - 2 * (MARGIN + 8), bold=True))
     last = view.get("last")
     if last is not None and last["text"]:
         y += 28 * len(_wrap(f"Last: {last['text']}", TEXT, W - 2 * (MARGIN + 8)))
-    return Layout(y + 6, tuple(max(104, *(_needed(c) for c in view["cells"] if c["cell"][0] == r))
-                               for r in "ABCDE"))
+    keys = reprs if reprs is not None else [repr(c) for c in view["cells"]]
+    return Layout(y + 6, tuple(max(104, *(_needed(c, k) for c, k in zip(view["cells"], keys, strict=True)
+                                          if c["cell"][0] == r)) for r in "ABCDE"))
 
 
-def _city(img: Surface, view: BlocView, at: Layout, marked: tuple[str, ...]) -> None:
+def _city(img: Surface, view: BlocView, at: Layout, marked: tuple[str, ...], reprs: Sequence[str]) -> None:
     """The streets, the districts, the highways' links and names, the barricades and the last move's marks: all
     within 4 px of the districts' boxes (on the table, nothing drawn there before)."""
     draw = img.draw
     _streets(draw, view, at, False)
-    for c in view["cells"]:
-        _tile(img, draw, c, at.box(c["cell"]))
+    for c, key in zip(view["cells"], reprs, strict=True):
+        _tile(img, draw, c, at.box(c["cell"]), key)
     _streets(draw, view, at, True)
     for c in view["cells"]:
         if c["type"] == "Highway":  # its name over the links that cross it
@@ -693,11 +717,14 @@ def render(view: BlocView, names: Sequence[str]) -> bytes:
     drawn = dict(view)
     shown = seat_names(names, max(f["seat"] for f in view["factions"]) + 1)
     drawn["viewer"] = view["viewer"] if _own(view) else None
-    key = repr([drawn, shown])  # (equal reprs are equal views; the same view built in another order only misses)
+    reprs = [repr(c) for c in view["cells"]]  # (each district's: made once, for this key and the city's parts)
+    del drawn["cells"]
+    # (equal reprs are equal views; the same view built in another order only misses)
+    key = (repr([drawn, shown]), *reprs)
     with _drawing:  # a move's pictures render in threads at once: the second waits for the first, then reuses it
         png = _recent.get(key)
         if png is None:
-            png = _draw(view, shown)
+            png = _draw(view, shown, reprs)
             _recent[key] = png
             while len(_recent) > 8:
                 _recent.pop(next(iter(_recent)))
@@ -713,7 +740,7 @@ def _own(view: BlocView) -> bool:
             or seat in view["to_act"] or (bool(view["agendas"]) and view["result"] is None))
 
 
-_recent: dict[str, bytes] = {}  # the last pictures drawn, by what they show
+_recent: dict[tuple[str, ...], bytes] = {}  # the last pictures drawn, by what they show
 _drawing = threading.Lock()
 TALL = 3400  # the picture is drawn this tall and cut to what is drawn (a seat with many cards and its agenda: ~2,300)
 
@@ -741,15 +768,17 @@ def render_rgb(view: BlocView, names: Sequence[str]) -> Image.Image:
     return img.image.crop((0, 0, W, int(draw_board(view, shown, img)) + 10))
 
 
-def _draw(view: BlocView, names: list[str]) -> bytes:
+def _draw(view: BlocView, names: list[str], reprs: Sequence[str] | None = None) -> bytes:
     """The picture drawn straight into its palette (:class:`~render.common.Canvas`), its rows down to the board's
     end encoded (straight from the canvas's rows: no crop)."""
     img = Canvas(_background(), _board_palette(), _table())
-    return encode_png(img.image, height=int(draw_board(view, names, img)) + 10)
+    return encode_png(img.image, height=int(draw_board(view, names, img, reprs)) + 10)
 
 
-def draw_board(view: BlocView, names: list[str], img: Surface) -> float:
-    """Draw the picture of ``view`` on ``img`` (the empty table, TALL pixels); returns how far down it reaches."""
+def draw_board(view: BlocView, names: list[str], img: Surface, reprs: Sequence[str] | None = None) -> float:
+    """Draw the picture of ``view`` on ``img`` (the empty table, TALL pixels); returns how far down it reaches.
+    ``reprs``: its districts' ``repr`` (the keys of their kept pixels), when the caller made them already."""
+    reprs = reprs if reprs is not None else [repr(c) for c in view["cells"]]
     draw = img.draw
     x = MARGIN + 8
     _put(img, (x, 24), "BLOC BY BLOC", TITLE, WHITE, "l", True)
@@ -771,10 +800,10 @@ def draw_board(view: BlocView, names: list[str], img: Surface) -> float:
     last = view.get("last")
     if last is not None and last["text"]:
         y = _lines(img, x, y, f"Last: {last['text']}", TEXT, WHITE, W - 2 * x, False, step=28)
-    at = layout(view, names)
+    at = layout(view, names, reprs)
     marked = tuple(last["cells"]) if last is not None else ()
-    key = ("city", at.top, at.rows, repr(view["cells"]), repr(view["connections"]), marked)
-    _kept(img, (0, at.top - 4, W, at.bottom + 5), key, partial(_city, img, view, at, marked),
+    key = ("city", at.top, at.rows, *reprs, repr(view["connections"]), marked)
+    _kept(img, (0, at.top - 4, W, at.bottom + 5), key, partial(_city, img, view, at, marked, reprs),
           partial(_city_texts, view), _cities)  # (the marks of the last move reach 4 px around the districts)
     y = at.bottom + 10
     draw.line((MARGIN, y, W - MARGIN, y), fill=PANEL_EDGE, width=2)
