@@ -13,6 +13,11 @@ it was made and counts as freed (slow: several times the run's time while tracin
     python -m bench.memory                                   # Breaks, 4 players, 10,000 moves
     python -m bench.memory --game blockers --moves 10000
     python -m bench.memory --game blocbybloc --moves 10000 --trace --trace-at 3000,8000
+    python -m bench.memory --game blocbybloc --workers 1          # pictures in a render worker, as the bot draws
+
+``--workers N`` draws the pictures in N render worker processes (the bot's default on two cores or more is one): the
+process measured is then the bot's own without the renderers' caches and buffers, and each sample adds the workers'
+RSS (``render_rss``, their sum; ``/proc/<pid>/status``).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import ctypes
 import ctypes.util
 import gc
 import json
+import multiprocessing
 import os
 import re
 import sys
@@ -116,6 +122,22 @@ def sqlite_mb() -> float | None:
     return None if _SQLITE is None else _SQLITE.sqlite3_memory_used() / 2**20
 
 
+def children_rss_mb() -> float | None:
+    """The RSS of this process's live child processes (the render workers), summed, in MB; None without /proc or
+    without children."""
+    total, found = 0, False
+    for child in multiprocessing.active_children():
+        try:
+            status = Path(f"/proc/{child.pid}/status").read_text()
+        except OSError:
+            continue
+        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+        if match:
+            total += int(match[1])
+            found = True
+    return total / 1024 if found else None
+
+
 def slope(points: Sequence[tuple[int, float]]) -> float:
     """Least-squares growth of y per unit of x (0 with fewer than two points)."""
     if len(points) < 2:
@@ -142,6 +164,9 @@ def _sample(played: int, games: int = 0) -> dict[str, Any]:
     held = sqlite_mb()
     if held is not None:
         out["sqlite"] = round(held, 1)
+    workers = children_rss_mb()
+    if workers is not None:
+        out["render_rss"] = round(workers, 1)
     if tracemalloc.is_tracing():
         out["traced"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 1)
     return out
@@ -209,9 +234,6 @@ async def run(game_key: str, players: int, moves: int, warmup_games: int, seed: 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # one process: pictures drawn in its threads, so its RSS holds the renderers' caches too (the bot's default on
-    # two cores or more is a render worker process)
-    os.environ.setdefault(renderer.WORKERS_SETTING, "0")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="breaks")
     ap.add_argument("--players", type=int, default=4)
@@ -225,18 +247,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--trace-from", type=int, default=0,
                     help="moves played before tracing starts (default: the end of the warm-up)")
     ap.add_argument("--top", type=int, default=15, help="how many growths --trace lists")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="render worker processes (default 0: one process, pictures drawn in its threads, so its RSS "
+                         "holds the renderers' caches too; the bot's default on two cores or more is 1)")
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
+    os.environ[renderer.WORKERS_SETTING] = str(max(0, args.workers))
     trace_at = None
     if args.trace_at:
         a, b = (int(v) for v in args.trace_at.split(","))
         trace_at = (a, b) if args.trace_from < a < b else ap.error("--trace-at A,B needs --trace-from < A < B")
-    res = asyncio.run(run(args.game, args.players, args.moves, args.warmup, args.seed, args.trace or bool(trace_at),
-                          trace_at, args.top, args.trace_from))
+    try:
+        res = asyncio.run(run(args.game, args.players, args.moves, args.warmup, args.seed,
+                              args.trace or bool(trace_at), trace_at, args.top, args.trace_from))
+    finally:
+        renderer.shutdown()  # (the render workers, if any)
     samples = res["samples"]
     start = samples[0]["moves"]
     fitted = [s for s in samples if s["moves"] - start >= args.settle]
-    for key in ("rss", "malloc_used", "malloc_free", "pymalloc_used", "pymalloc_arenas", "sqlite", "traced"):
+    for key in ("rss", "malloc_used", "malloc_free", "pymalloc_used", "pymalloc_arenas", "sqlite", "render_rss",
+                "traced"):
         if all(key in s for s in fitted):
             res[f"{key}_mb_per_1000"] = round(slope([(s["moves"], s[key]) for s in fitted]) * 1000, 2)
     res["growth_mb_per_1000"] = res["rss_mb_per_1000"]
@@ -244,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{samples[-1]['rss']:.1f} MB after {samples[-1]['moves']}; growth from {start + args.settle} moves on: "
           f"{res['growth_mb_per_1000']:+.2f} MB per 1,000 moves (target <= 0.5)")
     keys = tuple(f"{key}_mb_per_1000" for key in ("malloc_used", "malloc_free", "pymalloc_used", "pymalloc_arenas",
-                                                   "sqlite", "traced"))
+                                                   "sqlite", "render_rss", "traced"))
     others = ", ".join(f"{key.split('_mb')[0]} {res[key]:+.2f}" for key in keys if key in res)
     if others:
         print(f"  of which, per 1,000 moves: {others} MB")
