@@ -17,12 +17,16 @@ crossed out, on the square's edge.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import math
+import struct
 import threading
-from collections import OrderedDict
+import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
+from types import ModuleType
 
 from PIL import Image, ImageDraw
 
@@ -32,6 +36,7 @@ from engine.blockers.view import BlockersLast, BlockersView, TileView
 from render import common
 from render.common import (
     BLUE,
+    DEFLATE,
     EXACT,
     FAINT,
     FELT_CENTRE,
@@ -52,13 +57,13 @@ from render.common import (
     Colour,
     Drawn,
     Glyphs,
+    Kept,
     Label,
     Palette,
     Surface,
     Under,
     dashed_rect,
     draw_text,
-    encode_png,
     join_names,
     mix,
     note_text,
@@ -680,7 +685,12 @@ def forget_tables() -> None:
     _below.cache_clear()
     _table.cache_clear()
     _background.cache_clear()
-    _PARTS.clear()
+    _ground.cache_clear()
+    _png_head.cache_clear()
+    global _PARTS, _BANDS
+    _PARTS, _BANDS = _parts(), _bands()
+    with _IDLE_LOCK:
+        _IDLE.clear()
 
 
 # --- text that changes -----------------------------------------------------------------------------
@@ -925,49 +935,20 @@ def _status(img: Surface, view: BlockersView, names: list[str]) -> None:
 
 # --- parts kept as drawn ----------------------------------------------------------------------------
 PARTS_BYTES = 8 << 20  # what the kept parts of boards may hold, in bytes of pixels (a part of 5 boards' worth or so)
+BANDS_BYTES = 4 << 20  # what the kept deflated bands may hold, in bytes (a board's band is 20–50 KB)
+
+Part = list  # [the palette's pixels of its box (Image), the texts set in it (tuple[Drawn, ...]) or None]
 
 
-class _Parts:
+def _parts() -> Kept[tuple[object, ...], Part]:
     """Parts of boards as drawn on a canvas (the palette's pixels of a box, and the texts set in it), by what they
     show: a part that shows the same as on a board drawn a moment before is pasted, not drawn again. The public board
-    of a move, its mover's own view and the same view sent by DM share their board and most of their cards; from one
-    move to the next most players' cards stay the same. Up to :data:`PARTS_BYTES`, the least recently used first out;
-    shared by threads."""
-
-    def __init__(self, budget: int) -> None:
-        self.items: OrderedDict[tuple[object, ...], tuple[Image.Image, tuple[Drawn, ...] | None]] = OrderedDict()
-        self.budget, self.bytes = budget, 0
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[object, ...]) -> tuple[Image.Image, tuple[Drawn, ...] | None] | None:
-        with self._lock:
-            part = self.items.get(key)
-            if part is not None:
-                self.items.move_to_end(key)
-            return part
-
-    def put(self, key: tuple[object, ...], part: Image.Image, texts: tuple[Drawn, ...] | None) -> None:
-        with self._lock:
-            old = self.items.get(key)
-            if old is not None:
-                if old[1] is None and texts is not None:  # (now with its texts)
-                    self.items[key] = (part, texts)
-                return
-            self.items[key] = (part, texts)
-            self.bytes += part.width * part.height
-            while len(self.items) > 1 and self.bytes > self.budget:
-                _, (gone, _) = self.items.popitem(last=False)
-                self.bytes -= gone.width * gone.height
-
-    def clear(self) -> None:
-        with self._lock:
-            self.items.clear()
-            self.bytes = 0
+    of a move, its mover's own view and the next mover's share their board and most of their cards; from one move to
+    the next most players' cards stay the same. Up to :data:`PARTS_BYTES`, the least recently used first out."""
+    return Kept(PARTS_BYTES, lambda part: part[0].width * part[0].height)
 
 
-_PARTS = _Parts(PARTS_BYTES)
-
-
+_PARTS = _parts()
 
 
 def _part(img: Surface, box: Box, key: tuple[object, ...], draw: Callable[[], None]) -> None:
@@ -985,18 +966,24 @@ def _part(img: Surface, box: Box, key: tuple[object, ...], draw: Callable[[], No
     if kept is not None and (kept[1] is not None or not recorder):
         part, texts = kept
         img.image.im.paste(part.im, (x0, y0, x1, y1))
-        for t in texts or ():
-            note_text(t.text, t.size, t.decorative)
+        _tell(texts)
         return
     if not recorder:
         draw()
-        _PARTS.put(key, img.image.crop(box), None)
+        _PARTS.put(key, [img.image.crop(box), None])
         return
     with recording() as seen:
         draw()
-    for t in seen:
+    _tell(seen)
+    kept = _PARTS.put(key, [img.image.crop(box), tuple(seen)])
+    if kept[1] is None:  # (kept before without its texts: now with them)
+        kept[1] = tuple(seen)
+
+
+def _tell(texts: Sequence[Drawn] | None) -> None:
+    """Tell the recorder (if one is open) the texts of a part pasted as it was drawn before."""
+    for t in texts or ():
         note_text(t.text, t.size, t.decorative)
-    _PARTS.put(key, img.image.crop(box), tuple(seen))
 
 
 def _card_drawing(img: Surface, box: Box, view: BlockersView, seat: int, name: str, advanced: bool
@@ -1004,10 +991,224 @@ def _card_drawing(img: Surface, box: Box, view: BlockersView, seat: int, name: s
     return lambda: _player(img, box, view, seat, name, advanced)
 
 
+# --- bands: the picture deflated in strips of rows, each kept by what it shows ----------------------------------
+_zlib: ModuleType = importlib.import_module("isal.isal_zlib") if DEFLATE == "isal_zlib" else zlib
+ADLER = 65521  # Adler-32's modulus
+
+
+@dataclass(frozen=True)
+class Band:
+    """Rows of a picture deflated on their own (a raw deflate stream ended by a sync flush, so that bands follow one
+    another in one zlib stream), with the Adler-32 and the length of the rows' bytes (each row after its filter
+    byte)."""
+
+    data: bytes
+    adler: int
+    length: int
+
+
+def _bands() -> Kept[tuple[object, ...], Band]:
+    """The deflated bands of the parts of boards (:func:`_part`) by the part's key and where it lies, and of the empty
+    table between them: a band that shows the same as in a picture encoded a moment before is not drawn, pasted nor
+    deflated again. Up to :data:`BANDS_BYTES`, the least recently used first out."""
+    return Kept(BANDS_BYTES, lambda band: len(band.data) + 100)
+
+
+_BANDS = _bands()
+
+
+def _deflate(rows: memoryview | bytes) -> Band:
+    packer = _zlib.compressobj(1, _zlib.DEFLATED, -15)
+    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows))
+
+
+def _adler_after(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs and the second's length (zlib's
+    ``adler32_combine``)."""
+    rem = length % ADLER
+    low = ((first & 0xFFFF) + (second & 0xFFFF) + ADLER - 1) % ADLER
+    high = ((first >> 16) + (second >> 16) + rem * ((first & 0xFFFF) + ADLER - 1)) % ADLER
+    return (high << 16) | low
+
+
+def _zlib_stream(bands: Sequence[Band]) -> bytes:
+    """One zlib stream of the bands' rows, in order: a header, the bands' deflated data, an empty final block and the
+    Adler-32 of them all."""
+    adler = 1
+    for band in bands:
+        adler = _adler_after(adler, band.adler, band.length)
+    return b"".join((b"\x78\x01", *(band.data for band in bands), b"\x03\x00", struct.pack(">I", adler)))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _zlib.crc32(data, _zlib.crc32(kind)))
+
+
+Shape = tuple[int, bool, bool]  # seats, advanced, private: one layout
+
+
+def _part_rows(shape: Shape) -> tuple[tuple[int, int], ...]:
+    """The rows of each part of a picture of ``shape`` that spans whole rows of it, top down: the strips (drawn in
+    every picture: a part in a seat's own view), the board, the rack, the cards (a part's box is its frame's and one
+    row more)."""
+    lay = layout(*shape)
+    rows = [(0, BOARD_TOP), (BOARD_BOX[1], BOARD_BOX[3] + 1)]
+    if lay.rack:
+        rows.append((lay.rack[1], lay.rack[3] + 1))
+    rows += [(card[1], card[3] + 1) for card in lay.cards]
+    return tuple(rows)
+
+
+@cache
+def _layout_bands(shape: Shape) -> tuple[tuple[int, int, bool], ...]:
+    """The bands of a picture of ``shape``: (first row, end row, whether a part lies there), covering it top down:
+    the parts' rows and the empty table's between and after them."""
+    out: list[tuple[int, int, bool]] = []
+    y = 0
+    for y0, y1 in _part_rows(shape):
+        if y0 > y:
+            out.append((y, y0, False))
+        out.append((y0, y1, True))
+        y = y1
+    height = layout(*shape).height
+    if height > y:
+        out.append((y, height, False))
+    return tuple(out)
+
+
+@cache
+def _pristine(shape: Shape) -> memoryview:
+    """The empty table of ``shape`` in the palette, as a PNG's rows (each after its filter byte, 0)."""
+    background = _background(*shape)
+    width = background.width
+    rows = bytearray((width + 1) * background.height)
+    pixels = background.tobytes()
+    for y in range(background.height):
+        rows[y * (width + 1) + 1:(y + 1) * (width + 1)] = pixels[y * width:(y + 1) * width]
+    return memoryview(bytes(rows))
+
+
+@cache
+def _ground(shape: Shape, y0: int, y1: int) -> bytes:
+    """What the empty table shows in rows ``y0``–``y1`` of ``shape`` (a digest: the same rows in two layouts or at
+    two heights, as the board's or a card's, make the same key)."""
+    width = W + 1
+    return hashlib.blake2b(_pristine(shape)[y0 * width:y1 * width], digest_size=16).digest()
+
+
+@cache
+def _png_head(shape: Shape) -> bytes:
+    """The PNG's signature, header and palette for a picture of ``shape``."""
+    background = _background(*shape)
+    colours = bytes(background.getpalette("RGB") or [0, 0, 0])
+    return b"".join((b"\x89PNG\r\n\x1a\n",
+                     _chunk(b"IHDR", struct.pack(">IIBBBBB", background.width, background.height, 8, 3, 0, 0, 0)),
+                     _chunk(b"PLTE", colours)))
+
+
+class BandCanvas(Canvas):
+    """A :class:`~render.common.Canvas` of one layout drawn again and again (it is not copied from the empty table for
+    each picture): before a part is drawn its rows are set back to the empty table's (:meth:`clear`); a part whose
+    band is kept (:data:`_BANDS`) is not drawn at all, nor are the empty table's rows between the parts. One canvas
+    draws one picture at a time (:func:`_canvas`)."""
+
+    def __init__(self, shape: Shape) -> None:
+        super().__init__(_background(*shape), _S.PALETTE, _table(*shape))
+        self.shape = shape
+        self.rows: memoryview = self.image._png_rows[1]  # type: ignore[attr-defined]  # (its pixels, as a PNG's rows)
+        self.bands: dict[int, Band] = {}  # by first row: the bands kept, not drawn in this picture
+        self.keys: dict[int, tuple[object, ...] | None] = {}  # by first row: the bands drawn, the keys to keep them by
+
+    def clear(self, y0: int, y1: int) -> None:
+        """Set rows ``y0``–``y1`` back to the empty table's."""
+        width = W + 1
+        self.rows[y0 * width:y1 * width] = _pristine(self.shape)[y0 * width:y1 * width]
+
+    def png(self) -> bytes:
+        """The picture as PNG bytes: each band kept, or deflated from the canvas (and kept by its key)."""
+        width = W + 1
+        bands = []
+        for y0, y1, drawn in _layout_bands(self.shape):
+            band = self.bands.get(y0)
+            if band is None and not drawn:  # (the empty table's rows)
+                ground = ("ground", _ground(self.shape, y0, y1))
+                band = _BANDS.get(ground)
+                if band is None:
+                    band = _BANDS.put(ground, _deflate(_pristine(self.shape)[y0 * width:y1 * width]))
+            elif band is None:
+                if y0 not in self.keys:
+                    raise RuntimeError(f"rows {y0}–{y1} of a Blockers! board were neither drawn nor kept")
+                band = _deflate(self.rows[y0 * width:y1 * width])
+                key = self.keys[y0]
+                if key is not None:
+                    _BANDS.put(key, band)
+            bands.append(band)
+        return _png_head(self.shape) + _chunk(b"IDAT", _zlib_stream(bands)) + _chunk(b"IEND", b"")
+
+
+_IDLE: dict[Shape, list[BandCanvas]] = {}  # canvases not drawing, by layout (two at most each)
+_IDLE_LOCK = threading.Lock()
+
+
+def _canvas(shape: Shape) -> BandCanvas:
+    """A canvas of ``shape`` for one picture: an idle one, or a new one (pictures drawn at once in threads each
+    get their own)."""
+    with _IDLE_LOCK:
+        idle = _IDLE.get(shape)
+        canvas = idle.pop() if idle else None
+    if canvas is None:
+        return BandCanvas(shape)
+    canvas.bands.clear()
+    canvas.keys.clear()
+    return canvas
+
+
+def _release(canvas: BandCanvas) -> None:
+    with _IDLE_LOCK:
+        idle = _IDLE.setdefault(canvas.shape, [])
+        if len(idle) < 2:
+            idle.append(canvas)
+
+
+@dataclass
+class _Piece:
+    """A part of the picture that spans whole rows: where, its key (None: drawn for every picture, never kept) and
+    how it is drawn."""
+
+    box: Box
+    key: tuple[object, ...] | None
+    draw: Callable[[], None] = field(compare=False)
+
+
+def _place(img: Surface, piece: _Piece) -> None:
+    """Draw a piece, or on a :class:`BandCanvas` take its band as kept (its rows are then neither drawn nor
+    deflated), or set its rows back to the empty table and draw it (a part as :func:`_part` draws it)."""
+    box, key = piece.box, piece.key
+    if isinstance(img, BandCanvas):
+        y0, y1 = box[1], box[3]
+        # (a part drawn the same wherever it lies, over the same empty table's rows, is the same band)
+        band_key = None if key is None else (key, _ground(img.shape, y0, y1))
+        if key is not None and band_key is not None:
+            kept = _PARTS.get(key)  # (the part's texts, and whether it is kept at all)
+            if kept is not None and (kept[1] is not None or not common.recording_on()):
+                band = _BANDS.get(band_key)
+                if band is not None:
+                    img.bands[y0] = band
+                    _tell(kept[1])
+                    return
+        img.clear(y0, y1)
+        img.keys[y0] = band_key
+    if key is None:
+        piece.draw()
+    else:
+        _part(img, box, key, piece.draw)
+
+
 def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surface:
-    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout. The board, each player's
-    card, and in a seat's own view the rack and the strips over the board are parts (:func:`_part`), each keyed by
-    the part of the view it shows."""
+    """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout (or a :class:`BandCanvas`
+    of it). The board, each player's card, and in a seat's own view the rack and the strips over the board are parts
+    (:func:`_part`), each keyed by the part of the view it shows; a public board's strips are drawn every time (no
+    other picture of a move shows them)."""
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
@@ -1019,30 +1220,31 @@ def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surfac
         _tiles(img, board)
         _last_move(img, img.draw, last)
 
-    _part(img, (BOARD_BOX[0], BOARD_BOX[1], BOARD_BOX[2] + 1, BOARD_BOX[3] + 1), ("board", repr(board), repr(last)),
-          board_part)
+    pieces = [_Piece((BOARD_BOX[0], BOARD_BOX[1], BOARD_BOX[2] + 1, BOARD_BOX[3] + 1),
+                     ("board", repr(board), repr(last)), board_part)]
     over, result, to_act = view["phase"] == "over", view["result"], view["to_act"]
     ended = repr(result) if over else ""
     for seat in range(seats):
         x0, y0, x1, y1 = lay.cards[seat]
         key: tuple[object, ...] = ("card", advanced, y1 - y0, repr(players[seat]), ended,
                                    not over and seat in to_act, view["viewer"] == seat, shown[seat])
-        drawing = _card_drawing(img, lay.cards[seat], view, seat, shown[seat], advanced)
-        _part(img, (x0, y0, x1 + 1, y1 + 1), key, drawing)
+        pieces.append(_Piece((x0, y0, x1 + 1, y1 + 1), key,
+                             _card_drawing(img, lay.cards[seat], view, seat, shown[seat], advanced)))
     if lay.rack:
         rack = lay.rack
         viewer = view["viewer"]
         key = ("rack", advanced, repr(view.get("rack")), repr(players[viewer]) if viewer is not None else "")
-        _part(img, (rack[0], rack[1], rack[2] + 1, rack[3] + 1), key, lambda: _rack(img, rack, view))
-    if "rack" not in view:  # (a public board's strips are drawn once: no other picture of a move shows them)
-        _status(img, view, shown)
-        return img
-    key = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), view["ply"], tuple(shown))
-    _part(img, (0, 0, W, BOARD_TOP), key, lambda: _status(img, view, shown))
+        pieces.append(_Piece((rack[0], rack[1], rack[2] + 1, rack[3] + 1), key, lambda: _rack(img, rack, view)))
+    top: tuple[object, ...] | None = None
+    if "rack" in view:
+        top = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), view["ply"], tuple(shown))
+    pieces.append(_Piece((0, 0, W, BOARD_TOP), top, lambda: _status(img, view, shown)))
+    for piece in pieces:
+        _place(img, piece)
     return img
 
 
-def _shape_of(view: BlockersView) -> tuple[int, bool, bool]:
+def _shape_of(view: BlockersView) -> Shape:
     return len(view["players"]), view["mode"] == "advanced", "rack" in view
 
 
@@ -1053,9 +1255,16 @@ def render_rgb(view: BlockersView, names: Sequence[str]) -> Image.Image:
 
 def render(view: BlockersView, names: Sequence[str]) -> bytes:
     """The board for one ``Blockers.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight
-    into the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
-    shape = _shape_of(view)
-    return encode_png(draw_board(view, names, Canvas(_background(*shape), _S.PALETTE, _table(*shape))).image)
+    into the board's palette (:class:`~render.common.Canvas`) on a canvas of its layout kept from the picture before
+    (:class:`BandCanvas`), and deflated band by band: the bands that show what they showed in a picture a moment
+    before (the board in a move's three pictures, most cards, the empty table's rows) are neither drawn nor deflated
+    again."""
+    canvas = _canvas(_shape_of(view))
+    try:
+        draw_board(view, names, canvas)
+        return canvas.png()
+    finally:
+        _release(canvas)
 
 
 __all__ = ["HIGHLIGHT", "PLAYER_COLOURS", "SECOND_CUE", "Layout", "layout", "marker_box", "render", "render_rgb",
