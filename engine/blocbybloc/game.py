@@ -38,7 +38,7 @@ from engine.base import Decision, Event, Game, NotationError, OptionError, Optio
 from engine.blocbybloc import police as pol
 from engine.blocbybloc.actions import district_actions, faction_actions
 from engine.blocbybloc.agendas import AGENDAS, deck_of, redraw
-from engine.blocbybloc.city import cell_name
+from engine.blocbybloc.city import City, cell_name
 from engine.blocbybloc.exchanges import (
     ALL_OFFERS,
     EXCHANGES,
@@ -53,7 +53,7 @@ from engine.blocbybloc.exchanges import (
     why_no_exchange,
 )
 from engine.blocbybloc.last import mover_faction, record, touched, view_of
-from engine.blocbybloc.model import BARRICADES, FACTIONS, LETTERS, LOOT_NAMES, BlocState, Pending
+from engine.blocbybloc.model import BARRICADES, BLOCS, FACTIONS, LETTERS, LOOT_NAMES, BlocState, Pending
 from engine.blocbybloc.moves import ADVANCED, ATTACKS, Move, format_move, parse
 from engine.blocbybloc.night import semi
 from engine.blocbybloc.pending import (
@@ -75,6 +75,32 @@ from engine.state import dump_state, load_state
 
 FORMAT_VERSION = 1
 DIFFICULTIES = ("easy", "medium", "hard")
+
+
+_CellParts = tuple[str, str, str, str, int, bool, bool, bool, int, tuple[str, ...]]
+_ConnectionParts = tuple[str, str, str, str]
+_city_parts: dict[int, tuple[City, list[_CellParts], list[_ConnectionParts]]] = {}
+CITY_PARTS = 64  # the cities whose fixed parts of a view are kept (one per table being viewed)
+
+
+def city_parts(city: City) -> tuple[list[_CellParts], list[_ConnectionParts]]:
+    """What a view says of ``city`` that its moves never change, made once per city: by cell its name, tile key,
+    tile name, type, police ID, highway, metro and circle, repressed difficulty and connections; each connection's
+    id, ends and highway in words."""
+    kept = _city_parts.get(id(city))
+    if kept is not None and kept[0] is city:  # (the city itself is kept with its parts: its id is not reused)
+        return kept[1], kept[2]
+    cells: list[_CellParts] = []
+    for cell in range(25):
+        tile = city.tile(cell)
+        cells.append((cell_name(cell), tile.key, tile.name, tile.type, tile.pid, tile.highway, tile.metro,
+                      tile.circle, tile.difficulty, tuple(c.id for c in city.touching[cell])))
+    conns = [(c.id, cell_name(c.a), cell_name(c.b), cell_name(c.highway) if c.highway is not None else "")
+             for c in city.connections]
+    while len(_city_parts) >= CITY_PARTS:
+        _city_parts.pop(next(iter(_city_parts)))
+    _city_parts[id(city)] = (city, cells, conns)
+    return cells, conns
 
 
 def scenario_view(state: BlocState) -> ScenarioView | None:
@@ -312,26 +338,24 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
 
     # --- views ---------------------------------------------------------------------------------------------
     def view(self, state: BlocState, seat: int | None) -> BlocView:
-        city = state.city
-        cells: list[CellView] = []
-        for cell in range(25):
-            tile = city.tile(cell)
-            conns = [c.id for c in city.touching[cell]]
-            cells.append({
-                "cell": cell_name(cell), "tile": tile.key, "name": tile.name, "type": tile.type,
-                "pid": tile.pid, "rotation": state.rotations[cell], "difficulty": state.difficulty(cell)
-                if not tile.highway else 0, "liberated": state.liberated[cell], "shops": list(state.shops[cell]),
-                "metro": tile.metro, "circle": tile.circle, "blocs": list(state.blocs[cell]),
-                "occupation": ({"faction": state.occ_owner[cell], "kind": state.occ_kind[cell]}
-                               if state.occ_owner[cell] >= 0 else None),
-                "cops": state.cops[cell], "van": state.vans[cell], "connections": conns,
-            })
+        parts, conn_parts = city_parts(state.city)
+        rotations, liberated, shops, blocs = state.rotations, state.liberated, state.shops, state.blocs
+        owners, kinds, cops, vans = state.occ_owner, state.occ_kind, state.cops, state.vans
+        cells: list[CellView] = [{
+            "cell": name, "tile": key, "name": tile_name, "type": type_, "pid": pid, "rotation": rotations[cell],
+            "difficulty": 0 if highway else difficulty - (1 if liberated[cell] else 0),  # (state.difficulty's)
+            "liberated": liberated[cell], "shops": list(shops[cell]), "metro": metro, "circle": circle,
+            "blocs": list(blocs[cell]),
+            "occupation": {"faction": owners[cell], "kind": kinds[cell]} if owners[cell] >= 0 else None,
+            "cops": cops[cell], "van": vans[cell], "connections": list(conns),
+        } for cell, (name, key, tile_name, type_, pid, highway, metro, circle, difficulty, conns) in enumerate(parts)]
         mine = {f for f in range(4) if seat is not None and state.controller[f] == seat}
+        in_city = [sum(row[f] for row in blocs) for f in range(4)]  # (state.in_city's, once a faction)
         factions: list[FactionView] = []
         for f in range(4):
             factions.append({
                 "faction": f, "name": FACTIONS[f], "seat": state.controller[f], "in_play": f in state.order,
-                "blocs_city": state.in_city(f), "blocs_mat": state.on_mat(f) if f in state.order else 0,
+                "blocs_city": in_city[f], "blocs_mat": BLOCS - in_city[f] if f in state.order else 0,
                 "occupations_mat": list(state.mats[f]), "loot": len(state.hands[f]),
                 "hand": [LOOT_NAMES[c] for c in state.hands[f]] if f in mine else [],
             })
@@ -346,13 +370,13 @@ class BlocByBloc(Game[BlocState, Move, BlocView]):
             prompt = "Police Scanner" if p.kind == "scan" else ""
             to_act = []
             acting = state.faction_now() if state.phase == "sunset" else -1  # a turn's faction is no secret
+        barricades = state.barricades
         out: BlocView = {
             "game": self.key, "viewer": seat, "phase": state.phase, "ply": state.ply, "night": state.night,
             "countdown": state.countdown, "morale": state.morale, "morale_name": pol.MORALE[state.morale - 1],
             "draws": pol.DRAWS[state.morale - 1], "cells": cells,
-            "connections": [{"id": c.id, "a": cell_name(c.a), "b": cell_name(c.b),
-                             "highway": cell_name(c.highway) if c.highway is not None else "",
-                             "barricades": state.barricades.get(c.id, 0)} for c in city.connections],
+            "connections": [{"id": cid, "a": a, "b": b, "highway": highway, "barricades": barricades.get(cid, 0)}
+                            for cid, a, b, highway in conn_parts],
             "factions": factions, "order": state.night_order(), "acting": acting,
             "to_act": to_act, "dice": list(state.dice),
             "pending": state.pending[0].kind if state.pending else "",

@@ -49,21 +49,21 @@ MANIFESTATION_NAMES = {
 
 
 class ByLayout(typing.Generic[T]):
-    """What ``build`` makes of a city's tiles and rotations, kept for the latest city. A game's states and their
-    copies share their tiles and rotations lists, so the latest city's are recognised by identity (and contents, in
-    case a list was changed in place) without building the key a cache would look up. The kept entry is one tuple,
-    replaced whole: a thread reads it once."""
+    """What ``build`` makes of a city's tiles and rotations, kept for the latest city: recognised by the lists'
+    contents (two lists of 25 compared; a state loaded from storage has lists of its own, equal to the last ones)
+    without building the key a cache would look up. The kept entry is one tuple, replaced whole: a thread reads it
+    once."""
 
     def __init__(self, build: typing.Callable[[tuple[str, ...], tuple[int, ...]], T]) -> None:
         self._build = build
-        self._last: tuple[Any, ...] = (None, None, [], [], None)  # tiles and rotations lists, their contents, value
+        self._last: tuple[Any, ...] = (None, None, None)  # the tiles and rotations (copies), the value
 
     def __call__(self, tiles: list[str], rotations: list[int]) -> T:
         last = self._last
-        if tiles is last[0] and rotations is last[1] and tiles == last[2] and rotations == last[3]:
-            return typing.cast(T, last[4])
+        if tiles == last[0] and rotations == last[1]:
+            return typing.cast(T, last[2])
         value = self._build(tuple(tiles), tuple(rotations))
-        self._last = (tiles, rotations, list(tiles), list(rotations), value)
+        self._last = (list(tiles), list(rotations), value)
         return value
 
 
