@@ -19,22 +19,53 @@ MAX_OPTIONS = 25
 
 
 class MenuNode:
-    """An entry of the menu: a move (a leaf, whose label is its choice's) or a group or range of entries. A range's
-    label names its first and last entries, read when it is shown."""
+    """An entry of the menu: a move (a leaf, whose label is its choice's), a group of entries, or a range of entries
+    (whose label names its first and last entries). Labels are read when shown, and a group's entries are laid out
+    when first walked: a menu shows one level at a time, and a position may offer thousands of moves (BLOCK's drops)
+    of which a player sees a few levels. Built lazily or not, a tree is the same: the entries depend only on the
+    choices, in order."""
 
-    __slots__ = ("_label", "children", "choice")
+    __slots__ = ("_children", "_choices", "_depth", "_label", "choice")
 
-    def __init__(self, label: str | Callable[[], str], children: tuple[MenuNode, ...] = (),
+    def __init__(self, label: str | Callable[[], str] | None = None, children: tuple[MenuNode, ...] = (),
                  choice: Choice | None = None) -> None:
-        self._label = label
-        self.children = children
+        self._label = label  # None: a leaf's is its choice's, a range's names its first and last entries
+        self._children: tuple[MenuNode, ...] | None = children
+        self._choices: list[Choice] | None = None  # a group not yet laid out: its choices, grouped at _depth
+        self._depth = 0
         self.choice = choice  # set on a leaf: the move it plays
+
+    @classmethod
+    def _group(cls, label: str, choices: list[Choice], depth: int) -> MenuNode:
+        """A group (or the root) whose entries are ``choices`` grouped from ``depth`` on, laid out when first read."""
+        node = cls(label)
+        node._children, node._choices, node._depth = None, choices, depth
+        return node
+
+    @property
+    def children(self) -> tuple[MenuNode, ...]:
+        children = self._children
+        if children is None:
+            assert self._choices is not None
+            children = self._children = _level(self._choices, self._depth)
+            self._choices = None
+        return children
 
     @property
     def label(self) -> str:
-        if not isinstance(self._label, str):
-            self._label = self._label()
-        return self._label
+        label = self._label
+        if isinstance(label, str):
+            return label
+        if label is not None:
+            label = label()
+        elif self.choice is not None:
+            label = self.choice.label
+        else:
+            children = self.children
+            first, last = children[0], children[-1]
+            label = first.label if first is last else f"{shorten(first.label)} … {shorten(last.label)}"
+        self._label = label
+        return label
 
     @property
     def leaf(self) -> bool:
@@ -51,52 +82,47 @@ class MenuNode:
 
     @property
     def moves(self) -> int:
-        """How many moves lie under this entry."""
-        return 1 if self.leaf else sum(c.moves for c in self.children)
+        """How many moves lie under this entry (a group not laid out yet: one per choice, each being one leaf)."""
+        if self.choice is not None:
+            return 1
+        if self._children is None and self._choices is not None:
+            return len(self._choices)
+        return sum(c.moves for c in self.children)
 
 
 def build_menu(choices: Sequence[Choice], label: str = "Your move") -> MenuNode:
-    """The menu tree of ``choices``, groups in order of first appearance."""
-    return MenuNode(label, _level(list(choices), 0))
+    """The menu tree of ``choices``, groups in order of first appearance; each level laid out when first read."""
+    return MenuNode._group(label, list(choices), 0)
 
 
 def _level(choices: list[Choice], depth: int) -> tuple[MenuNode, ...]:
-    entries: list[MenuNode | tuple[str, list[Choice]]] = []
+    """The entries of a level: the choices without a group from ``depth`` on are moves, the others fall into groups
+    (in order of first appearance), whose own entries are laid out when walked."""
+    nodes: list[MenuNode] = []
     groups: dict[str, list[Choice]] = {}
+    group = MenuNode._group
     for choice in choices:
-        if depth >= len(choice.groups):
-            entries.append(MenuNode(_label_of(choice), choice=choice))
+        names = choice.groups
+        if depth >= len(names):
+            nodes.append(MenuNode(None, choice=choice))
             continue
-        name = choice.groups[depth]
-        if name not in groups:
-            groups[name] = []
-            entries.append((name, groups[name]))
-        groups[name].append(choice)
-    nodes = [e if isinstance(e, MenuNode) else MenuNode(e[0], _level(e[1], depth + 1)) for e in entries]
+        name = names[depth]
+        members = groups.get(name)
+        if members is None:
+            members = groups[name] = []
+            nodes.append(group(name, members, depth + 1))
+        members.append(choice)
     return _split(nodes)
 
 
 def _split(nodes: list[MenuNode]) -> tuple[MenuNode, ...]:
-    """At most MAX_OPTIONS entries: longer levels become ranges of near-equal size (recursively)."""
+    """At most MAX_OPTIONS entries: longer levels become ranges of near-equal size (recursively), each labelled by
+    its first and last entries."""
     if len(nodes) <= MAX_OPTIONS:
         return tuple(nodes)
     parts = math.ceil(len(nodes) / MAX_OPTIONS)
     size = math.ceil(len(nodes) / parts)
-    ranges = []
-    for start in range(0, len(nodes), size):
-        chunk = nodes[start:start + size]
-        ranges.append(MenuNode(_range_label(chunk), tuple(chunk)))
-    return _split(ranges)
-
-
-def _label_of(choice: Choice) -> Callable[[], str]:
-    return lambda: choice.label
-
-
-def _range_label(chunk: list[MenuNode]) -> Callable[[], str]:
-    """A range's label, read when shown: its first and last entries' labels (the one's alone)."""
-    first, last = chunk[0], chunk[-1]
-    return lambda: first.label if first is last else f"{shorten(first.label)} … {shorten(last.label)}"
+    return _split([MenuNode(None, tuple(nodes[start:start + size])) for start in range(0, len(nodes), size)])
 
 
 @dataclass

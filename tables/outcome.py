@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 
 class Refusal(Exception):
@@ -36,23 +37,58 @@ class Actor:
     can_manage: bool = False  # has Manage Channels where the table lives
 
 
+class MoveWords(Protocol):
+    """How a position words one seat's moves (``Game.format_move``, ``GameText.describe_move``): what a lazily
+    described :class:`Choice` asks when its notation or label is first read."""
+
+    def notation(self, move: Any) -> str: ...
+
+    def label(self, move: Any) -> str: ...
+
+
 class Choice:
     """One move offered: its notation, its label in words and the menu groups above it, outermost first (see
     ``GameText.menu_groups``). The label may be given as a function, called when the label is first read: a menu shows
-    one level at a time, so the moves it does not show are never described."""
+    one level at a time, so the moves it does not show are never described. A choice made by :meth:`of_move` words
+    its move (notation and label) only when read: a position may offer thousands of moves."""
 
-    __slots__ = ("_label", "groups", "notation")
+    __slots__ = ("_label", "_move", "_notation", "_words", "groups")
 
     def __init__(self, notation: str, label: str | Callable[[], str], groups: tuple[str, ...] = ()) -> None:
-        self.notation = notation
-        self._label = label
+        self._notation: str | None = notation
+        self._label: str | Callable[[], str] | None = label
         self.groups = groups
+        self._words: MoveWords | None = None
+        self._move: Any = None
+
+    @classmethod
+    def of_move(cls, words: MoveWords, move: Any, groups: tuple[str, ...]) -> Choice:
+        """The choice of ``move``, its notation and label asked of ``words`` when first read."""
+        choice = cls.__new__(cls)
+        choice._notation = choice._label = None
+        choice.groups, choice._words, choice._move = groups, words, move
+        return choice
+
+    @property
+    def notation(self) -> str:
+        notation = self._notation
+        if notation is None:
+            assert self._words is not None
+            notation = self._notation = self._words.notation(self._move)
+        return notation
 
     @property
     def label(self) -> str:
-        if not isinstance(self._label, str):
-            self._label = self._label()
-        return self._label
+        label = self._label
+        if isinstance(label, str):
+            return label
+        if label is None:
+            assert self._words is not None
+            label = self._words.label(self._move)
+        else:
+            label = label()
+        self._label = label
+        return label
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Choice) and (self.notation, self.label, self.groups) == \

@@ -157,13 +157,13 @@ class Situation:
 
     # --- what each seat is offered -----------------------------------------------------------
     def offered(self, seat: int) -> tuple[Choice, ...]:
-        """The moves ``seat``'s menu offers (``Game.menu_moves``), each with its notation, menu groups and a label
-        described only when it is read (a menu shows one level at a time)."""
+        """The moves ``seat``'s menu offers (``Game.menu_moves``), each with its menu groups, its notation and label
+        worked out only when read (a menu shows one level at a time)."""
         if seat not in self._offered:
             game, state = self.game, self.state
-            self._offered[seat] = tuple(
-                Choice(game.format_move(m), _label(game, state, seat, m), game.text.menu_groups(state, seat, m))
-                for m in game.menu_moves(state, seat))
+            words, groups, of_move = _Words(game, state, seat), game.text.menu_groups, Choice.of_move
+            self._offered[seat] = tuple([of_move(words, m, groups(state, seat, m))
+                                         for m in game.menu_moves(state, seat)])
         return self._offered[seat]
 
     def menu(self, seat: int) -> MenuNode:
@@ -181,6 +181,16 @@ class Situation:
         return {}
 
 
-def _label(game: Game[Any, Any, Any], state: Any, seat: int, move: Any) -> Any:
-    """A move's label, described when first read."""
-    return lambda: game.text.describe_move(state, seat, move)
+class _Words:
+    """One seat's moves in one position in words (:class:`tables.outcome.MoveWords`), for its choices."""
+
+    __slots__ = ("game", "seat", "state")
+
+    def __init__(self, game: Game[Any, Any, Any], state: Any, seat: int) -> None:
+        self.game, self.state, self.seat = game, state, seat
+
+    def notation(self, move: Any) -> str:
+        return self.game.format_move(move)
+
+    def label(self, move: Any) -> str:
+        return self.game.text.describe_move(self.state, self.seat, move)

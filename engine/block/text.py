@@ -11,6 +11,11 @@ from engine.block.sheet import BONUS, COLUMNS, LETTERS, cell_name
 from engine.block.view import BlockView
 from engine.text import GameText, plural
 
+# A drop's menu groups by (shape, orientation, column, whether the die lets the player choose the shape): a few
+# hundred at most from the die's shapes; the cap bounds what odd moves (a shape typed, not rolled) may add.
+_DROP_GROUPS: dict[tuple[str, str, int, bool], tuple[str, ...]] = {}
+_DROP_GROUPS_KEPT = 4096
+
 
 class BlockText(GameText[BlockState, Move, BlockView]):
     summary = "Roll, drop number shapes into your grid and circle combos, all at once; one player plays solo."
@@ -58,8 +63,15 @@ class BlockText(GameText[BlockState, Move, BlockView]):
         """Drops: (shape when the die shows ★,) orientation, column, then the order of the values.
         Combos: by type and size."""
         if move.kind == "drop":
-            head = (f"Shape {move.shape}",) if len(self.game.shapes_allowed(state)) > 1 else ()
-            return (*head, f"{move.shape} {TURNS[move.orientation]}", f"Column {COLUMNS[move.column]}")
+            # (by shape, orientation, column and whether the shape is chosen: a turn lists up to 2,520 drops)
+            key = (move.shape, move.orientation, move.column, len(self.game.shapes_allowed(state)) > 1)
+            groups = _DROP_GROUPS.get(key)
+            if groups is None:
+                head = (f"Shape {move.shape}",) if key[3] else ()
+                groups = (*head, f"{move.shape} {TURNS[move.orientation]}", f"Column {COLUMNS[move.column]}")
+                if type(move.column) is int and len(_DROP_GROUPS) < _DROP_GROUPS_KEPT:
+                    _DROP_GROUPS[key] = groups
+            return groups
         if move.kind == "combo":
             return (f"{move.combo.capitalize()} {len(move.cells)}",)
         return ()
