@@ -16,6 +16,7 @@ from pathlib import Path
 
 import aiohttp
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -44,6 +45,9 @@ class Settings:
     test_guild: int | None = None
     database: str = DEFAULT_DB
     log_level: str = "INFO"
+    discord_api: str | None = None
+    """Benches and tests only: the address of a Discord double (``BLOCKHOUSE_DISCORD_API=http://127.0.0.1:PORT``)
+    whose REST routes are under ``/api/v10`` and whose gateway is ``/gateway`` (``bench.loopback``)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -60,8 +64,12 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
+        api = env.get("BLOCKHOUSE_DISCORD_API", "").strip().rstrip("/")
+        if api and not api.startswith(("http://", "https://")):
+            raise ConfigError(f"BLOCKHOUSE_DISCORD_API must be an http:// or https:// address, not {api!r}.")
         return cls(token=token, test_guild=int(guild) if guild else None,
-                   database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level)
+                   database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level,
+                   discord_api=api or None)
 
 
 class Tree(app_commands.CommandTree):
@@ -188,6 +196,11 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log.info("database: %s", database_path(settings))  # before connecting: said even when Discord can't be reached
+    if settings.discord_api:  # a Discord double (benches, tests): its REST routes, and its gateway for the websocket
+        discord.http.Route.BASE = f"{settings.discord_api}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+            "ws" + settings.discord_api.removeprefix("http") + "/gateway")
+        log.warning("talking to a Discord double at %s, not to Discord", settings.discord_api)
     bot = Blockhouse(settings)
     try:
         bot.run(settings.token, log_handler=None)

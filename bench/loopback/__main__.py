@@ -1,0 +1,85 @@
+"""``python -m bench.loopback``: the real bot process against the loopback double; see bench/README.md."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.load import DEFAULT_PLAYERS, commit
+from bench.loopback.run import run_loopback
+
+
+def show(r: dict[str, Any]) -> None:
+    c = r["cpu_ms_per_move"]
+    kids = ", ".join(f"{k}: {v} ms" for k, v in c["children"].items()) or "none"
+    think = f", members thinking {r['think_s']} s on average" if r.get("think_s") else ""
+    print(f"{r['game']} × {r['tables']} table(s) of {r['players']}{think}: {r['moves']} moves in {r['seconds']} s = "
+          f"{r['moves_per_s']} moves/s (bot connected {r['connected_s']} s after its start; setup {r['setup_s']} s)\n"
+          f"  answer p50/p95/max {r['answer_ms']['p50']}/{r['answer_ms']['p95']}/{r['answer_ms']['max']} ms "
+          f"(n={r['answer_ms']['n']}); move → board p50/p95 {r['move_to_board_ms']['p50']}/"
+          f"{r['move_to_board_ms']['p95']} ms (n={r['move_to_board_ms']['n']})\n"
+          f"  CPU/move: bot process {c['bot']} ms; its children: {kids}; double + members process "
+          f"{c['double_and_members']} ms; REST requests/move {r['requests_per_move']}\n"
+          f"  interactions {r['interactions']}: late acks refused (10062) {r['late_acks']} "
+          f"({r['late_acks_total']} in the whole run), answered twice {r['doubled_acks']}, never acked "
+          f"{r['never_acked']}, refused {r['refused']}, stuck {r['stuck']}\n"
+          f"  lost {r['lost']}, doubled {r['doubled']} of {r['moves_checked']} moves checked against the database "
+          f"({r['games']['started']} games, {r['games']['finished']} finished; ways {r['ways']})\n"
+          f"  bot stopped by {r['stop_signal']} in {r['stop_s']} s, exit code {r['exit_code']}; double errors: "
+          f"{r['double_errors'] or 'none'}")
+    for sample in r["mismatch_samples"]:
+        print("   ", sample)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m bench.loopback", description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--game", default="breaks")
+    p.add_argument("--tables", default="1,20,200", help="concurrent tables (channels), comma-separated")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--options", default=None, help="the lobby's options, as /game new takes them")
+    p.add_argument("--moves", type=int, default=None, help="measured moves per run (default 300 + 3 per table)")
+    p.add_argument("--warmup", type=int, default=None, help="uncounted moves first (default 20 + 2 per table)")
+    p.add_argument("--slash", type=float, default=0.2, help="share of turns played with /move (default 0.2)")
+    p.add_argument("--patience", type=float, default=60.0)
+    p.add_argument("--think", type=float, default=0.0, help="mean seconds (exponential) before each interaction")
+    p.add_argument("--guilds", type=int, default=1, help="servers the tables are spread over")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--signal", choices=("SIGINT", "SIGTERM"), default="SIGINT", help="how the bot is stopped")
+    p.add_argument("--json", type=Path, default=None, metavar="OUT")
+    return p.parse_args(argv)
+
+
+async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
+    results = []
+    for count in (int(x) for x in args.tables.split(",")):
+        r = await run_loopback(args.game, count, players=args.players or DEFAULT_PLAYERS[args.game], seed=args.seed,
+                               warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
+                               measure=args.moves if args.moves is not None else 300 + 3 * count,
+                               options=args.options, slash_share=args.slash, patience=args.patience,
+                               think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal))
+        r["stop_signal"] = args.signal
+        show(r)
+        sys.stdout.flush()
+        results.append(r)
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    print(f"bench.loopback at commit {commit()}, python {sys.version.split()[0]}, pid {os.getpid()}, "
+          f"nice {os.nice(0)}, cpus {os.cpu_count()}, load average {os.getloadavg()}")
+    results = asyncio.run(amain(args))
+    if args.json is not None:
+        args.json.write_text(json.dumps({"commit": commit(), "results": results}, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

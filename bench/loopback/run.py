@@ -1,0 +1,407 @@
+"""The run: the double and its members in this process, ``python bot.py`` in another, and the figures.
+
+The members are bench.load's (:class:`bench.load.Table`, :class:`bench.load.Seat`, :class:`bench.load.Load`):
+they read the newest board of their table's thread, click its move buttons, walk its select menus, open "My view",
+play ``/move`` with a notation exactly as autocomplete offered it, and start a new game when one ends (``/game new``,
+Join, Start), waiting only for what the bot does (the double wakes them when the bot touches their channel). Here
+they read the double's messages instead of simcord's, and send interactions over the double's gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench import load as bl
+from bench.loopback.double import TOKEN, Channel, Double, Guild, Interaction, Message, User
+from storage import Database
+
+ROOT = Path(__file__).resolve().parents[2]
+TICKS = os.sysconf("SC_CLK_TCK")
+KEEP_MESSAGES = 12
+
+
+# --- CPU of a process and its children, from /proc ----------------------------------------------------------------
+def proc_cpu_s(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return math.nan
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children_of(pid: int) -> list[int]:
+    kids: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return kids
+    for task in tasks:
+        try:
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return kids
+
+
+def process_name(pid: int) -> str:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "?"
+    text = " ".join(c.decode(errors="replace") for c in cmd if c)
+    if "resource_tracker" in text:
+        return "resource tracker"
+    if "multiprocessing" in text or "spawn_main" in text:
+        return "worker"
+    return text[:40]
+
+
+def own_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+# --- the members' view of the double -----------------------------------------------------------------------------
+@dataclass(eq=False)
+class Member:
+    """A member as bench.load's members are: an id, a name, their guild."""
+
+    user: User
+    guild: Guild
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+
+class Touched:
+    """``traffic.touched[interaction id]``: the webhook calls made on its token (bench.load's meaning)."""
+
+    def __init__(self, double: Double) -> None:
+        self.double = double
+
+    def __getitem__(self, iid: int) -> int:
+        record = self.double.interactions.get(iid)
+        return record.touched if record is not None else 0
+
+
+class LoopTraffic(bl.Traffic):
+    """bench.load's Traffic over the double: the members' waiting (``until``, woken when the bot touches a
+    channel), what an interaction's answers showed (``shown``/``told``), and interactions sent (``emit``)."""
+
+    def __init__(self, double: Double) -> None:  # noqa: D107 - bench.load's Traffic watches simcord instead
+        self.double = double
+        self.backend = double  # what bench.load's Table reads: .messages, .channels
+        self.waiting = {}
+        self.created = {}
+        self.acked = {}
+        self.touched = Touched(double)  # type: ignore[assignment]
+        self.answers = {}
+        self.late_acks = 0
+        self.late_calls = 0
+        self.router_s = self.parsed_s = 0.0
+        self.clock_offset = None
+        double.on_touch = self.wake
+
+    def shown(self, record: Any) -> list[Any]:
+        out = []
+        for mid in dict.fromkeys(reversed(record.answers)):
+            message = self.double.messages.get(record.channel_id, {}).get(mid) if mid is not None else None
+            if message is not None and not message.flags & bl.LOADING:
+                out.append(message)
+        return out
+
+    def emit(self, member: Any, channel_id: int, kind: int, data: dict[str, Any], source: Any = None) -> Any:
+        record = self.double.interact(member.user, channel_id, kind, data, source)
+        self.created[record.id] = time.perf_counter()
+        return record
+
+    def command_data(self, member: Any, channel_id: int, name: str, options: dict[str, Any],
+                     focused: str | None = None) -> dict[str, Any]:
+        return command_data(self.double, name, options, focused)
+
+    def sync_clock(self) -> None:  # the double runs on the wall clock
+        return None
+
+    def wake(self, channel: int) -> None:
+        """The members waiting on ``channel`` or on its parent (a board posted in a game's thread is what the
+        members who started the game from the lobby's channel wait for)."""
+        super().wake(channel)
+        parent = getattr(self.double.channels.get(channel), "parent_id", None)
+        if parent is not None:
+            super().wake(parent)
+
+
+def command_data(double: Double, name: str, options: dict[str, Any], focused: str | None = None
+                 ) -> dict[str, Any]:
+    """A slash command's (or its autocomplete's) interaction data, from the commands the bot synced."""
+    parts = name.split()
+    root = next((c for c in double.commands if c["name"] == parts[0] and c.get("type", 1) == 1), None)
+    if root is None:
+        raise LookupError(f"the bot synced no /{parts[0]}")
+    node, path = root, []
+    for sub in parts[1:]:
+        node = next(o for o in node.get("options") or [] if o["name"] == sub and o["type"] in (1, 2))
+        path.append(node)
+    declared = {o["name"]: o for o in node.get("options") or [] if o["type"] not in (1, 2)}
+    leaf = [{"name": k, "type": declared[k]["type"], "value": v} for k, v in options.items() if k != focused]
+    if focused is not None:
+        leaf.append({"name": focused, "type": declared[focused]["type"], "value": options[focused], "focused": True})
+    nested: list[dict[str, Any]] = leaf
+    for sub_node in reversed(path):
+        nested = [{"name": sub_node["name"], "type": sub_node["type"], "options": nested}]
+    return {"id": root["id"], "name": root["name"], "type": 1, "options": nested}
+
+
+class LoopLoad(bl.Load):
+    """bench.load's Load (the members' tally, the measured window, the moves told played) with the bot in another
+    process: the window's snapshot reads that process's CPU and its children's from /proc."""
+
+    def __init__(self, double: Double, traffic: LoopTraffic, game: str, players: int, seed: int,
+                 options: str | None, slash_share: float, patience: float, think: float, bot_pid: Callable[[], int]
+                 ) -> None:
+        super().__init__(double, None, traffic, game, players, seed, options, slash_share, patience, think)  # type: ignore[arg-type]
+        self.double = double
+        self.bot_pid = bot_pid
+
+    def snapshot(self) -> dict[str, Any]:
+        pid = self.bot_pid()
+        return {"t": time.perf_counter(), "moves": self.tally.moves, "bot": proc_cpu_s(pid),
+                "children": {k: proc_cpu_s(k) for k in children_of(pid)}, "double": own_cpu_s(),
+                "names": {k: process_name(k) for k in children_of(pid)},
+                "late_acks": self.double.late_acks, "interactions": self.tally.interactions,
+                "refused": self.tally.refused, "stuck": self.tally.stuck, "requests": self.double.requests}
+
+    async def open_tables_in(self, guilds: Sequence[Guild], count: int, at_once: int = 8) -> list[LoopTable]:
+        tables = []
+        for i in range(count):
+            guild = guilds[i % len(guilds)]
+            channel = self.double.create_text_channel(guild, f"games-{i}")
+            members = [Member(self.double.create_user(f"p{i}x{s}"), guild) for s in range(self.players)]
+            tables.append(LoopTable(self, channel, members))
+        return tables
+
+    def prune(self) -> None:
+        """Forget old messages and interactions (Discord keeps them; a long run in memory would not)."""
+        self.retract()
+        double = self.double
+        for messages in double.messages.values():
+            if len(messages) > KEEP_MESSAGES:
+                for mid in list(messages)[:-KEEP_MESSAGES]:
+                    del messages[mid]
+        now = time.perf_counter()
+        for iid, made in list(self.traffic.created.items()):
+            if now - made > 60:
+                record = double.interactions.pop(iid, None)
+                if record is not None:
+                    double.interaction_tokens.pop(record.token, None)
+                self.traffic.created.pop(iid, None)
+
+
+class LoopTable(bl.Table):
+    """bench.load's Table; its first game is opened as every next one is (``/game new``, Join, Start)."""
+
+    async def first_game(self) -> None:
+        if not await self.next_game():
+            raise RuntimeError(f"table in channel {self.channel.id}: the first game did not start")
+
+
+# --- the bot process ---------------------------------------------------------------------------------------------
+@dataclass
+class BotProcess:
+    proc: subprocess.Popen[bytes]
+    log: Path
+    started: float
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 60.0) -> tuple[float, int | None]:
+        """(seconds from the signal to the process gone, its exit code; None if it had to be killed)."""
+        sent = time.perf_counter()
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            code: int | None = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            code = None
+        return time.perf_counter() - sent, code
+
+    def tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def start_bot(double: Double, database: Path, folder: Path, name: str = "bot", extra: dict[str, str] | None = None
+              ) -> BotProcess:
+    """``python bot.py`` pointed at the double, on ``database``; its output to ``folder/<name>.log``."""
+    env = dict(os.environ)
+    env.update({"DISCORD_TOKEN": TOKEN, "BLOCKHOUSE_DB": str(database), "BLOCKHOUSE_DISCORD_API": double.url,
+                "BLOCKHOUSE_TEST_GUILD": "", "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"})
+    env.update(extra or {})
+    log = folder / f"{name}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, str(ROOT / "bot.py")], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    return BotProcess(proc, log, time.perf_counter())
+
+
+async def wait_for(check: Callable[[], bool], timeout: float, bot: BotProcess | None = None,
+                   what: str = "the bot") -> None:
+    """Poll ``check`` (the bot's connection and its command sync are not events the members watch)."""
+    deadline = time.perf_counter() + timeout
+    while not check():
+        if bot is not None and bot.proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {bot.proc.returncode}:\n{bot.tail()}")
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"{what}: not ready after {timeout} s:\n{bot.tail() if bot else ''}")
+        await asyncio.sleep(0.05)
+
+
+# --- one run -------------------------------------------------------------------------------------------------------
+async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 2, seed: int = 1, warmup: int = 4,
+                       measure: int = 20, options: str | None = None, slash_share: float = 0.2,
+                       patience: float = 60.0, think: float = 0.0, folder: Path | None = None,
+                       guilds: int = 1, stop_signal: int = signal.SIGINT, expiry_s: float = 3.0,
+                       env: dict[str, str] | None = None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-loopback-") as tmp:
+        where = folder or Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        database = where / f"loopback-{game}-{tables}.db"
+        database.unlink(missing_ok=True)
+        double = Double(expiry_s=expiry_s)
+        await double.start()
+        made = [double.create_guild(f"guild {i}") for i in range(guilds)]
+        traffic = LoopTraffic(double)
+        bot: BotProcess | None = None
+        load = LoopLoad(double, traffic, game, players, seed, options, slash_share, patience, think,
+                        lambda: bot.pid if bot is not None else 0)
+        wall0 = time.perf_counter()
+        stopped: tuple[float, int | None] = (math.nan, None)
+        try:
+            table_objs = await load.open_tables_in(made, tables)
+            bot = start_bot(double, database, where, extra=env)
+            await wait_for(lambda: bool(double.commands) and any(c.identified for c in double.connections),
+                           120.0, bot)
+            connected_s = time.perf_counter() - bot.started
+            gate = asyncio.Semaphore(8)
+
+            async def opened(table: LoopTable) -> None:
+                async with gate:
+                    await table.first_game()
+
+            await asyncio.gather(*(opened(t) for t in table_objs))
+            setup_s = time.perf_counter() - wall0
+            load.window = bl.Window(warmup=load.tally.moves + warmup, measure=measure)
+            stop = load.window.stop
+            done = asyncio.Event()
+
+            async def pruning() -> None:
+                while not done.is_set():
+                    try:
+                        await asyncio.wait_for(done.wait(), 2.0)
+                    except TimeoutError:
+                        load.prune()
+
+            pruner = asyncio.ensure_future(pruning())
+            await asyncio.gather(*(t.play(stop) for t in table_objs))
+            if not load.window.closed:  # every table stuck: close what was measured
+                if not load.window.open:
+                    load.window.start = load.snapshot()
+                load.close_window()
+            done.set()
+            await pruner
+            load.retract(everything=True)
+            stopped = bot.stop(stop_signal)
+            result = await report(load, table_objs, database, game, tables, players, setup_s, connected_s)
+            result["stop_s"] = round(stopped[0], 2)
+            result["exit_code"] = stopped[1]
+            result["bot_log_tail"] = bot.tail(12)
+            result["double_errors"] = double.errors[:10]
+            result["wall_s"] = round(time.perf_counter() - wall0, 1)
+            return result
+        finally:
+            if bot is not None and bot.proc.poll() is None:
+                bot.stop(signal.SIGTERM, 30.0)
+            await double.stop()
+
+
+async def report(load: LoopLoad, tables: list[LoopTable], database: Path, game: str, count: int, players: int,
+                 setup_s: float, connected_s: float) -> dict[str, Any]:
+    """The lost/doubled check against the bot's database (after the bot stopped), then the figures."""
+    for table_id, told_moves in load.played.items():
+        load.played[table_id] = [m for i, m in enumerate(told_moves) if (table_id, i) not in load.retracted]
+    return await figures(load, tables, database, game, count, players, setup_s, connected_s)
+
+
+async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game: str, count: int, players: int,
+                  setup_s: float, connected_s: float) -> dict[str, Any]:
+    tally = load.tally
+    db = await Database.open(database)
+    try:
+        for table in tables:
+            for table_id in table.tables:
+                stored = Counter(m.notation for m in await db.moves(table_id))
+                told = Counter(n for _, n in load.played.get(table_id, []))
+                lost, doubled = told - stored, stored - told
+                tally.checked += sum(told.values())
+                tally.lost += sum(lost.values())
+                tally.doubled += sum(doubled.values())
+                if (lost or doubled) and len(tally.mismatch_samples) < 5:
+                    tally.mismatch_samples.append(f"table {table_id}: told-not-stored {dict(lost)} "
+                                                  f"stored-not-told {dict(doubled)}")
+    finally:
+        await db.close()
+    w = load.window
+    assert w is not None and w.start and w.end
+    s, e = w.start, w.end
+    moves = e["moves"] - s["moves"]
+    span = e["t"] - s["t"]
+    per = (lambda x: round(x / moves * 1000, 2)) if moves else (lambda x: math.nan)
+    kids = {f"{pid} ({e['names'].get(pid, '?')})": per(e["children"][pid] - s["children"].get(pid, 0.0))
+            for pid in e["children"]}
+    never = sum(1 for iid, made in load.traffic.created.items()
+                if made >= s["t"] and (r := load.double.interactions.get(iid)) is not None and r.acked is None)
+    return {
+        "game": game, "tables": count, "players": players, "think_s": load.think, "moves": moves,
+        "seconds": round(span, 2), "setup_s": round(setup_s, 1), "connected_s": round(connected_s, 2),
+        "moves_per_s": round(moves / span, 2) if span else math.nan,
+        "answer_ms": {"n": len(tally.answer_s), "p50": round(bl.pct(tally.answer_s, 50) * 1000, 1),
+                      "p95": round(bl.pct(tally.answer_s, 95) * 1000, 1),
+                      "max": round(bl.pct(tally.answer_s, 100) * 1000, 1)},
+        "move_to_board_ms": {"n": len(tally.board_s), "p50": round(bl.pct(tally.board_s, 50) * 1000, 1),
+                             "p95": round(bl.pct(tally.board_s, 95) * 1000, 1)},
+        "cpu_ms_per_move": {"bot": per(e["bot"] - s["bot"]), "children": kids,
+                            "double_and_members": per(e["double"] - s["double"])},
+        "requests_per_move": round((e["requests"] - s["requests"]) / moves, 1) if moves else math.nan,
+        "interactions": e["interactions"] - s["interactions"], "late_acks": e["late_acks"] - s["late_acks"],
+        "late_acks_total": load.double.late_acks, "doubled_acks": load.double.doubled_acks, "never_acked": never,
+        "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"],
+        "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked,
+        "mismatch_samples": tally.mismatch_samples,
+        "games": {"started": tally.games_started, "finished": tally.games_finished},
+        "ways": {"buttons": tally.button_moves, "menu_picks": tally.menu_picks, "slash": tally.slash_moves,
+                 "panels": tally.panels},
+    }
+
+
+__all__ = ["BotProcess", "Channel", "Double", "Interaction", "LoopLoad", "LoopTable", "LoopTraffic", "Member",
+           "Message", "run_loopback", "start_bot"]
