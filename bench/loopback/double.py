@@ -219,8 +219,14 @@ class Double:
         self._runner: web.AppRunner | None = None
 
     # --- the world ---------------------------------------------------------------------------------------------
-    def create_guild(self, name: str, guild_id: int | None = None) -> Guild:
-        guild = Guild(guild_id or self.snowflake(), name, owner_id=self.bot_user.id)
+    def create_guild(self, name: str, guild_id: int | None = None, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild; ``shard=(id, count)``: one whose id falls on that shard."""
+        if guild_id is None:
+            guild_id = self.snowflake()
+            if shard is not None:
+                ms = guild_id >> 22
+                guild_id = ((ms - (ms % shard[1]) + shard[0]) << 22) | (guild_id & 0x3FFFFF)
+        guild = Guild(guild_id, name, owner_id=self.bot_user.id)
         self.guilds[guild.id] = guild
         return guild
 
