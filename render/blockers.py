@@ -1005,6 +1005,7 @@ class Band:
     data: bytes
     adler: int
     length: int
+    texts: tuple[Drawn, ...] | None = None  # a part's: the texts it sets, if a recorder was open when it was drawn
 
 
 def _bands() -> Kept[tuple[object, ...], Band]:
@@ -1017,9 +1018,9 @@ def _bands() -> Kept[tuple[object, ...], Band]:
 _BANDS = _bands()
 
 
-def _deflate(rows: memoryview | bytes) -> Band:
+def _deflate(rows: memoryview | bytes, texts: tuple[Drawn, ...] | None = None) -> Band:
     packer = _zlib.compressobj(1, _zlib.DEFLATED, -15)
-    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows))
+    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows), texts)
 
 
 def _adler_after(first: int, second: int, length: int) -> int:
@@ -1118,6 +1119,7 @@ class BandCanvas(Canvas):
         self.rows: memoryview = self.image._png_rows[1]  # type: ignore[attr-defined]  # (its pixels, as a PNG's rows)
         self.bands: dict[int, Band] = {}  # by first row: the bands kept, not drawn in this picture
         self.keys: dict[int, tuple[object, ...] | None] = {}  # by first row: the bands drawn, the keys to keep them by
+        self.texts: dict[int, tuple[Drawn, ...]] = {}  # by first row: the texts of a band drawn under a recorder
 
     def clear(self, y0: int, y1: int) -> None:
         """Set rows ``y0``–``y1`` back to the empty table's."""
@@ -1138,7 +1140,7 @@ class BandCanvas(Canvas):
             elif band is None:
                 if y0 not in self.keys:
                     raise RuntimeError(f"rows {y0}–{y1} of a Blockers! board were neither drawn nor kept")
-                band = _deflate(self.rows[y0 * width:y1 * width])
+                band = _deflate(self.rows[y0 * width:y1 * width], self.texts.get(y0))
                 key = self.keys[y0]
                 if key is not None:
                     _BANDS.put(key, band)
@@ -1160,6 +1162,7 @@ def _canvas(shape: Shape) -> BandCanvas:
         return BandCanvas(shape)
     canvas.bands.clear()
     canvas.keys.clear()
+    canvas.texts.clear()
     return canvas
 
 
@@ -1181,23 +1184,31 @@ class _Piece:
 
 
 def _place(img: Surface, piece: _Piece) -> None:
-    """Draw a piece, or on a :class:`BandCanvas` take its band as kept (its rows are then neither drawn nor
-    deflated), or set its rows back to the empty table and draw it (a part as :func:`_part` draws it)."""
+    """Draw a piece, or on a :class:`BandCanvas` take its band as kept (its rows are then neither drawn, pasted nor
+    deflated, and the recorder is told the texts kept with it), or set its rows back to the empty table and draw it
+    (a part as :func:`_part` draws it: pasted if it is kept, at another place or in another layout)."""
     box, key = piece.box, piece.key
     if isinstance(img, BandCanvas):
         y0, y1 = box[1], box[3]
         # (a part drawn the same wherever it lies, over the same empty table's rows, is the same band)
         band_key = None if key is None else (key, _ground(img.shape, y0, y1))
+        recorder = common.recording_on()
         if key is not None and band_key is not None:
-            kept = _PARTS.get(key)  # (the part's texts, and whether it is kept at all)
-            if kept is not None and (kept[1] is not None or not common.recording_on()):
-                band = _BANDS.get(band_key)
-                if band is not None:
-                    img.bands[y0] = band
-                    _tell(kept[1])
-                    return
+            kept = _PARTS.get(key)  # (its texts, if it is kept: the band's are the same)
+            band = _BANDS.get(band_key)
+            texts = kept[1] if kept is not None and kept[1] is not None else band.texts if band is not None else None
+            if band is not None and (texts is not None or not recorder):
+                img.bands[y0] = band
+                _tell(texts)
+                return
         img.clear(y0, y1)
         img.keys[y0] = band_key
+        if recorder and key is not None:
+            with recording() as seen:
+                _part(img, box, key, piece.draw)
+            _tell(seen)
+            img.texts[y0] = tuple(seen)
+            return
     if key is None:
         piece.draw()
     else:
