@@ -3,10 +3,12 @@ kept by its tile, liberation and height, and pasted under its pieces wherever th
 row's height above it, another game). What must hold: a board whose districts are drawn on kept bare districts is the
 same PNG, byte for byte, as the board drawn with nothing kept at all, and tells the phone-text recorder the same
 texts; and the bare districts are really used (as many found as the board has districts, once warmed by other
-games' boards)."""
+games' boards). And each picture is drawn on the last one's canvas made empty again: the same picture as on a new
+canvas."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 
 import pytest
@@ -89,3 +91,23 @@ def test_a_bare_district_is_kept_once_per_tile_and_height() -> None:
     assert len(bare.items) == districts  # (no two districts of a city share a tile)
     assert drawn(state, 1, bare)[0] != first[0]  # a seat's own picture: other texts, the same districts
     assert (len(bare.items), bare.found) == (districts, districts)
+
+
+def test_the_spare_canvas_draws_what_a_new_canvas_draws() -> None:
+    """Each picture is drawn on the canvas of the one before, made empty again: a short board after a tall one (a
+    seat's view with its hand) is the board drawn on a new canvas."""
+    played = playout(4, 28)
+    tall = max(played[::10], key=lambda s: max(len(h) for h in s.hands))
+    short = played[len(played) // 2]
+    views = {"tall": G.view(tall, tall.controller[max(range(4), key=lambda f: len(tall.hands[f]))]),
+             "short": G.view(short, None)}
+    rb._spare.clear()
+    new = {name: rb._draw(view, NAMES) for name, view in views.items()}  # (the first on a new canvas)
+    for name in ("short", "tall", "short", "tall"):
+        rb._spare.clear()
+        assert rb._draw(views[name], NAMES) == new[name]
+    canvas = rb._spare[0]
+    for name in ("tall", "short", "tall", "short"):
+        assert rb._draw(views[name], NAMES) == new[name]  # on the spare canvas, after the other picture
+        assert rb._spare == [canvas]  # the same canvas each time
+    assert Image.open(io.BytesIO(new["tall"])).height > Image.open(io.BytesIO(new["short"])).height + 100
