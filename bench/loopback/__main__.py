@@ -32,8 +32,9 @@ def show(r: dict[str, Any]) -> None:
           f"{r['never_acked']}, refused {r['refused']}, stuck {r['stuck']}\n"
           f"  lost {r['lost']}, doubled {r['doubled']} of {r['moves_checked']} moves checked against the database "
           f"({r['games']['started']} games, {r['games']['finished']} finished; ways {r['ways']})\n"
-          f"  bot stopped by {r['stop_signal']} in {r['stop_s']} s, exit code {r['exit_code']}; double errors: "
-          f"{r['double_errors'] or 'none'}")
+          f"  owed (stored as the bot stopped, not yet told) {r['owed']}\n"
+          f"  bot stopped by {r['stop_signal']}{' under load' if r['stopped_under_load'] else ''} in {r['stop_s']} s, "
+          f"exit code {r['exit_code']}; bot's log {r['bot_log']}; double errors: {r['double_errors'] or 'none'}")
     for sample in r["mismatch_samples"]:
         print("   ", sample)
 
@@ -52,6 +53,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--guilds", type=int, default=1, help="servers the tables are spread over")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--signal", choices=("SIGINT", "SIGTERM"), default="SIGINT", help="how the bot is stopped")
+    p.add_argument("--stop-under-load", action="store_true",
+                   help="stop the bot the moment the measured window closes, the members still playing (moves it "
+                        "committed whose board had not come are counted as owed, not doubled)")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 
@@ -63,7 +67,8 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
                                warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
                                measure=args.moves if args.moves is not None else 300 + 3 * count,
                                options=args.options, slash_share=args.slash, patience=args.patience,
-                               think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal))
+                               think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal),
+                               under_load=args.stop_under_load)
         r["stop_signal"] = args.signal
         show(r)
         sys.stdout.flush()

@@ -17,11 +17,13 @@ async def test_the_bot_process_plays_two_tables_against_the_double(tmp_path: Pat
                                 env={"BLOCKHOUSE_RENDER_WORKERS": "1"})  # the 2-core default, as live
     tail = report["bot_log_tail"]
     assert report["moves"] >= 8, tail
-    assert report["moves_checked"] >= 10, "the warm-up's moves are checked too"
+    # every move told played is checked, the warm-up's too; a click a board seemed to answer but that the bot then
+    # refused ("Already played", "from an earlier position") is taken back, as its member was told
+    assert report["moves_checked"] >= 8
     assert report["lost"] == 0 and report["doubled"] == 0, report["mismatch_samples"]
     assert report["stuck"] == 0 and report["never_acked"] == 0 and report["doubled_acks"] == 0, tail
     assert report["double_errors"] == [], report["double_errors"]
     assert report["exit_code"] == 0, tail  # stopped by SIGINT: closed in order, nothing killed
-    assert "Traceback" not in tail and "ERROR" not in tail, tail
+    assert report["bot_log"] == {"errors": 0, "warnings": 0, "tracebacks": 0}, tail
     assert report["games"]["started"] == 2
     assert report["cpu_ms_per_move"]["bot"] > 0
