@@ -41,7 +41,12 @@ def square_at(col: int, row: int) -> int:
 
 
 def square_name(square: int) -> str:
+    if 0 <= square < SQUARES:
+        return SQUARE_NAMES[square]
     return f"{col_of(square) + 1}{ROWS[row_of(square)]}"
+
+
+SQUARE_NAMES = tuple(f"{col_of(sq) + 1}{ROWS[row_of(sq)]}" for sq in range(SQUARES))  # (every move's text says one)
 
 
 def square_index(name: str) -> int:

@@ -102,6 +102,17 @@ class Move:
 
 
 PASS = Move()
+# every move of a tile, made once (moves are immutable): by (colour as written, "" in the basic game; face), one for
+# each square the face fits, in square order
+_MOVES: dict[tuple[str, str], tuple[Move, ...]] = {
+    (colour, face): tuple(Move(face=face, square=sq, colour=colour) for sq in FITS[face])
+    for colour in ("", *COLOURS) for face in FACES}
+
+
+def _tile_view(t: str) -> TileView:
+    """``"blue:E"`` as the view shows it."""
+    colour, _, face = t.partition(":")
+    return {"colour": colour, "face": face}
 
 
 @dataclass
@@ -293,17 +304,18 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
         moves = []
         named = state.advanced
         for colour in state.playable(seat):
+            own = colour + ":"  # (no colour's name begins another's)
             for face in state.racks[colour]:
-                for sq in FITS[face]:
+                for sq, move in zip(FITS[face], _MOVES[colour if named else "", face], strict=True):
                     there = board[sq]
                     if there is not None:
-                        if colour_of(there) == colour:
+                        if there.startswith(own):
                             continue
                         if sq not in takeable:
                             takeable[sq] = can_capture_from(board, sq)
                         if not takeable[sq]:
                             continue
-                    moves.append(Move(face=face, square=sq, colour=colour if named else ""))
+                    moves.append(move)
         return moves
 
     def is_legal(self, state: BlockersState, seat: int, move: Move) -> bool:
@@ -551,6 +563,7 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
     # --- views ------------------------------------------------------------------------------
     def view(self, state: BlockersState, seat: int | None) -> BlockersView:
         result = self.result(state)
+        cells = state.board
         players: list[BlockersPlayer] = []
         for p in range(state.seats):
             colours = state.colours(p)
@@ -574,7 +587,8 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
             "ply": state.ply,
             "turn": state.turn,
             "to_act": sorted(self.to_act(state)),
-            "board": [[self._cell(state.board[square_at(col, row)]) for col in range(SIZE)] for row in range(SIZE)],
+            "board": [[None if t is None else _tile_view(t) for t in cells[row * SIZE:(row + 1) * SIZE]]
+                      for row in range(SIZE)],
             "sections": list(SECTIONS),
             "players": players,
             "last": _copy_last(state.last),
@@ -586,7 +600,7 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
 
     @staticmethod
     def _cell(t: str | None) -> TileView | None:
-        return None if t is None else {"colour": colour_of(t), "face": face_of(t)}
+        return None if t is None else _tile_view(t)
 
     def private_info(self, state: BlockersState, seat: int) -> dict[str, Any]:
         """Only the racks are private (the same as the view's "rack", without building whole views)."""

@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.blockers.board import ROWS, SIZE, SQUARES, WILD, row_of, spoken, square_name
+from engine.blockers.board import COLOURS, FACES, ROWS, SIZE, SQUARES, WILD, row_of, spoken, square_name
 from engine.blockers.game import ADVANCED, Blockers, BlockersState, Move, _and, _plural
 from engine.blockers.view import BlockersView
 from engine.text import GameText
+
+_TILE_LABELS = {(c, face): f"{c.capitalize()} {face}" for c in COLOURS for face in FACES}  # the menus' first level
+_ROW_LABELS = tuple(f"Row {r}" for r in ROWS)
 
 
 class BlockersText(GameText[BlockersState, Move, BlockersView]):
@@ -35,9 +38,9 @@ class BlockersText(GameText[BlockersState, Move, BlockersView]):
         """Tile first, then the square; a wild tile (up to 81 squares) adds the row in between."""
         if move.is_pass:
             return ()
-        tile_label = f"{(move.colour or state.colours(seat)[0]).capitalize()} {move.face}"
+        tile_label = _TILE_LABELS[move.colour or state.colours(seat)[0], move.face]
         if move.face == WILD:
-            return (tile_label, f"Row {ROWS[row_of(move.square)]}")
+            return (tile_label, _ROW_LABELS[row_of(move.square)])
         return (tile_label,)
 
     def status_line(self, state: BlockersState) -> str:
