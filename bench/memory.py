@@ -17,7 +17,10 @@ it was made and counts as freed (slow: several times the run's time while tracin
 
 ``--workers N`` draws the pictures in N render worker processes (the bot's default on two cores or more is one): the
 process measured is then the bot's own without the renderers' caches and buffers, and each sample adds the workers'
-RSS (``render_rss``, their sum; ``/proc/<pid>/status``).
+RSS (``render_rss``, their sum; ``/proc/<pid>/status``). ``--arena-max N`` and ``--mmap-threshold BYTES`` set
+glibc's malloc (``mallopt`` in this process, ``GLIBC_TUNABLES`` for the workers it starts): fewer arenas for its
+threads, or blocks from that size up mapped apart and given back when freed (a board's PNG, ~125 KB, is under
+glibc's default of 128 KB), to tell fragmentation from live memory.
 """
 
 from __future__ import annotations
@@ -62,6 +65,27 @@ def _libc() -> ctypes.CDLL | None:
 
 
 _LIBC = _libc()
+
+
+M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8  # mallopt's parameters (glibc's malloc.h)
+
+
+def set_malloc(arena_max: int = 0, mmap_threshold: int = 0) -> list[str]:
+    """glibc's malloc for this process (``mallopt``) and the processes it starts (``GLIBC_TUNABLES``): at most
+    ``arena_max`` arenas, blocks of ``mmap_threshold`` bytes and more mapped apart (0: glibc's default); what was
+    set, in words (nothing without glibc)."""
+    done: list[str] = []
+    tunables = []
+    for param, value, name in ((M_ARENA_MAX, arena_max, "arena_max"), (M_MMAP_THRESHOLD, mmap_threshold,
+                                                                       "mmap_threshold")):
+        if value <= 0:
+            continue
+        tunables.append(f"glibc.malloc.{name}={value}")
+        if _LIBC is not None and _LIBC.mallopt(param, value) == 1:
+            done.append(f"{name}={value}")
+    if tunables:
+        os.environ["GLIBC_TUNABLES"] = ":".join(tunables)
+    return done
 
 
 def malloc_mb() -> tuple[float, float] | None:
@@ -250,9 +274,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=0,
                     help="render worker processes (default 0: one process, pictures drawn in its threads, so its RSS "
                          "holds the renderers' caches too; the bot's default on two cores or more is 1)")
+    ap.add_argument("--arena-max", type=int, default=0, help="glibc malloc arenas at most (default: glibc's)")
+    ap.add_argument("--mmap-threshold", type=int, default=0,
+                    help="bytes from which glibc maps a block apart (default: glibc's, 128 KB and rising)")
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
     os.environ[renderer.WORKERS_SETTING] = str(max(0, args.workers))
+    malloc = set_malloc(args.arena_max, args.mmap_threshold)
+    if malloc:
+        print(f"  malloc: {', '.join(malloc)}", flush=True)
     trace_at = None
     if args.trace_at:
         a, b = (int(v) for v in args.trace_at.split(","))
