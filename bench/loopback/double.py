@@ -12,7 +12,8 @@ counted (``late_acks``).
 
 What it does not model: permissions, rate limits (no 429s and no rate-limit headers), message caps other than
 Discord's 2,000 characters, the CDN (attachment URLs point nowhere), presence, members other than those an
-interaction carries, and gateway RESUME (a RESUME is answered with an invalid session, so the bot identifies again).
+interaction carries. A gateway session can be resumed: a RESUME on a new connection gets what the session missed (up
+to 5,000 dispatches kept), then RESUMED; ``Connection.reconnect`` asks a client to do so (op 7), as Discord does.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import asyncio
 import json
 import time
 import zlib
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,7 +38,8 @@ HEARTBEAT_MS = 41_250
 ACK_DELAY_S = 0.05  # a heartbeat's ACK comes back after this (a network's round trip)
 TOKEN = "loopback-token"
 ALL_PERMISSIONS = str((1 << 53) - 1)
-HELLO, IDENTIFY, RESUME, HEARTBEAT, DISPATCH, INVALID_SESSION, HEARTBEAT_ACK = 10, 2, 6, 1, 0, 9, 11
+HELLO, IDENTIFY, RESUME, HEARTBEAT, DISPATCH, INVALID_SESSION, HEARTBEAT_ACK, RECONNECT = 10, 2, 6, 1, 0, 9, 11, 7
+BACKLOG = 5000  # dispatches kept per session for a RESUME
 
 
 class Snowflakes:
@@ -156,25 +159,50 @@ class Interaction:
 
 
 @dataclass
+class Session:
+    """A gateway session (one shard of one bot process): its sequence and the dispatches it was sent, so that a
+    RESUME on a new connection gets what it missed. Dispatched while no connection is attached, an event waits in
+    the backlog, as on Discord."""
+
+    id: str
+    shard: tuple[int, int]
+    seq: int = 0
+    backlog: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=BACKLOG))
+    conn: Connection | None = None
+
+    def dispatch(self, event: str, data: Any) -> None:
+        self.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.backlog.append(payload)
+        if self.conn is not None:
+            self.conn.send(payload)
+
+
+@dataclass
 class Connection:
-    """One gateway websocket (one shard of one bot process). Payloads are queued and written in order by one task
-    (the zlib stream's state must follow the order the frames go out)."""
+    """One gateway websocket. Payloads are queued and written in order by one task (the zlib stream's state must
+    follow the order the frames go out)."""
 
     ws: web.WebSocketResponse
-    shard: tuple[int, int] = (0, 1)
-    seq: int = 0
-    session: str = ""
+    session: Session | None = None
     compressor: Any = None
-    identified: bool = False
     sent: int = 0
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    @property
+    def identified(self) -> bool:
+        return self.session is not None
+
+    @property
+    def shard(self) -> tuple[int, int] | None:
+        return self.session.shard if self.session is not None else None
 
     def send(self, payload: dict[str, Any] | None) -> None:
         self.queue.put_nowait(payload)
 
-    def dispatch(self, event: str, data: Any) -> None:
-        self.seq += 1
-        self.send({"op": DISPATCH, "t": event, "s": self.seq, "d": data})
+    def reconnect(self) -> None:
+        """Ask the client to reconnect and resume (op 7), as Discord does when it moves a session."""
+        self.send({"op": RECONNECT, "d": None, "s": None, "t": None})
 
     async def write(self) -> None:
         """The writer: until ``None`` is queued or the socket closes."""
@@ -209,6 +237,8 @@ class Double:
         self.interactions: dict[int, Interaction] = {}
         self.interaction_tokens: dict[str, int] = {}
         self.connections: list[Connection] = []
+        self.sessions: dict[str, Session] = {}
+        self.resumed = 0  # sessions resumed on a new connection
         self.on_touch: Callable[[int], None] = lambda channel: None
         self.on_ready: Callable[[Connection], None] = lambda conn: None
         self.late_acks = 0  # initial answers refused: made 3 s or more after the interaction (10062)
@@ -245,10 +275,11 @@ class Double:
     def shard_of(self, guild_id: int, count: int) -> int:
         return (guild_id >> 22) % count
 
-    def connection_for(self, guild_id: int) -> Connection | None:
-        for conn in self.connections:
-            if conn.identified and self.shard_of(guild_id, conn.shard[1]) == conn.shard[0]:
-                return conn
+    def session_for(self, guild_id: int) -> Session | None:
+        """The session of the shard that owns the guild (the newest, if a shard identified twice)."""
+        for session in reversed(self.sessions.values()):
+            if self.shard_of(guild_id, session.shard[1]) == session.shard[0]:
+                return session
         return None
 
     # --- the server --------------------------------------------------------------------------------------------
@@ -304,30 +335,54 @@ class Double:
                     await self._identify(conn, data)
                     if conn.identified:
                         self.on_ready(conn)
-                elif op == RESUME:  # not modelled: the session is over, identify again
-                    conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+                elif op == RESUME:
+                    self._resume(conn, data)
         finally:
             self.connections.remove(conn)
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
             conn.send(None)
             await asyncio.gather(writer, return_exceptions=True)
         return ws
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> None:
-        if data.get("token") != TOKEN and data.get("token") != f"Bot {TOKEN}":
+        if data.get("token") not in (TOKEN, f"Bot {TOKEN}"):
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
-        shard = data.get("shard") or [0, 1]
-        conn.shard = (int(shard[0]), int(shard[1]))
-        conn.session = f"session-{self.snowflake()}"
-        mine = [g for g in self.guilds.values() if self.shard_of(g.id, conn.shard[1]) == conn.shard[0]]
-        conn.dispatch("READY", {
+        given = data.get("shard") or [0, 1]
+        shard = (int(given[0]), int(given[1]))
+        for old in [k for k, v in self.sessions.items() if v.shard == shard]:  # the shard identified again
+            del self.sessions[old]
+        session = Session(f"session-{self.snowflake()}", shard, conn=conn)
+        mine = [g for g in self.guilds.values() if self.shard_of(g.id, shard[1]) == shard[0]]
+        session.dispatch("READY", {
             "v": 10, "user": self.bot_user.json(), "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
-            "session_id": conn.session, "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-            "shard": list(conn.shard), "application": {"id": str(self.application_id), "flags": 0},
+            "session_id": session.id, "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "shard": list(shard), "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": []})
         for guild in mine:
-            conn.dispatch("GUILD_CREATE", self.guild_json(guild))
-        conn.identified = True
+            session.dispatch("GUILD_CREATE", self.guild_json(guild))
+        conn.session = session
+        self.sessions[session.id] = session
+
+    def _resume(self, conn: Connection, data: dict[str, Any]) -> None:
+        """The session continues on this connection: what it missed since ``seq``, then RESUMED; an unknown
+        session, or one whose missed events are no longer kept, is invalid (the client identifies again)."""
+        session = self.sessions.get(str(data.get("session_id")))
+        seq = int(data.get("seq") or 0)
+        if (data.get("token") not in (TOKEN, f"Bot {TOKEN}") or session is None
+                or (session.backlog and session.backlog[0]["s"] > seq + 1)):
+            conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
+        if session.conn is not None and session.conn is not conn:
+            session.conn.send(None)  # the old connection gets nothing more
+        session.conn = conn
+        conn.session = session
+        for payload in session.backlog:
+            if payload["s"] > seq:
+                conn.send(payload)
+        session.dispatch("RESUMED", {})
+        self.resumed += 1
 
     def guild_json(self, guild: Guild) -> dict[str, Any]:
         everyone = {"id": str(guild.id), "name": "@everyone", "permissions": ALL_PERMISSIONS, "position": 0,
@@ -369,11 +424,11 @@ class Double:
             "authorizing_integration_owners": {"0": str(channel.guild_id)}, "attachment_size_limit": 10 * 2**20}
         if source is not None:
             payload["message"] = source.json(self)
-        conn = self.connection_for(channel.guild_id)
-        if conn is None:
-            self.errors.append(f"no gateway connection for guild {channel.guild_id}")
+        session = self.session_for(channel.guild_id)
+        if session is None:
+            self.errors.append(f"no gateway session for guild {channel.guild_id}")
         else:
-            conn.dispatch("INTERACTION_CREATE", payload)
+            session.dispatch("INTERACTION_CREATE", payload)
         return record
 
     # --- REST --------------------------------------------------------------------------------------------------
@@ -499,9 +554,9 @@ class Double:
     def _guild_event(self, channel: Channel, event: str, data: dict[str, Any]) -> None:
         if channel.guild_id is None:
             return
-        conn = self.connection_for(channel.guild_id)
-        if conn is not None:
-            conn.dispatch(event, data)
+        session = self.session_for(channel.guild_id)
+        if session is not None:
+            session.dispatch(event, data)
 
     def _fill(self, message: Message, body: dict[str, Any], files: list[tuple[str, int]], new: bool = False
               ) -> None:

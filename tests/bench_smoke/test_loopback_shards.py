@@ -69,3 +69,47 @@ async def test_two_shards_share_the_guilds_and_late_answers_are_refused(monkeypa
             await client.close()
         await asyncio.gather(*tasks, return_exceptions=True)
         await double.stop()
+
+
+async def test_a_session_resumes_on_a_new_connection_with_what_it_missed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked to reconnect (op 7), discord.py resumes its session on a new connection; an interaction dispatched
+    meanwhile arrives once, after the resume or before the old connection closed, never twice and never lost."""
+    double = Double()
+    url = await double.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"{url}/api/v10")
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL(f"ws://127.0.0.1:{double.port}/gateway"))
+    channel = double.create_text_channel(double.create_guild("g"), "games")
+    person = double.create_user("ann")
+    seen: list[int] = []
+    resumed = asyncio.Event()
+    client = discord.Client(intents=discord.Intents(guilds=True))
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction.id)
+
+    async def on_resumed() -> None:
+        resumed.set()
+
+    client.event(on_interaction)
+    client.event(on_resumed)
+    task = asyncio.create_task(client.start(TOKEN))
+    try:
+        await until(client.is_ready)
+        first = double.connections[0]
+        session = first.session
+        first.reconnect()
+        records = [double.interact(person, channel.id, 3, {"custom_id": f"x{i}", "component_type": 2})
+                   for i in range(3)]
+        await asyncio.wait_for(resumed.wait(), 120.0)
+        await until(lambda: len(seen) >= 3)
+        later = double.interact(person, channel.id, 3, {"custom_id": "after", "component_type": 2})
+        await until(lambda: len(seen) >= 4)
+        assert sorted(seen) == sorted(r.id for r in [*records, later])
+        assert double.resumed == 1 and list(double.sessions.values()) == [session]
+        assert session is not None and session.conn is not None and session.conn is not first
+        assert double.errors == []
+    finally:
+        await client.close()
+        await asyncio.gather(task, return_exceptions=True)
+        await double.stop()
