@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tables.outcome import Choice, Outcome, Post
+from tables.outcome import Choice, Offered, Outcome, Post
 
 MAX_OPTIONS = 25
 
@@ -25,30 +25,31 @@ class MenuNode:
     of which a player sees a few levels. Built lazily or not, a tree is the same: the entries depend only on the
     choices, in order."""
 
-    __slots__ = ("_children", "_choices", "_depth", "_label", "choice")
+    __slots__ = ("_children", "_depth", "_label", "_members", "_source", "choice")
 
     def __init__(self, label: str | Callable[[], str] | None = None, children: tuple[MenuNode, ...] = (),
                  choice: Choice | None = None) -> None:
         self._label = label  # None: a leaf's is its choice's, a range's names its first and last entries
         self._children: tuple[MenuNode, ...] | None = children
-        self._choices: list[Choice] | None = None  # a group not yet laid out: its choices, grouped at _depth
+        self._source: Offered | None = None  # a group not laid out yet: the choices (of _source, by index) in it,
+        self._members: Sequence[int] = ()  # grouped from _depth on
         self._depth = 0
         self.choice = choice  # set on a leaf: the move it plays
 
     @classmethod
-    def _group(cls, label: str, choices: list[Choice], depth: int) -> MenuNode:
-        """A group (or the root) whose entries are ``choices`` grouped from ``depth`` on, laid out when first read."""
+    def _group(cls, label: str, source: Offered, members: Sequence[int], depth: int) -> MenuNode:
+        """A group (or the root) of ``source``'s choices ``members``, grouped from ``depth`` on when first walked."""
         node = cls(label)
-        node._children, node._choices, node._depth = None, choices, depth
+        node._children, node._source, node._members, node._depth = None, source, members, depth
         return node
 
     @property
     def children(self) -> tuple[MenuNode, ...]:
         children = self._children
         if children is None:
-            assert self._choices is not None
-            children = self._children = _level(self._choices, self._depth)
-            self._choices = None
+            assert self._source is not None
+            children = self._children = _level(self._source, self._members, self._depth)
+            self._source, self._members = None, ()
         return children
 
     @property
@@ -85,33 +86,41 @@ class MenuNode:
         """How many moves lie under this entry (a group not laid out yet: one per choice, each being one leaf)."""
         if self.choice is not None:
             return 1
-        if self._children is None and self._choices is not None:
-            return len(self._choices)
+        if self._children is None:
+            return len(self._members)
         return sum(c.moves for c in self.children)
 
 
 def build_menu(choices: Sequence[Choice], label: str = "Your move") -> MenuNode:
-    """The menu tree of ``choices``, groups in order of first appearance; each level laid out when first read."""
-    return MenuNode._group(label, list(choices), 0)
+    """The menu tree of ``choices``, groups in order of first appearance; each level laid out when first read. The
+    menu of a position's :class:`Offered` choices is built once and kept with them."""
+    offered = Offered.of(choices)
+    if label != "Your move":
+        return MenuNode._group(label, offered, range(len(offered)), 0)
+    if offered.menu is None:
+        offered.menu = MenuNode._group(label, offered, range(len(offered)), 0)
+    root: MenuNode = offered.menu
+    return root
 
 
-def _level(choices: list[Choice], depth: int) -> tuple[MenuNode, ...]:
+def _level(source: Offered, members: Sequence[int], depth: int) -> tuple[MenuNode, ...]:
     """The entries of a level: the choices without a group from ``depth`` on are moves, the others fall into groups
     (in order of first appearance), whose own entries are laid out when walked."""
     nodes: list[MenuNode] = []
-    groups: dict[str, list[Choice]] = {}
+    groups: dict[str, list[int]] = {}
     group = MenuNode._group
-    for choice in choices:
-        names = choice.groups
+    names_of = source.groups
+    for i in members:
+        names = names_of[i]
         if depth >= len(names):
-            nodes.append(MenuNode(None, choice=choice))
+            nodes.append(MenuNode(None, choice=source[i]))
             continue
         name = names[depth]
-        members = groups.get(name)
-        if members is None:
-            members = groups[name] = []
-            nodes.append(group(name, members, depth + 1))
-        members.append(choice)
+        inside = groups.get(name)
+        if inside is None:
+            inside = groups[name] = []
+            nodes.append(group(name, source, inside, depth + 1))
+        inside.append(i)
     return _split(nodes)
 
 

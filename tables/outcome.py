@@ -6,9 +6,9 @@ components, and a :class:`Refusal` to a private reply.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 
 class Refusal(Exception):
@@ -38,12 +38,15 @@ class Actor:
 
 
 class MoveWords(Protocol):
-    """How a position words one seat's moves (``Game.format_move``, ``GameText.describe_move``): what a lazily
-    described :class:`Choice` asks when its notation or label is first read."""
+    """How a position words one seat's moves (``Game.format_move``, ``GameText.describe_move``,
+    ``GameText.menu_groups``): what a lazily described :class:`Choice` asks when its notation or label is first read,
+    and :class:`Offered` its menu groups."""
 
     def notation(self, move: Any) -> str: ...
 
     def label(self, move: Any) -> str: ...
+
+    def groups(self, move: Any) -> tuple[str, ...]: ...
 
 
 class Choice:
@@ -101,6 +104,81 @@ class Choice:
         return f"Choice({self.notation!r}, {self.label!r}, {self.groups!r})"
 
 
+class Offered(Sequence[Choice]):
+    """The moves a seat is offered in one position, as choices: each :class:`Choice` made when first read, and the
+    menu groups of all of them worked out once when the menu's top level is laid out. A position may offer
+    thousands of moves (BLOCK's drops) of which a menu shows a few, and positions are kept (``tables.core``): a
+    choice object per move would be made, kept and walked by the garbage collector for nothing. Equal to any
+    sequence of the same choices. ``Offered.of`` wraps choices already made."""
+
+    __slots__ = ("_groups", "_made", "_moves", "_words", "menu")
+
+    def __init__(self, moves: Sequence[Any], words: MoveWords) -> None:
+        self._moves = moves
+        self._words: MoveWords | None = words
+        self._made: list[Choice | None] = [None] * len(moves)
+        self._groups: list[tuple[str, ...]] | None = None
+        self.menu: Any = None  # tables.menu's tree of these choices, once built (see build_menu)
+
+    @classmethod
+    def of(cls, choices: Sequence[Choice]) -> Offered:
+        """``choices``, made already."""
+        if isinstance(choices, Offered):
+            return choices
+        offered = cls.__new__(cls)
+        offered._made = list(choices)
+        offered._moves, offered._words, offered._groups, offered.menu = offered._made, None, None, None
+        return offered
+
+    @property
+    def groups(self) -> list[tuple[str, ...]]:
+        """Every choice's menu groups, by index (worked out once, without making the choices)."""
+        groups = self._groups
+        if groups is None:
+            if self._words is None:
+                groups = [c.groups for c in self._made if c is not None]
+            else:
+                made, of = self._made, self._words.groups
+                groups = [of(m) if c is None else c.groups for m, c in zip(self._moves, made, strict=True)]
+            self._groups = groups
+        return groups
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, index: int) -> Choice: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Choice, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Choice | tuple[Choice, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        choice = self._made[index]
+        if choice is None:
+            assert self._words is not None
+            move = self._moves[index]
+            groups = self._groups[index] if self._groups is not None else self._words.groups(move)
+            choice = self._made[index] = Choice.of_move(self._words, move, groups)
+        return choice
+
+    def __iter__(self) -> Iterator[Choice]:
+        for i in range(len(self._made)):
+            yield self[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (Offered, tuple, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Offered({len(self)} choices)"
+
+
 @dataclass(frozen=True)
 class Controls:
     """Legal moves offered to one player, tied to the table version they were made for."""
@@ -108,7 +186,7 @@ class Controls:
     table_id: int
     version: int
     user_id: int | None  # who may use them; None for several (simultaneous) players
-    choices: tuple[Choice, ...] = ()
+    choices: Sequence[Choice] = ()  # a tuple, or what a position offers (Offered)
 
 
 PREVIEW_FILE = "preview.png"

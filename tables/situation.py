@@ -16,7 +16,7 @@ from typing import Any
 from engine.base import Decision, Game, Result, Turns
 from storage import TableRow
 from tables.menu import MenuNode, build_menu
-from tables.outcome import Choice
+from tables.outcome import Offered
 
 DECISION_SECONDS = 12 * 3600  # how long an answer owed outside one's own turn waits on a table without a clock
 
@@ -156,28 +156,22 @@ class Situation:
         return decision is not None and self.game.previewed(decision, move)
 
     # --- what each seat is offered -----------------------------------------------------------
-    def offered(self, seat: int) -> tuple[Choice, ...]:
-        """The moves ``seat``'s menu offers (``Game.menu_moves``), each with its menu groups, its notation and label
-        worked out only when read (a menu shows one level at a time)."""
-        if seat not in self._offered:
-            game, state = self.game, self.state
-            words, groups, of_move = _Words(game, state, seat), game.text.menu_groups, Choice.of_move
-            self._offered[seat] = tuple([of_move(words, m, groups(state, seat, m))
-                                         for m in game.menu_moves(state, seat)])
-        return self._offered[seat]
+    def offered(self, seat: int) -> Offered:
+        """The moves ``seat``'s menu offers (``Game.menu_moves``), each choice made when read, its notation and label
+        worked out when they are (a menu shows one level at a time)."""
+        offered = self._offered.get(seat)
+        if offered is None:
+            offered = self._offered[seat] = Offered(self.game.menu_moves(self.state, seat),
+                                                    _Words(self.game, self.state, seat))
+        return offered
 
     def menu(self, seat: int) -> MenuNode:
-        """``seat``'s move menu (:func:`tables.menu.build_menu` of what it is offered), built once."""
-        if seat not in self._menus:
-            self._menus[seat] = build_menu(self.offered(seat))
-        return self._menus[seat]
+        """``seat``'s move menu (:func:`tables.menu.build_menu` of what it is offered), built once: the same tree the
+        controls of this position show (their choices are this :class:`Offered`)."""
+        return build_menu(self.offered(seat))
 
     @cached_property
-    def _offered(self) -> dict[int, tuple[Choice, ...]]:
-        return {}
-
-    @cached_property
-    def _menus(self) -> dict[int, MenuNode]:
+    def _offered(self) -> dict[int, Offered]:
         return {}
 
 
@@ -194,3 +188,6 @@ class _Words:
 
     def label(self, move: Any) -> str:
         return self.game.text.describe_move(self.state, self.seat, move)
+
+    def groups(self, move: Any) -> tuple[str, ...]:
+        return self.game.text.menu_groups(self.state, self.seat, move)

@@ -435,12 +435,17 @@ class Block(Game[BlockState, Move, BlockView]):
             return [Move("star", value=v) for v in range(10)]
         if step == "drop":
             # Every placement allows the same orders of the values: a placement's row of moves is made once per
-            # shape and values (kept while those come back: each seat lists its drops at every position of a
-            # turn) and shared, moves being immutable.
+            # shape and values (kept while those come back) and shared, moves being immutable. The whole list is
+            # kept with the grid (Sheet.derived) by shapes and values: a seat lists its drops at every position of
+            # a turn (each pick of every seat is one), on a grid that the others' picks do not change.
             orders = _orders(self.number_values(state, seat))
             derived = sheet.derived()
+            shapes = self.shapes_allowed(state)
+            listed = derived.memo.get(("drops", shapes, orders))
+            if listed is not None:
+                return list(listed)
             out: list[Move] = []
-            for shape in self.shapes_allowed(state):
+            for shape in shapes:
                 key = (shape, orders)
                 rows = _DROP_ROWS.get(key)
                 if rows is None:
@@ -450,6 +455,7 @@ class Block(Game[BlockState, Move, BlockView]):
                 for o, c, _ in derived.placements(shape):
                     row = rows.get((o, c))
                     out += row if row is not None else _drop_row(rows, shape, o, c, orders)
+            derived.memo[("drops", shapes, orders)] = tuple(out)
             return out
         if step == "combo":
             return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available(sys.maxsize)] + [PASS]

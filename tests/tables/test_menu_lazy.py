@@ -10,9 +10,10 @@ from typing import Any, SupportsIndex
 import pytest
 
 from engine.rng import Rng
-from tables import Choice
+from tables import Choice, Controls
 from tables.catalog import default_catalog
 from tables.menu import MAX_OPTIONS, MenuNode, build_menu, shorten, walk
+from tables.outcome import Offered
 from tables.situation import Situation
 
 GAMES = [g.key for g in default_catalog().all()]
@@ -71,7 +72,7 @@ def eager_leaves(node: Eager) -> Iterator[tuple[tuple[int, ...], tuple[str, ...]
 
 def assert_same(lazy: MenuNode, eager: Eager) -> None:
     assert lazy.label == eager.label
-    assert lazy.choice is eager.choice and lazy.leaf == (eager.choice is not None)
+    assert lazy.choice == eager.choice and lazy.leaf == (eager.choice is not None)
     assert lazy.moves == sum(1 for _ in eager_leaves(eager))
     assert len(lazy.children) == len(eager.children)
     for a, b in zip(lazy.children, eager.children, strict=True):
@@ -175,6 +176,10 @@ class Words:
         self.asked.append(("label", move))
         return f"move {move}"
 
+    def groups(self, move: Any) -> tuple[str, ...]:
+        self.asked.append(("groups", move))
+        return (f"G{move // 10}",) if move < 100 else ()
+
 
 def test_a_choice_of_a_move_words_it_once_when_read() -> None:
     words = Words()
@@ -209,3 +214,43 @@ def test_offered_choices_word_their_moves_as_the_game_does(key: str) -> None:
             assert choice == Choice(game.format_move(move), game.text.describe_move(state, seat, move),
                                     game.text.menu_groups(state, seat, move))
         state, _ = sit.apply(seat, game.sample_move(state, seat, rng))
+
+
+def test_offered_choices_are_made_when_read_and_equal_to_the_choices_made_at_once() -> None:
+    words = Words()
+    offered = Offered(list(range(103)), words)
+    made = tuple(Choice(f"m{i}", f"move {i}", (f"G{i // 10}",) if i < 100 else ()) for i in range(103))
+    assert len(offered) == 103 and words.asked == []
+    root = build_menu(offered)
+    assert build_menu(offered) is root  # (kept: the controls and the menu's clicks walk the same tree)
+    assert [c.label for c in root.children][:2] == ["G0", "G1"] and root.moves == 103
+    assert words.asked == [("groups", i) for i in range(103)] + [("label", i) for i in range(100, 103)]
+    words.asked = []
+    assert offered[42] == made[42] and offered[-1] == made[-1]
+    assert words.asked == [("notation", 42), ("label", 42), ("notation", 102)]  # (102's label: read for the menu)
+    assert offered[40:43] == made[40:43] and offered[::50] == made[::50]
+    assert offered == made and made == offered and offered == list(made) and offered != made[:-1]
+    assert list(offered) == list(made) and hash(offered) == hash(made)
+    assert Offered.of(offered) is offered and Offered.of(made) == offered
+    assert_same(build_menu(Offered(list(range(103)), Words())), eager_menu(list(made)))
+    with pytest.raises(IndexError):
+        offered[103]
+
+
+def test_a_position_offers_choices_made_when_read_and_one_menu() -> None:
+    game = default_catalog().get("block")
+    assert game is not None
+    rng = Rng(2)
+    state = game.new_game(2, game.resolve_options({}, 2), 2)
+    for _ in range(60):
+        sit = Situation.of(game, state)
+        seat = sorted(sit.may_act)[0]
+        offered = sit.offered(seat)
+        assert isinstance(offered, Offered) and sit.offered(seat) is offered
+        assert sit.menu(seat) is build_menu(offered) is sit.menu(seat)
+        if len(offered) > 1000:
+            break
+        state, _ = sit.apply(seat, game.sample_move(state, seat, rng))
+    assert len(offered) > 1000
+    controls = Controls(1, 2, 3, offered)
+    assert controls == Controls(1, 2, 3, tuple(Situation.of(game, state).offered(seat)))
