@@ -137,9 +137,11 @@ class Offered(Sequence[Choice]):
         if groups is None:
             if self._words is None:
                 groups = [c.groups for c in self._made if c is not None]
+            elif not any(self._made):  # (nothing read yet: as a menu's top level is laid out)
+                groups = list(map(self._words.groups, self._moves))
             else:
-                made, of = self._made, self._words.groups
-                groups = [of(m) if c is None else c.groups for m, c in zip(self._moves, made, strict=True)]
+                of = self._words.groups
+                groups = [of(m) if c is None else c.groups for m, c in zip(self._moves, self._made, strict=True)]
             self._groups = groups
         return groups
 

@@ -9,8 +9,9 @@ each seat's moves and menu once, a move's label only when it is shown).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from engine.base import Decision, Game, Result, Turns
@@ -178,16 +179,15 @@ class Situation:
 class _Words:
     """One seat's moves in one position in words (:class:`tables.outcome.MoveWords`), for its choices."""
 
-    __slots__ = ("game", "seat", "state")
+    __slots__ = ("game", "groups", "seat", "state")
 
     def __init__(self, game: Game[Any, Any, Any], state: Any, seat: int) -> None:
         self.game, self.state, self.seat = game, state, seat
+        # (a move's menu groups: asked of every move offered when a menu's top level is laid out)
+        self.groups: Callable[[Any], tuple[str, ...]] = partial(game.text.menu_groups, state, seat)
 
     def notation(self, move: Any) -> str:
         return self.game.format_move(move)
 
     def label(self, move: Any) -> str:
         return self.game.text.describe_move(self.state, self.seat, move)
-
-    def groups(self, move: Any) -> tuple[str, ...]:
-        return self.game.text.menu_groups(self.state, self.seat, move)
