@@ -97,8 +97,11 @@ def city_parts(city: City) -> tuple[list[_CellParts], list[_ConnectionParts]]:
                       tile.circle, tile.difficulty, tuple(c.id for c in city.touching[cell])))
     conns = [(c.id, cell_name(c.a), cell_name(c.b), cell_name(c.highway) if c.highway is not None else "")
              for c in city.connections]
-    while len(_city_parts) >= CITY_PARTS:
-        _city_parts.pop(next(iter(_city_parts)))
+    while len(_city_parts) >= CITY_PARTS:  # the oldest out (another thread may be at it too)
+        try:
+            _city_parts.pop(next(iter(_city_parts)), None)
+        except (StopIteration, RuntimeError):
+            break
     _city_parts[id(city)] = (city, cells, conns)
     return cells, conns
 
