@@ -32,9 +32,16 @@ def show(r: dict[str, Any]) -> None:
           f"{r['never_acked']}, refused {r['refused']}, stuck {r['stuck']}\n"
           f"  lost {r['lost']}, doubled {r['doubled']} of {r['moves_checked']} moves checked against the database "
           f"({r['games']['started']} games, {r['games']['finished']} finished; ways {r['ways']})\n"
-          f"  owed (stored as the bot stopped, not yet told) {r['owed']}\n"
+          f"  owed: moves committed as the bot stopped that their members were not told {r['owed']}\n"
           f"  bot stopped by {r['stop_signal']}{' under load' if r['stopped_under_load'] else ''} in {r['stop_s']} s, "
           f"exit code {r['exit_code']}; bot's log {r['bot_log']}; double errors: {r['double_errors'] or 'none'}")
+    if "after_restart" in r:
+        a = r["after_restart"]
+        print(f"  restarted: connected in {a['restart_connected_s']} s; the outbox owed posts at "
+              f"{a['tables_owing_at_stop']} tables when it stopped, at {a['still_owing']} after "
+              f"{a['delivered_within_s']} s; its log {a['log']}")
+    if r["refusals"]:
+        print(f"  refusals the members were told (the most common): {r['refusals']}")
     for sample in r["mismatch_samples"]:
         print("   ", sample)
 
@@ -56,6 +63,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--stop-under-load", action="store_true",
                    help="stop the bot the moment the measured window closes, the members still playing (moves it "
                         "committed whose board had not come are counted as owed, not doubled)")
+    p.add_argument("--folder", type=Path, default=None,
+                   help="keep the database and the bot's log here (default: a temporary folder, removed)")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 
@@ -68,7 +77,8 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
                                measure=args.moves if args.moves is not None else 300 + 3 * count,
                                options=args.options, slash_share=args.slash, patience=args.patience,
                                think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal),
-                               under_load=args.stop_under_load)
+                               under_load=args.stop_under_load,
+                               folder=args.folder / f"{args.game}-{count}" if args.folder else None)
         r["stop_signal"] = args.signal
         show(r)
         sys.stdout.flush()

@@ -14,12 +14,14 @@ import math
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,7 @@ class LoopTraffic(bl.Traffic):
         self.late_calls = 0
         self.router_s = self.parsed_s = 0.0
         self.clock_offset = None
+        self.refusals: dict[int, str] = {}  # interaction id -> the words of its refusal
         double.on_touch = self.wake
 
     def shown(self, record: Any) -> list[Any]:
@@ -123,6 +126,13 @@ class LoopTraffic(bl.Traffic):
             if message is not None and not message.flags & bl.LOADING:
                 out.append(message)
         return out
+
+    def told(self, record: Any) -> str | None:
+        verdict = super().told(record)
+        if verdict == "refused" and record.id not in self.refusals:  # what the member was told instead, once each
+            text = next((m.content for m in self.shown(record) if (m.content or "").strip()), "")
+            self.refusals[record.id] = (text or "").strip()[:60]
+        return verdict
 
     def emit(self, member: Any, channel_id: int, kind: int, data: dict[str, Any], source: Any = None) -> Any:
         record = self.double.interact(member.user, channel_id, kind, data, source)
@@ -175,8 +185,12 @@ class LoopLoad(bl.Load):
                  ) -> None:
         super().__init__(double, None, traffic, game, players, seed, options, slash_share, patience, think)  # type: ignore[arg-type]
         self.double = double
+        self.loop_traffic = traffic
         self.bot_pid = bot_pid
         self.under_load = False  # the bot is stopped while the members play: moves stored, not yet told, are owed
+        self.owed_tables: dict[int, int] = {}  # table id -> moves owed
+        self.outbox_owed: list[int] = []  # tables whose outbox owes a post, after the bot stopped
+        self.owed_samples: list[str] = []
 
     def snapshot(self) -> dict[str, Any]:
         pid = self.bot_pid()
@@ -356,6 +370,8 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             result["exit_code"] = stopped[1]
             result["bot_log_tail"] = bot.tail(12)
             result["bot_log"] = bot.log_counts()
+            if under_load:
+                result["after_restart"] = await restart_and_check(load, double, database, where, env, patience)
             result["double_errors"] = double.errors[:10]
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             return result
@@ -363,6 +379,32 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             if bot is not None and bot.proc.poll() is None:
                 bot.stop(signal.SIGTERM, 30.0)
             await double.stop()
+
+
+def owing(database: Path) -> int:
+    """Tables whose outbox still owes a post (storage's ``undelivered``), read from the file while the bot runs."""
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)) as con:
+        return int(con.execute("SELECT COUNT(DISTINCT table_id) FROM outbox WHERE delivered_at IS NULL").fetchone()[0])
+
+
+async def restart_and_check(load: LoopLoad, double: Double, database: Path, folder: Path,
+                            env: dict[str, str] | None, patience: float) -> dict[str, Any]:
+    """After a stop under load: what the bot's outbox owed when it stopped (public posts of committed changes not yet
+    made) is posted once it starts again on its database: the outbox watched until it owes nothing."""
+    at_stop = len(load.outbox_owed)
+    bot = start_bot(double, database, folder, name="bot-restart", extra=env)
+    try:
+        await wait_for(lambda: any(c.identified for c in double.connections), 120.0, bot, "the restarted bot")
+        restarted = time.perf_counter()
+        left = at_stop
+        while left and time.perf_counter() - restarted < patience:  # the bot's database, not an event of the double
+            await asyncio.sleep(0.2)
+            left = await asyncio.to_thread(owing, database)
+        return {"moves_owed": sum(load.owed_tables.values()), "tables_owing_at_stop": at_stop,
+                "still_owing": left, "delivered_within_s": round(time.perf_counter() - restarted, 2),
+                "restart_connected_s": round(restarted - bot.started, 2), "log": bot.log_counts()}
+    finally:
+        await asyncio.to_thread(bot.stop, signal.SIGINT)
 
 
 async def report(load: LoopLoad, tables: list[LoopTable], database: Path, game: str, count: int, players: int,
@@ -386,6 +428,10 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
                 while load.under_load and log and Counter(log)[log[-1]] > told[log[-1]]:
                     log.pop()  # the newest moves, committed as the bot stopped, their boards not come: owed
                     owed += 1
+                    load.owed_tables[table_id] = load.owed_tables.get(table_id, 0) + 1
+                    if len(load.owed_samples) < 3:
+                        load.owed_samples.append(f"table {table_id}: stored {log[-2:]} + owed, told "
+                                                 f"{[n for _, n in load.played.get(table_id, [])][-3:]}")
                 stored = Counter(log)
                 lost, doubled = told - stored, stored - told
                 tally.checked += sum(told.values())
@@ -394,6 +440,7 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
                 if (lost or doubled) and len(tally.mismatch_samples) < 5:
                     tally.mismatch_samples.append(f"table {table_id}: told-not-stored {dict(lost)} "
                                                   f"stored-not-told {dict(doubled)}")
+        load.outbox_owed = [o.table_id for o in await db.undelivered()]
     finally:
         await db.close()
     w = load.window
@@ -422,7 +469,9 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
         "late_acks_total": load.double.late_acks, "doubled_acks": load.double.doubled_acks, "never_acked": never,
         "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"],
         "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked, "owed": owed,
-        "mismatch_samples": tally.mismatch_samples,
+        "outbox_owing": len(load.outbox_owed),
+        "mismatch_samples": tally.mismatch_samples + load.owed_samples,
+        "refusals": Counter(load.loop_traffic.refusals.values()).most_common(5),
         "games": {"started": tally.games_started, "finished": tally.games_finished},
         "ways": {"buttons": tally.button_moves, "menu_picks": tally.menu_picks, "slash": tally.slash_moves,
                  "panels": tally.panels},
