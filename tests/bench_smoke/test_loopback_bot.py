@@ -8,6 +8,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
 from bench.loopback.run import run_loopback
 
 
@@ -27,3 +29,13 @@ async def test_the_bot_process_plays_two_tables_against_the_double(tmp_path: Pat
     assert report["bot_log"] == {"errors": 0, "warnings": 0, "tracebacks": 0}, tail
     assert report["games"]["started"] == 2
     assert report["cpu_ms_per_move"]["bot"] > 0
+
+
+def test_the_double_s_address_is_a_setting_for_benches_only() -> None:
+    from cogs.client import ConfigError, Settings
+
+    assert Settings.from_env({"DISCORD_TOKEN": "t"}).discord_api is None  # a real bot talks to Discord
+    given = Settings.from_env({"DISCORD_TOKEN": "t", "BLOCKHOUSE_DISCORD_API": " http://127.0.0.1:8123/ "})
+    assert given.discord_api == "http://127.0.0.1:8123"
+    with pytest.raises(ConfigError, match="BLOCKHOUSE_DISCORD_API"):
+        Settings.from_env({"DISCORD_TOKEN": "t", "BLOCKHOUSE_DISCORD_API": "127.0.0.1:8123"})
