@@ -339,13 +339,15 @@ _cities: Kept[tuple[object, ...], Image.Image] = Kept(CITIES_BYTES, _area_bytes)
 
 
 def _draw_tile(img: Surface, draw: ImageDraw.ImageDraw, c: CellView, box: tuple[int, int, int, int]) -> None:
-    """A district: its bare box and heading (kept by its tile and height: :func:`_bare_tile`), then its pieces.
+    """A district: its bare box and heading (kept by its tile and height: :func:`_bare_tile`; a highway tile's box
+    by its size), then its pieces.
     Every move changes some district's pieces, and with many tables at once their districts do not stay kept
     whole (:data:`_areas`); the bare districts are as many as the tiles and heights, whichever the tables."""
     x0, y0, x1, y1 = box
     fill = TYPE_FILL[c["type"]]
-    if c["type"] == "Highway":
-        draw.rounded_rectangle(box, radius=10, fill=fill)
+    if c["type"] == "Highway":  # (its links and its name are drawn over it with the city's)
+        _kept(img, (x0, y0, x1 + 1, y1 + 1), ("highway", x1 - x0, y1 - y0),
+              lambda: draw.rounded_rectangle(box, radius=10, fill=fill), lambda: [], _bare)
         return
     lines, _ = _heading(c["name"], c["type"], c["liberated"])
     _kept(img, (x0, y0, x1 + 1, y1 + 1), ("bare", x1 - x0, y1 - y0, c["name"], c["type"], c["liberated"]),
