@@ -908,7 +908,13 @@ def _strip(img: Surface, view: BlockersView, reason: str) -> None:
 
 
 def _status(img: Surface, view: BlockersView, names: list[str]) -> None:
-    """Over the board: whose turn (or the result), then the last move in words."""
+    """Over the board: the title's strip, then whose turn (or the result) and the last move in words."""
+    _strip(img, view, _lines(img, view, names))
+
+
+def _lines(img: Surface, view: BlockersView, names: list[str]) -> str:
+    """Under the title's strip: whose turn (or the result), then the last move in words. Returns the result's reason
+    if there is no room for it under the last move (the strip says it), else ""."""
     x0, top = X0 + 4, STRIP_H
     text, icon = _headline(view, names)
     if text:
@@ -930,7 +936,7 @@ def _status(img: Surface, view: BlockersView, names: list[str]) -> None:
     if reason and len(lines) < 2:
         NOTE.paste(img, (x0, line2), NOTE.fit(reason[:1].upper() + reason[1:], X1 - 4 - x0))
         reason = ""
-    _strip(img, view, reason)
+    return reason
 
 
 # --- parts kept as drawn ----------------------------------------------------------------------------
@@ -1049,11 +1055,11 @@ Shape = tuple[int, bool, bool]  # seats, advanced, private: one layout
 
 
 def _part_rows(shape: Shape) -> tuple[tuple[int, int], ...]:
-    """The rows of each part of a picture of ``shape`` that spans whole rows of it, top down: the strips (drawn in
-    every picture: a part in a seat's own view), the board, the rack, the cards (a part's box is its frame's and one
+    """The rows of each part of a picture of ``shape`` that spans whole rows of it, top down: the title's strip, the
+    lines under it (whose turn, the last move), the board, the rack, the cards (a part's box is its frame's and one
     row more)."""
     lay = layout(*shape)
-    rows = [(0, BOARD_TOP), (BOARD_BOX[1], BOARD_BOX[3] + 1)]
+    rows = [(0, STRIP_H + 1), (STRIP_H + 1, BOARD_TOP), (BOARD_BOX[1], BOARD_BOX[3] + 1)]
     if lay.rack:
         rows.append((lay.rack[1], lay.rack[3] + 1))
     rows += [(card[1], card[3] + 1) for card in lay.cards]
@@ -1191,7 +1197,8 @@ def _place(img: Surface, piece: _Piece) -> None:
     if isinstance(img, BandCanvas):
         y0, y1 = box[1], box[3]
         # (a part drawn the same wherever it lies, over the same empty table's rows, is the same band)
-        band_key = None if key is None else (key, _ground(img.shape, y0, y1))
+        one = (y0, y1, True) in _layout_bands(img.shape)  # (else it covers several bands: drawn, not kept)
+        band_key = None if key is None or not one else (key, _ground(img.shape, y0, y1))
         recorder = common.recording_on()
         if key is not None and band_key is not None:
             kept = _PARTS.get(key)  # (its texts, if it is kept: the band's are the same)
@@ -1203,6 +1210,9 @@ def _place(img: Surface, piece: _Piece) -> None:
                 return
         img.clear(y0, y1)
         img.keys[y0] = band_key
+        for start, _, drawn in _layout_bands(img.shape):
+            if drawn and y0 < start < y1:
+                img.keys[start] = None
         if recorder and key is not None:
             with recording() as seen:
                 _part(img, box, key, piece.draw)
@@ -1218,8 +1228,9 @@ def _place(img: Surface, piece: _Piece) -> None:
 def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surface:
     """Draw the position of ``view`` on ``img``, a copy of the empty table of its layout (or a :class:`BandCanvas`
     of it). The board, each player's card, and in a seat's own view the rack and the strips over the board are parts
-    (:func:`_part`), each keyed by the part of the view it shows; a public board's strips are drawn every time (no
-    other picture of a move shows them)."""
+    (:func:`_part`), each keyed by the part of the view it shows; so are the lines over the board (whose turn, the
+    last move), which all the pictures of a move show, but not a public board's strip (no other picture shows it).
+    At the end the result's reason may go in the strip: the strip and the lines are then one part."""
     players = view["players"]
     seats = len(players)
     advanced = view["mode"] == "advanced"
@@ -1246,10 +1257,19 @@ def draw_board(view: BlockersView, names: Sequence[str], img: Surface) -> Surfac
         viewer = view["viewer"]
         key = ("rack", advanced, repr(view.get("rack")), repr(players[viewer]) if viewer is not None else "")
         pieces.append(_Piece((rack[0], rack[1], rack[2] + 1, rack[3] + 1), key, lambda: _rack(img, rack, view)))
-    top: tuple[object, ...] | None = None
-    if "rack" in view:
-        top = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), view["ply"], tuple(shown))
-    pieces.append(_Piece((0, 0, W, BOARD_TOP), top, lambda: _status(img, view, shown)))
+    if over:  # (the result's reason may go in the strip: one part)
+        top: tuple[object, ...] | None = None
+        if "rack" in view:
+            top = ("top", view["mode"], view["phase"], ended, tuple(to_act), repr(last), view["ply"], tuple(shown))
+        pieces.append(_Piece((0, 0, W, BOARD_TOP), top, lambda: _status(img, view, shown)))
+    else:  # the lines under the strip are the same in a move's three pictures; the strip's pills are not
+        def lines() -> None:
+            _lines(img, view, shown)  # (no result: no reason left for the strip)
+
+        pieces.append(_Piece((0, STRIP_H + 1, W, BOARD_TOP), ("lines", tuple(to_act), repr(last), tuple(shown)),
+                             lines))
+        strip = ("top", view["mode"], view["ply"]) if "rack" in view else None
+        pieces.append(_Piece((0, 0, W, STRIP_H + 1), strip, lambda: _strip(img, view, "")))
     for piece in pieces:
         _place(img, piece)
     return img
