@@ -543,9 +543,15 @@ def _wrap(face: Glyphs, text: str, width: int, lines: int) -> list[str]:
 
 
 # --- drawing -------------------------------------------------------------------------------------
+def _card_key(code: str, aces_wild: bool, covered: bool = False) -> tuple[str, bool, bool]:
+    """A card's key in a :data:`Deck`; ``covered`` when another card of its sequence lies on it (its bottom strip
+    shows)."""
+    return (code, aces_wild and code[0] == "A", covered)
+
+
 def _card(deck: Deck, code: str, aces_wild: bool, covered: bool = False) -> Image.Image:
-    """A card's sprite; ``covered`` when another card of its sequence lies on it (its bottom strip shows)."""
-    return deck[(code, aces_wild and code[0] == "A", covered)]
+    """A card's sprite (see :func:`_card_key`)."""
+    return deck[_card_key(code, aces_wild, covered)]
 
 
 def _fan(img: Surface, style: CardStyle, x: int, baseline: int, cards: Sequence[str], aces_wild: bool) -> int:
@@ -563,10 +569,10 @@ def _fan(img: Surface, style: CardStyle, x: int, baseline: int, cards: Sequence[
     below: tuple[int, ...] = ()  # the kinds of the cards under this one, the nearest first
     for i, code in enumerate(cards):
         top = baseline - style.h - i * step
-        sprite = _card(deck, code, aces_wild, covered=i < len(cards) - 1)
+        key = _card_key(code, aces_wild, covered=i < len(cards) - 1)
         under = _fan_under(style, below) if step == style.strip else EXACT
-        put(img, sprite, (x, top), under if i else None)
-        below = (kinds[id(sprite)], *below)
+        put(img, deck[key], (x, top), under if i else None)
+        below = (kinds[key], *below)
     return top
 
 
@@ -580,10 +586,11 @@ def _edges(style: CardStyle) -> Image.Image:
 
 
 @cache
-def _kinds(style: CardStyle) -> dict[int, int]:
-    """The card sprites of a deck in kinds (by id): two cards of a kind show the same pixels under the edges of a
-    card one, two or three steps above them in a fan, where the cards between do not cover them (the Joker's star
-    reaches there; every other face shows white and its outline)."""
+def _kinds(style: CardStyle) -> dict[tuple[str, bool, bool], int]:
+    """The cards of a deck in kinds, by their key in the deck (not by sprite: render threads may each have made a deck
+    of their own the first time, ``functools.cache`` keeping one of them): two cards of a kind show the same pixels
+    under the edges of a card one, two or three steps above them in a fan, where the cards between do not cover them
+    (the Joker's star reaches there; every other face shows white and its outline)."""
     deck = _deck(style)
     edges = _edges(style)
     opaque = Image.new("L", edges.size, 255)  # where every card covers what is under it
@@ -592,7 +599,7 @@ def _kinds(style: CardStyle) -> dict[int, int]:
     clear = Image.new("RGBA", edges.size, (0, 0, 0, 0))
     signatures: dict[tuple[bytes, ...], int] = {}
     out = {}
-    for sprite in deck.values():
+    for key, sprite in deck.items():
         marks = []
         seen = edges
         for k in range(1, MAX_FAN):
@@ -602,7 +609,7 @@ def _kinds(style: CardStyle) -> dict[int, int]:
             cover = Image.new("L", edges.size, 0)
             cover.paste(opaque, (0, k * style.strip))  # this card hides what is under it from the next one down
             seen = ImageChops.subtract(seen, cover)
-        out[id(sprite)] = signatures.setdefault(tuple(marks), len(signatures))
+        out[key] = signatures.setdefault(tuple(marks), len(signatures))
     return out
 
 
@@ -614,8 +621,8 @@ def _fan_under(style: CardStyle, below: tuple[int, ...]) -> Image.Image:
     deck = _deck(style)
     kinds = _kinds(style)
     first: dict[int, Image.Image] = {}
-    for sprite in deck.values():
-        first.setdefault(kinds[id(sprite)], sprite)
+    for key, sprite in deck.items():
+        first.setdefault(kinds[key], sprite)
     out = Image.new("RGB", next(iter(deck.values())).size, PANEL)
     for k in range(len(below), 0, -1):  # the lowest card first
         card = first[below[k - 1]]

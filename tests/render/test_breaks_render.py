@@ -343,3 +343,21 @@ def test_every_needed_text_reads_on_a_phone(seats: int) -> None:
         drawn, width = texts(view, ["Alexandra-Marguerite", "محمد", "נועה", "Bo"][:seats])
         small = [(d.text, d.size) for d in drawn if not d.decorative and d.size * 400 / width < 9]
         assert drawn and not small, small
+
+
+def test_a_fan_drawn_with_a_deck_made_by_another_thread() -> None:
+    """Render threads may each make a deck the first time (``functools.cache`` keeps one of them): a fan drawn with a
+    deck other than the one the card kinds were worked out from is the same picture (the kinds were found by sprite
+    id, and such a board raised KeyError and was never posted)."""
+    from render import breaks
+
+    view = first(playout(2, {}, seed=5), lambda v: any(len(s) >= 2 for p in v["players"] for s in p["slots"]))
+    before = render(view, NAMES)
+    breaks._kinds.cache_clear()
+    breaks._fan_under.cache_clear()
+    breaks._deck.cache_clear()
+    style = LAYOUTS[2].style
+    breaks._kinds(style)  # worked out from one deck...
+    breaks._deck.cache_clear()  # ...while the board is drawn with another, made as the first was
+    assert breaks._deck(style) is not None
+    assert render(view, NAMES) == before
