@@ -447,12 +447,11 @@ class Block(Game[BlockState, Move, BlockView]):
             out: list[Move] = []
             for shape in shapes:
                 key = (shape, orders)
-                rows = _DROP_ROWS.pop(key, None)  # (the least recently listed goes first: many tables list at once)
+                rows = _DROP_ROWS.get(key)
                 if rows is None:
                     if len(_DROP_ROWS) >= _KEPT:
-                        del _DROP_ROWS[next(iter(_DROP_ROWS))]
-                    rows = {}
-                _DROP_ROWS[key] = rows
+                        _DROP_ROWS.clear()
+                    rows = _DROP_ROWS[key] = {}
                 for o, c, _ in derived.placements(shape):
                     row = rows.get((o, c))
                     out += row if row is not None else _drop_row(rows, shape, o, c, orders)
