@@ -61,6 +61,7 @@ T = TypeVar("T")
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 LATE_BATCH = 10  # late turns played out (and their boards posted) before the clock looks for more
 LATE_PER_TICK = 100  # late turns played out at most per tick (a restart after a long stop catches up over ticks)
+STOP_PASSES = 5  # looks, at the bot's close, for requests still being answered (each pass waits for or cancels them)
 AUTOCOMPLETE_WITHIN = 2.0  # seconds after a keystroke past which /move's autocomplete answers from what is known
 BOARD_LOOKBACK = 20  # messages looked at for a board that may have been posted just before the process stopped
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
@@ -164,9 +165,12 @@ class GameCog(commands.Cog):
         (after discord.py's retries): then nothing is done, and the player, shown "This interaction failed",
         can try again. While the bot closes nothing new is taken: the player is told so."""
         if self.bot.closing:
-            with contextlib.suppress(discord.HTTPException):
+            try:
                 await interaction.response.send_message(RESTARTING, ephemeral=True)
+            except Exception as err:  # (Discord's connection may be closing too: the player's click simply failed)
+                log.debug("could not say we are restarting to user %s: %r", interaction.user.id, err)
             return False
+        self._working()  # before the acknowledgement goes out: the bot's close, if it begins meanwhile, waits for it
         try:
             if private:
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -179,7 +183,6 @@ class GameCog(commands.Cog):
             log.warning("Discord refused the answer to %s of user %s in channel %s; nothing done: %s",
                         describe(interaction), interaction.user.id, interaction.channel_id, err)
             return False
-        self._working()
         return True
 
     def _working(self) -> None:
@@ -391,13 +394,18 @@ class GameCog(commands.Cog):
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
         me = asyncio.current_task()
-        running = [t for t in self.requests if t is not me and not t.done()]
-        if running and grace > 0:
-            _, late = await asyncio.wait(running, timeout=grace)
-            running = list(late)
-        for task in running:
-            task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + grace
+        for _ in range(STOP_PASSES):  # (a request taken just before the close began may join while the others end)
+            running = [t for t in self.requests if t is not me and not t.done()]
+            if not running:
+                break
+            if until > loop.time():
+                _, late = await asyncio.wait(running, timeout=until - loop.time())
+                running = list(late)
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
 
     async def redeliver(self, settled: float | None = None) -> None:
         """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
