@@ -80,7 +80,8 @@ DIFFICULTIES = ("easy", "medium", "hard")
 _CellParts = tuple[str, str, str, str, int, bool, bool, bool, int, tuple[str, ...]]
 _ConnectionParts = tuple[str, str, str, str]
 _city_parts: dict[int, tuple[City, list[_CellParts], list[_ConnectionParts]]] = {}
-CITY_PARTS = 64  # the cities whose fixed parts of a view are kept (one per table being viewed)
+CITY_PARTS = 64  # the cities whose fixed parts of a view are kept (one per table being viewed; ~7 KB each)
+_CELL_NAMES = tuple(cell_name(cell) for cell in range(25))  # (one string each, shared by every city's parts)
 
 
 def city_parts(city: City) -> tuple[list[_CellParts], list[_ConnectionParts]]:
@@ -93,9 +94,9 @@ def city_parts(city: City) -> tuple[list[_CellParts], list[_ConnectionParts]]:
     cells: list[_CellParts] = []
     for cell in range(25):
         tile = city.tile(cell)
-        cells.append((cell_name(cell), tile.key, tile.name, tile.type, tile.pid, tile.highway, tile.metro,
+        cells.append((_CELL_NAMES[cell], tile.key, tile.name, tile.type, tile.pid, tile.highway, tile.metro,
                       tile.circle, tile.difficulty, tuple(c.id for c in city.touching[cell])))
-    conns = [(c.id, cell_name(c.a), cell_name(c.b), cell_name(c.highway) if c.highway is not None else "")
+    conns = [(c.id, _CELL_NAMES[c.a], _CELL_NAMES[c.b], _CELL_NAMES[c.highway] if c.highway is not None else "")
              for c in city.connections]
     while len(_city_parts) >= CITY_PARTS:  # the oldest out (another thread may be at it too)
         try:
