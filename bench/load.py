@@ -85,7 +85,7 @@ from simcord.backend.errors import BackendError
 from simcord.http import router as sc_router
 
 from bench.dbcalls import on_hops
-from cogs.client import Blockhouse, Settings, tune_gc
+from cogs.client import Blockhouse, Settings, tune_process
 from storage import Database
 from tables import Actor, TableService
 from tables.catalog import default_catalog
@@ -237,7 +237,7 @@ class BenchBot(Blockhouse):
 
 
 def make_bot(path: Path, seed: int) -> BenchBot:
-    tune_gc()  # as bot.py's main sets it
+    tune_process()  # as bot.py's main sets it
     seeds = itertools.count(seed * 1000 + 1)
     bot = BenchBot(Settings(token="bench-token", database=str(path)), seeds=lambda: next(seeds))
     bot.db_stats = DbStats()

@@ -43,9 +43,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.pipeline import Bench, TimedDatabase, TimedService, rss_now_kb
+from cogs.client import GC_THRESHOLDS
 from engine.rng import Rng
 from tables import renderer
 from tables.catalog import default_catalog
+from tables.workers import MMAP_THRESHOLD
 
 
 class _Mallinfo2(ctypes.Structure):
@@ -275,11 +277,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="render worker processes (default 0: one process, pictures drawn in its threads, so its RSS "
                          "holds the renderers' caches too; the bot's default on two cores or more is 1)")
     ap.add_argument("--arena-max", type=int, default=0, help="glibc malloc arenas at most (default: glibc's)")
-    ap.add_argument("--mmap-threshold", type=int, default=0,
-                    help="bytes from which glibc maps a block apart (default: glibc's, 128 KB and rising)")
+    ap.add_argument("--mmap-threshold", type=int, default=MMAP_THRESHOLD,
+                    help=f"bytes from which glibc maps a block apart (default: the bot's, {MMAP_THRESHOLD}; "
+                         "0: glibc's, 128 KB and rising)")
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
     os.environ[renderer.WORKERS_SETTING] = str(max(0, args.workers))
+    gc.set_threshold(*GC_THRESHOLDS)  # the collector as the bot's process sets it (cogs.client.tune_process)
     malloc = set_malloc(args.arena_max, args.mmap_threshold)
     if malloc:
         print(f"  malloc: {', '.join(malloc)}", flush=True)

@@ -28,6 +28,7 @@ from cogs.tournaments import TournamentCog
 from storage import Database
 from tables import TableService, renderer
 from tables.catalog import Catalog, default_catalog
+from tables.workers import map_large_blocks
 
 log = logging.getLogger("blockhouse")
 
@@ -187,10 +188,11 @@ def database_path(settings: Settings) -> str:
     return path if path == ":memory:" or Path(path).is_absolute() else str(ROOT / path)
 
 
-def tune_gc() -> None:
-    """The collector set for the bot's process (:data:`GC_THRESHOLDS`): by ``main``, and by the benches that measure
-    the bot as it runs."""
+def tune_process() -> None:
+    """The bot's process set as it runs: the collector's thresholds (:data:`GC_THRESHOLDS`) and glibc's malloc
+    (:func:`tables.workers.map_large_blocks`); by ``main``, and by the benches that measure the bot as it runs."""
     gc.set_threshold(*GC_THRESHOLDS)
+    map_large_blocks()
 
 
 def main() -> int:
@@ -212,7 +214,7 @@ def main() -> int:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
             "ws" + settings.discord_api.removeprefix("http") + "/gateway")
         log.warning("talking to a Discord double at %s, not to Discord", settings.discord_api)
-    tune_gc()
+    tune_process()
     bot = Blockhouse(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -29,7 +29,7 @@ from functools import cache
 from typing import Any
 
 from tables.catalog import Catalog, LazyRenderer, default_catalog
-from tables.workers import cores, count_setting
+from tables.workers import cores, count_setting, map_large_blocks
 
 WORKERS_SETTING = "BLOCKHOUSE_RENDER_WORKERS"
 log = logging.getLogger(__name__)
@@ -67,7 +67,9 @@ def _lazy_renderers() -> list[LazyRenderer[Any]]:
 
 def load_renderers() -> None:
     """In a worker, as it starts (the pool's initializer): import every renderer of the platform (their modules and
-    Pillow's), so that the first picture of a game waits for its own sprites at most."""
+    Pillow's), so that the first picture of a game waits for its own sprites at most; its malloc set as the bot's
+    (:func:`tables.workers.map_large_blocks`: the PNGs it makes)."""
+    map_large_blocks()
     for render in _lazy_renderers():
         render.load()
 
