@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -61,8 +62,8 @@ T = TypeVar("T")
 CLOCK_TICK = 30  # seconds between looks for turns whose clock ran out
 LATE_BATCH = 10  # late turns played out (and their boards posted) before the clock looks for more
 LATE_PER_TICK = 100  # late turns played out at most per tick (a restart after a long stop catches up over ticks)
-STOP_PASSES = 5  # looks, at the bot's close, for requests still being answered (each pass waits for or cancels them)
 AUTOCOMPLETE_WITHIN = 2.0  # seconds after a keystroke past which /move's autocomplete answers from what is known
+AUTOCOMPLETE_LEAST = 0.2  # seconds it waits for the database at least, however old the keystroke looks
 BOARD_LOOKBACK = 20  # messages looked at for a board that may have been posted just before the process stopped
 OWED_SETTLED = 60.0  # a board owed this long was refused (not being posted right now): the clock's tick retries it
 NOT_POSTED = ("Your action is saved, but Discord refused my message in this channel (a missing permission?), so the "
@@ -167,8 +168,8 @@ class GameCog(commands.Cog):
         if self.bot.closing:
             try:
                 await interaction.response.send_message(RESTARTING, ephemeral=True)
-            except Exception as err:  # (Discord's connection may be closing too: the player's click simply failed)
-                log.debug("could not say we are restarting to user %s: %r", interaction.user.id, err)
+            except (discord.HTTPException, aiohttp.ClientError, RuntimeError) as err:  # (the connection closing too)
+                log.info("could not say we are restarting to user %s: %r", interaction.user.id, err)
             return False
         self._working()  # before the acknowledgement goes out: the bot's close, if it begins meanwhile, waits for it
         try:
@@ -393,19 +394,17 @@ class GameCog(commands.Cog):
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        if self._quick is not None:
+            await self._quick.close()  # /move's choices still worked out for a keystroke answered already
+        # (every request counts itself before its first await, right after it found the bot not closing: none joins)
         me = asyncio.current_task()
-        loop = asyncio.get_running_loop()
-        until = loop.time() + grace
-        for _ in range(STOP_PASSES):  # (a request taken just before the close began may join while the others end)
-            running = [t for t in self.requests if t is not me and not t.done()]
-            if not running:
-                break
-            if until > loop.time():
-                _, late = await asyncio.wait(running, timeout=until - loop.time())
-                running = list(late)
-            for task in running:
-                task.cancel()
-            await asyncio.gather(*running, return_exceptions=True)
+        running = [t for t in self.requests if t is not me and not t.done()]
+        if running and grace > 0:
+            _, late = await asyncio.wait(running, timeout=grace)
+            running = list(late)
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
     async def redeliver(self, settled: float | None = None) -> None:
         """Post the boards committed moves still owe (the outbox): at start-up, those of moves committed before
@@ -807,11 +806,14 @@ class GameCog(commands.Cog):
         if self.bot.closing:
             return []
         self._working()
-        # Discord wants the answer within 3 s of the keystroke: past AUTOCOMPLETE_WITHIN the answer is what is known
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        # Discord wants the answer within 3 s of the keystroke: past AUTOCOMPLETE_WITHIN the answer is what is known.
+        # (The keystroke's age is read against Discord's clock, in its id: a clock behind Discord's never waits
+        # longer than AUTOCOMPLETE_WITHIN, one far ahead still gives the database AUTOCOMPLETE_LEAST.)
+        age = max((discord.utils.utcnow() - interaction.created_at).total_seconds(), 0.0)
+        within = max(AUTOCOMPLETE_WITHIN - age, AUTOCOMPLETE_LEAST)
         try:  # from the choices worked out at this position before, if any (every keystroke asks)
             choices = await self.quick.choices(interaction.channel_id or 0, actor_of(interaction), current,
-                                               within=AUTOCOMPLETE_WITHIN - age)
+                                               within=within)
         except Exception:
             log.exception("autocomplete failed in channel %s", interaction.channel_id)
             return []

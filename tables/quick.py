@@ -44,6 +44,7 @@ class QuickChoices:
         # (channel, user) -> (table, version, every choice offered to the player then)
         self._known: Recent[tuple[int, int], tuple[int, int, list[Choice]]] = Recent(kept)
         self._working: dict[tuple[int, int], asyncio.Future[list[Choice]]] = {}
+        self._waiting: dict[asyncio.Future[list[Choice]], int] = {}  # keystrokes waiting for each work under way
         self.hits = 0
         self.misses = 0
         self.hurried = 0
@@ -56,10 +57,16 @@ class QuickChoices:
         if work is None:
             work = self._working[key] = asyncio.ensure_future(self._work_out(channel_id, actor))
             work.add_done_callback(lambda done: self._worked(key, done))
-        if within is not None and not work.done():
-            await asyncio.wait((work,), timeout=max(within, 0.0))  # (never cancels the work)
-        if work.done() or within is None:
-            offered = await asyncio.shield(work)
+        if not work.done():
+            self._waiting[work] = self._waiting.get(work, 0) + 1
+            try:
+                await asyncio.wait((work,), timeout=None if within is None else max(within, 0.0))  # (never cancels it)
+            finally:
+                left = self._waiting.get(work)  # (none once the work is done: _worked took its count)
+                if left is not None:
+                    self._waiting[work] = left - 1
+        if work.done():
+            offered = work.result()  # (its failure raised here, to the keystroke's caller)
         else:
             self.hurried += 1
             known = self._known.get(key)
@@ -90,8 +97,19 @@ class QuickChoices:
     def _worked(self, key: tuple[int, int], done: asyncio.Future[list[Choice]]) -> None:
         if self._working.get(key) is done:
             del self._working[key]
-        if not done.cancelled():
-            done.exception()  # retrieved: a failure is raised to (and logged by) the keystrokes waiting for it
+        waiting = self._waiting.pop(done, 0)
+        if done.cancelled():
+            return
+        err = done.exception()  # (retrieved: raised to the keystrokes waiting for it, which the cog logs)
+        if err is not None and not waiting:  # nobody waits any more: told here
+            log.warning("/move's choices in channel %s could not be worked out: %r", key[0], err)
+
+    async def close(self) -> None:
+        """The work under way for keystrokes answered already, cancelled and awaited (the bot is closing)."""
+        working = list(self._working.values())
+        for work in working:
+            work.cancel()
+        await asyncio.gather(*working, return_exceptions=True)
 
 
 async def resume_bots(service: TableService, page: int = PAGE,

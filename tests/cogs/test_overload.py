@@ -150,3 +150,35 @@ async def test_move_autocomplete_answers_from_what_is_known_while_the_database_i
     gate.opened.set()
     await simcord_env.settle()
     assert bot.expired_interactions == 0
+
+
+async def test_choices_worked_out_for_nobody_any_more_fail_with_a_warning_and_stop_with_the_bot(
+        simcord_env: Any, monkeypatch: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The work a hurried keystroke left under way: a failure nobody waits for any more is one warning (not lost, not
+    an unretrieved task), and the bot's close cancels what is still under way."""
+    channel, thread, alice, bob = await open_two_player_table(simcord_env)
+    mover = {alice.id: alice, bob.id: bob}[to_act(last_board(thread))[0]]
+    quick = simcord_env.bot.get_cog("GameCog").quick
+    gate = Gate(simcord_env, "the database is busy with other work")
+
+    async def failing(*args: Any) -> Any:
+        await gate.wait()
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(tables.quick, "open_version", failing)
+    monkeypatch.setattr(cogs.game, "AUTOCOMPLETE_WITHIN", 0.05)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        assert await mover.autocomplete(thread, "move", "move", "") == []
+        assert quick.hurried == 1
+        gate.opened.set()
+        await simcord_env.settle()
+    warnings = [r.getMessage() for r in records(caplog, logging.WARNING)]
+    assert len(warnings) == 1 and "could not be worked out" in warnings[0] and "went away" in warnings[0], warnings
+    assert records(caplog, logging.ERROR) == []
+
+    gate = Gate(simcord_env, "the database is busy again")
+    assert await mover.autocomplete(thread, "move", "move", "") == []
+    assert quick._working, "under way for nobody"
+    await quick.close()
+    assert not quick._working, "cancelled and awaited"
