@@ -10,7 +10,7 @@ version finds the same entry whenever it is read again.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tables.outcome import Choice, Offered, Outcome, Post
@@ -27,7 +27,7 @@ class MenuNode:
 
     __slots__ = ("_children", "_depth", "_label", "_members", "_source", "choice")
 
-    def __init__(self, label: str | Callable[[], str] | None = None, children: tuple[MenuNode, ...] = (),
+    def __init__(self, label: str | None = None, children: tuple[MenuNode, ...] = (),
                  choice: Choice | None = None) -> None:
         self._label = label  # None: a leaf's is its choice's, a range's names its first and last entries
         self._children: tuple[MenuNode, ...] | None = children
@@ -55,11 +55,9 @@ class MenuNode:
     @property
     def label(self) -> str:
         label = self._label
-        if isinstance(label, str):
-            return label
         if label is not None:
-            label = label()
-        elif self.choice is not None:
+            return label
+        if self.choice is not None:
             label = self.choice.label
         else:
             children = self.children
@@ -91,14 +89,12 @@ class MenuNode:
         return sum(c.moves for c in self.children)
 
 
-def build_menu(choices: Sequence[Choice], label: str = "Your move") -> MenuNode:
-    """The menu tree of ``choices``, groups in order of first appearance; each level laid out when first read. The
-    menu of a position's :class:`Offered` choices is built once and kept with them."""
+def build_menu(choices: Sequence[Choice]) -> MenuNode:
+    """The menu tree of ``choices`` ("Your move"), groups in order of first appearance; each level laid out when first
+    read. The menu of a position's :class:`Offered` choices is built once and kept with them."""
     offered = Offered.of(choices)
-    if label != "Your move":
-        return MenuNode._group(label, offered, range(len(offered)), 0)
     if offered.menu is None:
-        offered.menu = MenuNode._group(label, offered, range(len(offered)), 0)
+        offered.menu = MenuNode._group("Your move", offered, range(len(offered)), 0)
     root: MenuNode = offered.menu
     return root
 

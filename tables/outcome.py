@@ -6,9 +6,9 @@ components, and a :class:`Refusal` to a private reply.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any, Protocol, cast, overload
 
 
 class Refusal(Exception):
@@ -51,15 +51,14 @@ class MoveWords(Protocol):
 
 class Choice:
     """One move offered: its notation, its label in words and the menu groups above it, outermost first (see
-    ``GameText.menu_groups``). The label may be given as a function, called when the label is first read: a menu shows
-    one level at a time, so the moves it does not show are never described. A choice made by :meth:`of_move` words
-    its move (notation and label) only when read: a position may offer thousands of moves."""
+    ``GameText.menu_groups``). A choice made by :meth:`of_move` words its move (notation and label) only when read: a
+    menu shows one level at a time, and a position may offer thousands of moves, most never shown."""
 
     __slots__ = ("_label", "_move", "_notation", "_words", "groups")
 
-    def __init__(self, notation: str, label: str | Callable[[], str], groups: tuple[str, ...] = ()) -> None:
+    def __init__(self, notation: str, label: str, groups: tuple[str, ...] = ()) -> None:
         self._notation: str | None = notation
-        self._label: str | Callable[[], str] | None = label
+        self._label: str | None = label
         self.groups = groups
         self._words: MoveWords | None = None
         self._move: Any = None
@@ -83,14 +82,9 @@ class Choice:
     @property
     def label(self) -> str:
         label = self._label
-        if isinstance(label, str):
-            return label
         if label is None:
             assert self._words is not None
-            label = self._words.label(self._move)
-        else:
-            label = label()
-        self._label = label
+            label = self._label = self._words.label(self._move)
         return label
 
     def __eq__(self, other: object) -> bool:
@@ -136,7 +130,7 @@ class Offered(Sequence[Choice]):
         groups = self._groups
         if groups is None:
             if self._words is None:
-                groups = [c.groups for c in self._made if c is not None]
+                groups = [c.groups for c in cast("list[Choice]", self._made)]  # (all made)
             elif not any(self._made):  # (nothing read yet: as a menu's top level is laid out)
                 groups = list(map(self._words.groups, self._moves))
             else:
