@@ -114,6 +114,9 @@ def test_the_lazy_menu_is_the_whole_menu_over_random_positions(key: str) -> None
             offered = list(sit.offered(seat))
             if ply % 4 == 0 or len(offered) > MAX_OPTIONS:
                 check(offered)
+                # and the menu as the platform builds it: a fresh position's offered moves, their groups listed
+                # at once, the tree shared by the controls and the clicks
+                assert_same(Situation.of(game, state).menu(seat), eager_menu(offered))
                 checked += 1
                 widest = max(widest, len(offered))
             state, _ = sit.apply(seat, game.sample_move(state, seat, rng))

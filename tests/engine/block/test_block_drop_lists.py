@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 import engine.block.game as block_game
+import engine.block.sheet as block_sheet
 import engine.block.text as block_text
 from engine.block import Block
 from engine.block.game import TURNS, BlockState, Move
@@ -45,15 +46,30 @@ def test_a_seats_drops_are_the_same_whatever_is_kept(monkeypatch: pytest.MonkeyP
                                                      seats: int) -> None:
     monkeypatch.setattr(block_game, "_KEPT", kept)  # (1, 2: rows evicted all the time)
     block_game._DROP_ROWS.clear()
+    # the grids' memo keeps one grid at a time (a position loaded afresh finds its list there only when the grid was
+    # the last one's): the drops come from the rows, kept or evicted, not from a list the grid kept
+    monkeypatch.setattr(block_sheet, "_DERIVED", {})
+    monkeypatch.setattr(block_sheet, "_DERIVED_KEPT", 1)
+    rows_made = 0
+    make_row = block_game._drop_row
+
+    def counted(*args: object, **kwargs: object) -> list[Move]:
+        nonlocal rows_made
+        rows_made += 1
+        return make_row(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(block_game, "_drop_row", counted)
     positions = drop_positions(seed, seats)
     assert len(positions) >= 5
     for state, seat in positions + positions[::-1]:  # (again: from the grid's list, rows evicted or not)
+        state = G.load(G.dump(state))  # (sheets of its own: no grid's list carried over)
         moves = G.legal_moves(state, seat)
         assert moves == expected(state, seat) and moves == G.menu_moves(state, seat)
         assert [G.format_move(m) for m in moves] == [G.format_move(m) for m in expected(state, seat)]
         moves.clear()  # (the caller's own list)
         assert G.legal_moves(state, seat) == expected(state, seat)
     assert len(block_game._DROP_ROWS) <= kept
+    assert rows_made > 0, "the drops came from the rows"
 
 
 def test_drop_menu_groups_are_the_shape_orientation_and_column() -> None:
