@@ -68,7 +68,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -727,16 +727,21 @@ class Load:
                         backend.cdn._blobs.pop(att.get("url"), None)
         backend.transcript.clear()
         backend.http_requests.clear()
+        self.forget_interactions(backend)
+
+    def forget_interactions(self, double: Any, after: float = 60.0) -> None:
+        """Interactions made more than ``after`` seconds ago, out of ``double``'s books (its interactions and their
+        tokens) and the traffic's."""
         now = time.perf_counter()
+        books = [b for b in (getattr(self.traffic, name, None) for name in ("created", "acked", "touched", "answers"))
+                 if isinstance(b, dict)]
         for iid, made in list(self.traffic.created.items()):
-            if now - made > 60:
-                record = backend.interactions.pop(iid, None)
+            if now - made > after:
+                record = double.interactions.pop(iid, None)
                 if record is not None:
-                    backend.interaction_tokens.pop(record.token, None)
-                self.traffic.created.pop(iid, None)
-                self.traffic.acked.pop(iid, None)
-                self.traffic.touched.pop(iid, None)
-                self.traffic.answers.pop(iid, None)
+                    double.interaction_tokens.pop(record.token, None)
+                for book in books:
+                    book.pop(iid, None)
 
 
 class Table:
@@ -1369,11 +1374,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = logging.getLogger()
     root.addHandler(LOG)
     root.setLevel(logging.WARNING)
-    print(f"bench.load at commit {commit()}, python {sys.version.split()[0]}, pid {os.getpid()}, "
-          f"nice {os.nice(0)}, cpus {os.cpu_count()}")
-    results = asyncio.run(amain(args))
-    if args.json is not None:
-        args.json.write_text(json.dumps({"commit": commit(), "results": results}, indent=1, default=str))
+    return run_bench("bench.load", amain(args), args.json)
+
+
+def run_bench(name: str, runs: Coroutine[Any, Any, list[dict[str, Any]]], out: Path | None) -> int:
+    """Say what is measured where, run ``runs`` (each run's figures printed as it ends), and write them to ``out``."""
+    print(f"{name} at commit {commit()}, python {sys.version.split()[0]}, pid {os.getpid()}, nice {os.nice(0)}, "
+          f"cpus {os.cpu_count()}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    results = asyncio.run(runs)
+    if out is not None:
+        out.write_text(json.dumps({"commit": commit(), "results": results}, indent=1, default=str))
     return 0
 
 

@@ -279,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--arena-max", type=int, default=0, help="glibc malloc arenas at most (default: glibc's)")
     ap.add_argument("--mmap-threshold", type=int, default=MMAP_THRESHOLD,
                     help=f"bytes from which glibc maps a block apart (default: the bot's, {MMAP_THRESHOLD}; "
-                         "0: glibc's, 128 KB and rising)")
+                         "0: glibc's, 128 KB and rising, in this process; its render workers set the bot's)")
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
     os.environ[renderer.WORKERS_SETTING] = str(max(0, args.workers))

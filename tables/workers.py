@@ -52,8 +52,8 @@ _M_MMAP_THRESHOLD = -3  # mallopt's parameter (glibc's malloc.h)
 
 def map_large_blocks(threshold: int = MMAP_THRESHOLD) -> bool:
     """Set glibc's malloc in this process to map blocks of ``threshold`` bytes and more apart; whether it took (not on
-    another C library)."""
-    if not sys.platform.startswith("linux"):
+    another C library, nor where the environment's ``GLIBC_TUNABLES`` sets the threshold: the operator's word)."""
+    if not sys.platform.startswith("linux") or "glibc.malloc.mmap_threshold" in os.environ.get("GLIBC_TUNABLES", ""):
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")

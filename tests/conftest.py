@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import inspect
 import os
@@ -71,6 +72,15 @@ async def _close_databases() -> AsyncIterator[None]:
         bot = OPEN_BOTS.pop()
         if bot.db is not None:
             await bot.db.close()
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_it_was() -> Iterator[None]:
+    """A test that runs a bench's or the bot's entry point (``cogs.client.tune_process``) leaves the garbage collector
+    as it found it: the other tests run with Python's own thresholds."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.set_threshold(*thresholds)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
-import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.load import DEFAULT_PLAYERS, commit
+from bench.load import DEFAULT_PLAYERS, run_bench
 from bench.loopback.run import run_loopback
 
 
@@ -88,12 +85,7 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    print(f"bench.loopback at commit {commit()}, python {sys.version.split()[0]}, pid {os.getpid()}, "
-          f"nice {os.nice(0)}, cpus {os.cpu_count()}, load average {os.getloadavg()}")
-    results = asyncio.run(amain(args))
-    if args.json is not None:
-        args.json.write_text(json.dumps({"commit": commit(), "results": results}, indent=1, default=str))
-    return 0
+    return run_bench("bench.loopback", amain(args), args.json)
 
 
 if __name__ == "__main__":

@@ -604,10 +604,19 @@ class Double:
         if record.acked is not None:
             self.doubled_acks += 1
             raise _Refusal(400, 40060, "Interaction has already been acknowledged.")
-        record.acked = time.monotonic()
+        record.acked = time.monotonic()  # (taken back below if the answer is refused: it answered nothing)
         kind = int(body["type"])
         record.response_type = kind
-        data = body.get("data") or {}
+        try:
+            self._answer(record, iid, kind, body.get("data") or {}, files)
+        except (_Refusal, KeyError, ValueError, TypeError):
+            record.acked = record.response_type = None
+            raise
+        self.on_touch(record.channel_id)
+        return self._callback_response(record, iid, kind)
+
+    def _answer(self, record: Any, iid: int, kind: int, data: dict[str, Any], files: list[tuple[str, int]]) -> None:
+        """What an initial answer of ``kind`` does (its message made or edited, its choices kept)."""
         if kind in (4, 5):  # a new message (5: "thinking…" until @original is edited)
             message = Message(self.snowflake(), record.channel_id, self.bot_user.id, interaction_id=iid)
             self._fill(message, data, files, new=True)
@@ -628,7 +637,8 @@ class Double:
             record.modal = data
         else:
             raise _Refusal(400, 50035, f"Invalid Form Body: type {kind}")
-        self.on_touch(record.channel_id)
+
+    def _callback_response(self, record: Any, iid: int, kind: int) -> web.StreamResponse:
         # discord.py asks ?with_response=1: the interaction callback response object
         shown = (self.messages.get(record.channel_id, {}).get(record.message_id)
                  if record.message_id is not None and kind in (4, 5, 7) else None)

@@ -217,13 +217,7 @@ class LoopLoad(bl.Load):
             if len(messages) > KEEP_MESSAGES:
                 for mid in list(messages)[:-KEEP_MESSAGES]:
                     del messages[mid]
-        now = time.perf_counter()
-        for iid, made in list(self.traffic.created.items()):
-            if now - made > 60:
-                record = double.interactions.pop(iid, None)
-                if record is not None:
-                    double.interaction_tokens.pop(record.token, None)
-                self.traffic.created.pop(iid, None)
+        self.forget_interactions(double)
 
 
 class LoopTable(bl.Table):
@@ -376,8 +370,8 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             return result
         finally:
-            if bot is not None and bot.proc.poll() is None:
-                bot.stop(signal.SIGTERM, 30.0)
+            if bot is not None and bot.proc.poll() is None:  # (off the loop: the double serves its close meanwhile)
+                await asyncio.to_thread(bot.stop, signal.SIGTERM, 30.0)
             await double.stop()
 
 

@@ -23,3 +23,8 @@ def test_a_count_setting_is_a_whole_number_in_range_else_the_default(raw: str | 
 def test_glibc_takes_the_bots_malloc_setting() -> None:
     assert map_large_blocks()
     assert map_large_blocks(MMAP_THRESHOLD)
+
+
+def test_the_operators_glibc_tunables_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=131072")
+    assert not map_large_blocks()
