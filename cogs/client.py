@@ -102,9 +102,9 @@ class Blockhouse(commands.Bot):
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
         # Only the servers' channels and threads: slash commands and components reach a bot whatever its intents,
-        # and Blockhouse reads no messages, so Discord sends it none of the message events (each board posted or
-        # edited would come back as one to parse and cache) and discord.py keeps no message cache. Ready 0.5 s
-        # after the gateway's last server arrives (discord.py waits 2 s by default).
+        # and Blockhouse needs no message events (it reads its own boards back over REST), so Discord sends it none
+        # (each board posted or edited would come back as one to parse and cache) and discord.py keeps no message
+        # cache. Ready 0.5 s after the gateway's last server arrives (discord.py waits 2 s by default).
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True),
                          max_messages=None, help_command=None, guild_ready_timeout=0.5, tree_cls=Tree)
         self.settings = settings
