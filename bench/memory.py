@@ -283,6 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", dest="out")
     args = ap.parse_args(argv)
     os.environ[renderer.WORKERS_SETTING] = str(max(0, args.workers))
+    renderer.shutdown()  # (the setting read again at the first picture, whatever this process drew before)
     gc.set_threshold(*GC_THRESHOLDS)  # the collector as the bot's process sets it (cogs.client.tune_process)
     malloc = set_malloc(args.arena_max, args.mmap_threshold)
     if malloc:
