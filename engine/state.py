@@ -215,14 +215,32 @@ def _build(cls: type) -> Codec:
         dump, load = _converters(hints[f.name])
         plan.append((f.name, f.metadata.get("json", f.name), dump, load))
 
-    def dump_(obj: Any) -> dict[str, Any]:
-        return {key: d(getattr(obj, name)) for name, key, d, _ in plan}
+    dump_ = _dump_of(plan)
 
     def load_(data: Any) -> Any:
         return cls(**{name: lo(data[key]) for name, key, _, lo in plan})
 
     copy = _copy_of(cls, [(f.name, hints[f.name], bool(f.metadata.get("shared"))) for f in fields])
     return Codec(dump_, load_, copy)
+
+
+def _dump_of(plan: list[tuple[str, str, Convert, Convert]]) -> Convert:
+    """A dump function generated once (Python source) from ``plan`` (name, JSON key, dump, load per field): the
+    dict literal ``{key: dump(o.name), ...}`` in the fields' order, a field whose dump is :func:`_same` (a number, a
+    string, a union of them) taken as it is without a call. The same dict as a loop over the plan with ``getattr``,
+    twice as fast (py-spy at 20 tables: a Bloc by Bloc state's dump was ~2 % of the bot's samples)."""
+    names = _Names()
+    items = []
+    for name, key, dump, _ in plan:
+        if not name.isidentifier() or name.startswith("__"):  # (never, for a dataclass field: kept safe anyway)
+            names.space["_getattr"] = getattr
+            value = f"_getattr(o, {name!r})"
+        else:
+            value = f"o.{name}"
+        items.append(f"{key!r}: {value if dump is _same else f'{names.bind(dump)}({value})'}")
+    space: dict[str, Any] = {}
+    exec("def dump_(o):\n    return {" + ", ".join(items) + "}\n", names.space, space)  # noqa: S102 (our own)
+    return typing.cast(Convert, space["dump_"])
 
 
 def dump_state(state: Any, **header: Any) -> dict[str, Any]:
