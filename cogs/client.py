@@ -7,9 +7,11 @@ start instead of a fraction of one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -195,6 +197,27 @@ def tune_process() -> None:
     map_large_blocks()
 
 
+async def serve(bot: Blockhouse, token: str) -> None:
+    """Run ``bot`` until it closes. SIGTERM (what a service manager or ``docker stop`` sends) closes it in order, as
+    Ctrl-C does, rather than ending the process where it stands: the requests being answered finish, the database
+    closes last."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not closing:
+            log.info("SIGTERM: closing")
+            closing.append(loop.create_task(bot.close(), name="blockhouse close on SIGTERM"))
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # (no signal handlers on this platform or thread)
+        loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        await asyncio.gather(*closing, return_exceptions=True)
+
+
 def main() -> int:
     try:
         from dotenv import load_dotenv
@@ -217,7 +240,9 @@ def main() -> int:
     tune_process()
     bot = Blockhouse(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(bot, settings.token))
+    except KeyboardInterrupt:  # Ctrl-C: the bot closed in order on its way out (asyncio.run cancelled serve)
+        pass
     except discord.LoginFailure:
         print("blockhouse: Discord rejected DISCORD_TOKEN. Copy the token again from the Developer Portal "
               "(Bot → Reset Token) into .env. See README.md.", file=sys.stderr)

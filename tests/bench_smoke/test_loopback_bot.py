@@ -1,6 +1,6 @@
 """bench.loopback end to end: the real ``python bot.py`` process against the loopback Discord double (REST and the
 gateway's websocket, in this process), two tables of Breaks, a few moves. Checks moves were played, every move the
-members were told was played is stored once, and the bot stopped cleanly on SIGINT. No timing is asserted (the
+members were told was played is stored once, and the bot stopped cleanly on SIGINT and on SIGTERM. No timing is asserted (the
 members wait for what the bot does, with generous patience)."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from bench.loopback.run import run_loopback
 
 
-async def test_the_bot_process_plays_two_tables_against_the_double(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])  # Ctrl-C; a service manager, docker stop
+async def test_the_bot_process_plays_two_tables_against_the_double(tmp_path: Path, stop: signal.Signals) -> None:
     report = await run_loopback("breaks", 2, players=2, seed=5, warmup=2, measure=8, slash_share=0.3,
-                                patience=120.0, folder=tmp_path, stop_signal=signal.SIGINT,
+                                patience=120.0, folder=tmp_path, stop_signal=stop,
                                 env={"BLOCKHOUSE_RENDER_WORKERS": "1"})  # the 2-core default, as live
     tail = report["bot_log_tail"]
     assert report["moves"] >= 8, tail
@@ -25,7 +26,7 @@ async def test_the_bot_process_plays_two_tables_against_the_double(tmp_path: Pat
     assert report["lost"] == 0 and report["doubled"] == 0, report["mismatch_samples"]
     assert report["stuck"] == 0 and report["never_acked"] == 0 and report["doubled_acks"] == 0, tail
     assert report["double_errors"] == [], report["double_errors"]
-    assert report["exit_code"] == 0, tail  # stopped by SIGINT: closed in order, nothing killed
+    assert report["exit_code"] == 0, tail  # stopped by the signal: closed in order, nothing killed
     assert report["bot_log"] == {"errors": 0, "warnings": 0, "tracebacks": 0}, tail
     assert report["games"]["started"] == 2
     assert report["cpu_ms_per_move"]["bot"] > 0
