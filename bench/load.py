@@ -611,6 +611,17 @@ class Tally:
     checked: int = 0
     mismatch_samples: list[str] = field(default_factory=list)
 
+    def compare(self, table_id: int, told: Counter[str], stored: Counter[str]) -> None:
+        """One game's moves its members were told were played against those stored: lost (told, not stored) and
+        doubled (stored, not told), counted, the first few mismatches kept as samples."""
+        lost, doubled = told - stored, stored - told
+        self.checked += sum(told.values())
+        self.lost += sum(lost.values())
+        self.doubled += sum(doubled.values())
+        if (lost or doubled) and len(self.mismatch_samples) < 5:
+            self.mismatch_samples.append(f"table {table_id}: told-not-stored {dict(lost)} "
+                                         f"stored-not-told {dict(doubled)}")
+
 
 @dataclass
 class Window:
@@ -1091,14 +1102,7 @@ async def check_and_report(load: Load, tables: list[Table], game: str, count: in
     for table in tables:
         for table_id in table.tables:
             stored = Counter(m.notation for m in await bot.db.moves(table_id))
-            told = Counter(n for _, n in load.played[table_id])
-            lost, doubled = told - stored, stored - told
-            tally.checked += sum(told.values())
-            tally.lost += sum(lost.values())
-            tally.doubled += sum(doubled.values())
-            if (lost or doubled) and len(tally.mismatch_samples) < 5:
-                tally.mismatch_samples.append(f"table {table_id}: told-not-stored {dict(lost)} "
-                                              f"stored-not-told {dict(doubled)}")
+            tally.compare(table_id, Counter(n for _, n in load.played[table_id]), stored)
     w = load.window
     assert w is not None and w.start and w.end
     s, e = w.start, w.end

@@ -426,14 +426,7 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
                     if len(load.owed_samples) < 3:
                         load.owed_samples.append(f"table {table_id}: stored {log[-2:]} + owed, told "
                                                  f"{[n for _, n in load.played.get(table_id, [])][-3:]}")
-                stored = Counter(log)
-                lost, doubled = told - stored, stored - told
-                tally.checked += sum(told.values())
-                tally.lost += sum(lost.values())
-                tally.doubled += sum(doubled.values())
-                if (lost or doubled) and len(tally.mismatch_samples) < 5:
-                    tally.mismatch_samples.append(f"table {table_id}: told-not-stored {dict(lost)} "
-                                                  f"stored-not-told {dict(doubled)}")
+                tally.compare(table_id, told, Counter(log))
         load.outbox_owed = [o.table_id for o in await db.undelivered()]
     finally:
         await db.close()

@@ -17,24 +17,12 @@ from PIL import Image
 import render.blocbybloc as rb
 from engine.blocbybloc import BlocByBloc
 from engine.blocbybloc.model import BlocState
-from render.common import Kept, recording
+from render.common import recording
+from tests.render.test_blocbybloc_kept_tiles import Counted  # (kept pictures, counting those found)
 from tests.render.test_blocbybloc_render import playout
 
 G = BlocByBloc()
 NAMES = ["Мария", "Zoë Åström", "李小龙", "Dmitri"]
-
-
-class Counted(Kept[tuple[object, ...], Image.Image]):
-    """Kept pictures, counting those found."""
-
-    def __init__(self, budget: int) -> None:
-        super().__init__(budget, rb._area_bytes)
-        self.found = 0
-
-    def get(self, key: tuple[object, ...]) -> Image.Image | None:
-        value = super().get(key)
-        self.found += value is not None
-        return value
 
 
 @pytest.fixture(autouse=True)
