@@ -229,6 +229,10 @@ class LoopTable(bl.Table):
 
 
 # --- the bot process ---------------------------------------------------------------------------------------------
+def _sigint_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @dataclass
 class BotProcess:
     proc: subprocess.Popen[bytes]
@@ -278,8 +282,10 @@ def start_bot(double: Double, database: Path, folder: Path, name: str = "bot", e
     env.update(extra or {})
     log = folder / f"{name}.log"
     with log.open("wb") as out:
+        # (Ctrl-C reaches the bot as it would in a terminal: a bench started in the background, where the shell
+        # hands its children SIGINT ignored, still stops its bot by SIGINT)
         proc = subprocess.Popen([sys.executable, str(ROOT / "bot.py")], cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT, preexec_fn=_sigint_as_in_a_terminal)
     return BotProcess(proc, log, time.perf_counter())
 
 
