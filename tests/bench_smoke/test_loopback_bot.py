@@ -1,7 +1,7 @@
 """bench.loopback end to end: the real ``python bot.py`` process against the loopback Discord double (REST and the
 gateway's websocket, in this process), two tables of Breaks, a few moves. Checks moves were played, every move the
-members were told was played is stored once, and the bot stopped cleanly on SIGINT and on SIGTERM. No timing is asserted (the
-members wait for what the bot does, with generous patience)."""
+members were told was played is stored once, and the bot stopped cleanly on SIGINT and on SIGTERM. No timing is
+asserted (the members wait for what the bot does, with generous patience)."""
 
 from __future__ import annotations
 
