@@ -39,7 +39,7 @@ DEFAULT_DB = "data/blockhouse.db"
 GC_THRESHOLDS = (20_000, 20, 20)
 """The collector's thresholds in the bot's process (Python's are 700, 10, 10): a move makes many short-lived objects
 (events parsed, messages built, a state loaded), and collecting the youngest every 700 of them showed in the bot's CPU
-per move (bench/README.md, "The collector")."""
+per move (bench/README.md, "The bot's own CPU (session 16)")."""
 REQUEST_GRACE = 1.0  # seconds the requests being answered get to finish when the bot closes; the rest are cancelled
 
 
