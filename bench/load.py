@@ -1361,9 +1361,8 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
         for game in games:
             for count in (int(x) for x in args.tables.split(",")):
                 players = args.players or DEFAULT_PLAYERS[game]
-                r = await run_load(game, count, players=players, seed=args.seed,
-                                   warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
-                                   measure=args.moves if args.moves is not None else 300 + 3 * count,
+                warmup, measure = window_of(args, count)
+                r = await run_load(game, count, players=players, seed=args.seed, warmup=warmup, measure=measure,
                                    options=args.options, slash_share=args.slash, patience=args.patience,
                                    folder=folder, template=template, plain=not args.simcord_window,
                                    think=args.think)
@@ -1371,6 +1370,13 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
                 sys.stdout.flush()
                 results.append(r)
     return results
+
+
+def window_of(args: argparse.Namespace, tables: int) -> tuple[int, int]:
+    """(uncounted moves first, measured moves) of a run at ``tables``: ``--warmup`` and ``--moves``, else 20 + 2 and
+    300 + 3 per table."""
+    warmup = args.warmup if args.warmup is not None else 20 + 2 * tables
+    return warmup, args.moves if args.moves is not None else 300 + 3 * tables
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.load import DEFAULT_PLAYERS, run_bench
+from bench.load import DEFAULT_PLAYERS, run_bench, window_of
 from bench.loopback.run import run_loopback
 
 
@@ -69,10 +69,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
     for count in (int(x) for x in args.tables.split(",")):
+        warmup, measure = window_of(args, count)
         r = await run_loopback(args.game, count, players=args.players or DEFAULT_PLAYERS[args.game], seed=args.seed,
-                               warmup=args.warmup if args.warmup is not None else 20 + 2 * count,
-                               measure=args.moves if args.moves is not None else 300 + 3 * count,
-                               options=args.options, slash_share=args.slash, patience=args.patience,
+                               warmup=warmup, measure=measure, options=args.options, slash_share=args.slash,
+                               patience=args.patience,
                                think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal),
                                under_load=args.stop_under_load,
                                folder=args.folder / f"{args.game}-{count}" if args.folder else None)
