@@ -5,10 +5,11 @@ two renders in two threads mostly take turns at the GIL: measured with ``python 
 two threads draw no faster than one, two processes close to twice as fast (figures in bench/README.md). With
 ``BLOCKHOUSE_RENDER_WORKERS`` = N (N ≥ 1; unset, one on a machine of two or three cores, see
 :func:`default_workers`) the presenter sends each picture to a pool of N spawned worker processes: what goes there
-is the game's key, the view (plain JSON data) and the names; what comes back is the PNG. The bot starts the pool as
-it starts (:meth:`RenderPool.warm`: each worker imports the renderers; a worker loads a game's fonts and empty
-tables on its first board of that game), starts it again if a worker dies (the picture is asked once more), and
-shuts it down by :func:`shutdown` when it stops. 0 (the default on one core): pictures are drawn in a thread of
+is the game's key, the view (plain JSON data) and the names, pickled over a socket that the event loop reads and
+writes itself; what comes back is the PNG. The bot starts the pool as it starts (:meth:`RenderPool.warm`: each worker
+imports the renderers; a worker loads a game's fonts and empty tables on its first board of that game), starts a
+worker again in place of one that died (its pictures are asked once more), and shuts it down by :func:`shutdown`
+when it stops. 0 (the default on one core): pictures are drawn in a thread of
 this process (``asyncio.to_thread``).
 
 Only the platform's own renderers (those of :func:`tables.catalog.default_catalog`, which a worker finds by the
@@ -18,13 +19,16 @@ game's key) go to the pool; a catalogue with a renderer of its own (a test's) dr
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import cache
 from typing import Any
 
@@ -92,60 +96,234 @@ def _platform_renderer(key: str, render: Callable[..., bytes]) -> bool:
     return load is not None and load is getattr(_catalog().entry(key).render, "_load", None)
 
 
+class WorkerDied(RuntimeError):
+    """A render worker ended with pictures asked of it (killed, or it crashed): they are asked once more."""
+
+
+_HEAD = struct.Struct("!I")  # a message's length, before its pickled bytes (each way)
+
+
+def _serve(sock: socket.socket) -> None:
+    """A worker's life: load the renderers, then answer each question as it comes, in order, until the bot's end of
+    the socket closes. A question is ``(function, args)``; its answer ``(True, result)`` or ``(False, exception)``."""
+    load_renderers()
+    questions = sock.makefile("rb")
+    while True:
+        head = questions.read(_HEAD.size)
+        if len(head) < _HEAD.size:
+            return  # the bot closed its end: stop
+        body = questions.read(_HEAD.unpack(head)[0])
+        try:
+            function, args = pickle.loads(body)
+            answer: tuple[bool, Any] = (True, function(*args))
+        except Exception as err:  # the caller's to raise
+            answer = (False, err)
+        try:
+            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception as err:  # (an exception that does not pickle)
+            data = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}")), pickle.HIGHEST_PROTOCOL)
+        try:
+            sock.sendall(_HEAD.pack(len(data)))
+            sock.sendall(data)
+        except OSError:
+            return  # the bot is gone
+
+
+class _Worker:
+    """One worker process and the bot's end of its socket, read and written from the event loop without a thread:
+    questions go out in order (what the socket does not take at once waits for it to drain) and answers come back in
+    the same order, each to the oldest question waiting."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        ours, theirs = socket.socketpair()
+        self.process = multiprocessing.get_context("spawn").Process(
+            target=_serve, args=(theirs,), name="blockhouse render worker", daemon=True)
+        self.process.start()
+        theirs.close()
+        ours.setblocking(False)
+        self.sock = ours
+        self.fd = ours.fileno()
+        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self._out = bytearray()
+        self._in = bytearray()
+        self.gone = False
+        loop.add_reader(self.fd, self._readable)
+
+    def ask(self, function: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """Send a question (in the loop's thread); its answer's future."""
+        body = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
+        answer: asyncio.Future[Any] = self.loop.create_future()
+        self.waiting.append(answer)
+        self._send(_HEAD.pack(len(body)) + body)
+        return answer
+
+    def _send(self, data: bytes) -> None:
+        if self._out:  # (still draining: after what waits)
+            self._out += data
+            return
+        try:
+            sent = self.sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self._end(WorkerDied("the render worker's socket is closed"))
+            return
+        if sent < len(data):
+            self._out += data[sent:]
+            self.loop.add_writer(self.fd, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            sent = self.sock.send(self._out)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._end(WorkerDied("the render worker's socket is closed"))
+            return
+        del self._out[:sent]
+        if not self._out:
+            self.loop.remove_writer(self.fd)
+
+    def _readable(self) -> None:
+        try:
+            data = self.sock.recv(1 << 18)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._end(WorkerDied("a render worker died"))
+            return
+        self._in += data
+        while len(self._in) >= _HEAD.size:
+            size = _HEAD.unpack_from(self._in)[0]
+            if len(self._in) < _HEAD.size + size:
+                break
+            body = bytes(memoryview(self._in)[_HEAD.size:_HEAD.size + size])
+            del self._in[:_HEAD.size + size]
+            ok, value = pickle.loads(body)
+            answer = self.waiting.popleft()
+            if answer.done():  # (its asker was cancelled)
+                continue
+            if ok:
+                answer.set_result(value)
+            else:
+                answer.set_exception(value)
+
+    def _end(self, error: BaseException) -> None:
+        """In the loop's thread: let go of the socket and fail every question still waiting."""
+        if self.gone:
+            return
+        self.gone = True
+        if not self.loop.is_closed():
+            self.loop.remove_reader(self.fd)
+            self.loop.remove_writer(self.fd)
+        self.sock.close()
+        while self.waiting:
+            answer = self.waiting.popleft()
+            if not answer.done():
+                answer.set_exception(error)
+
+    def stop(self) -> None:
+        """From any thread: the worker is told to stop (its socket shut: it ends after the picture it draws); the
+        socket is let go of at once in the loop's thread or when the loop is not running, else by the loop next."""
+        closed = WorkerDied("the render pool is shut down")
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        if self.loop.is_closed() or not self.loop.is_running() or _in_thread_of(self.loop):
+            self._end(closed)
+        else:
+            try:
+                self.loop.call_soon_threadsafe(self._end, closed)
+            except RuntimeError:  # (closed meanwhile)
+                self._end(closed)
+
+    def join(self, timeout: float) -> None:
+        """Wait for the process to end (``timeout`` seconds, then kill it)."""
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+def _in_thread_of(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class RenderPool:
-    """``workers`` spawned processes that draw pictures, started at the first one and again after a crash."""
+    """``workers`` spawned processes that draw pictures, started at the first one, and one again in place of a worker
+    that died. The bot's end of each worker is a socket read and written by the event loop itself: no thread of the
+    bot's process carries a picture (``concurrent.futures``' pool took a manager thread and a feeder thread, ~1 ms of
+    the bot's CPU a move in Breaks, its GIL switches included; bench/README.md)."""
+
+    STOP_WITHIN = 1.0  # seconds a stopping worker has to finish its picture before it is killed
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
-        self._pool: ProcessPoolExecutor | None = None
+        self._slots: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _live(self) -> list[_Worker]:
+        """The workers, in this loop's thread: started up to :attr:`workers`, a dead one replaced; workers made for
+        another event loop (a test's, now closed) are stopped and new ones made."""
+        loop = asyncio.get_running_loop()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the render pool is shut down")
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=load_renderers)
-            return self._pool
+            old = [w for w in self._slots if w.gone or w.loop is not loop]
+            self._slots = [w for w in self._slots if w not in old]
+            while len(self._slots) < self.workers:
+                self._slots.append(_Worker(loop))
+            live = list(self._slots)
+        for worker in old:
+            worker.stop()
+            if worker.process.is_alive():
+                worker.process.kill()
+            worker.process.join(0)  # (reaped now if it ended; else by multiprocessing later)
+        return live
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
-        """Forget ``broken`` (a worker died) so that the next picture starts a new pool; a pool another picture
-        already replaced is left alone."""
-        with self._lock:
-            if self._pool is broken:
-                self._pool = None
-        broken.shutdown(wait=False, cancel_futures=True)
+    async def ask(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in the least busy worker (a module-level function: it goes by its name)."""
+        worker = min(self._live(), key=lambda w: len(w.waiting))
+        return await worker.ask(function, args)
 
     async def render(self, key: str, view: Any, names: Sequence[str]) -> bytes:
-        """The PNG of ``view``, drawn by a worker; a pool whose worker died is started again and asked once more
+        """The PNG of ``view``, drawn by a worker; a worker that died is replaced and the picture asked once more
         (a second failure is raised: the presenter posts the board without its picture)."""
         for attempt in (1, 2):
-            pool = self._executor()
             try:
-                return await asyncio.wrap_future(pool.submit(draw, key, view, list(names)))
-            except BrokenProcessPool:
-                self._replace(pool)
-                if attempt == 2:
+                return await self.ask(draw, key, view, list(names))  # type: ignore[no-any-return]
+            except WorkerDied:
+                if self._closed or attempt == 2:
                     raise
-                log.warning("a render worker died: starting the render pool again")
+                log.warning("a render worker died: starting another")
         raise AssertionError("unreachable")
 
     async def warm(self) -> None:
-        """Start every worker now, each loading the renderers as it starts (the bot does this at start, in the
-        background, so that the first boards are not kept waiting for a process to start). Each question submitted
-        while no worker is idle starts one more, up to :attr:`workers`."""
-        pool = self._executor()
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for _ in range(self.workers)))
+        """Start every worker now and wait until each has loaded the renderers (the bot does this at start, in the
+        background, so that the first boards are not kept waiting for a process to start)."""
+        await asyncio.gather(*(worker.ask(os.getpid, ()) for worker in self._live()))
+
+    def pids(self) -> list[int]:
+        """The workers' process ids (those started)."""
+        with self._lock:
+            return [w.process.pid for w in self._slots if w.process.pid is not None]
 
     def close(self) -> None:
-        """Stop the workers (a picture being drawn is abandoned: its request gets an error)."""
+        """Stop the workers, from any thread (a picture being drawn is abandoned: its request gets an error); each has
+        :attr:`STOP_WITHIN` seconds to end before it is killed."""
         with self._lock:
             self._closed = True
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            slots, self._slots = self._slots, []
+        for worker in slots:
+            worker.stop()
+        for worker in slots:
+            worker.join(self.STOP_WITHIN)
 
 
 _shared: RenderPool | None = None

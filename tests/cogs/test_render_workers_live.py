@@ -39,9 +39,7 @@ async def test_boards_are_drawn_by_the_workers(workers: Any, simcord_env: Any,
     assert pool is not None and pool.workers == 1
     assert bot._warming is not None
     await bot._warming  # started with the bot, before any board
-    executor = pool._pool
-    assert executor is not None and len(executor._processes) == 1
-    worker = next(iter(executor._processes))
+    [worker] = pool.pids()
 
     def not_here(self: Any, view: Any, names: Any) -> bytes:
         raise AssertionError("a picture was drawn in the bot's own process")
@@ -60,7 +58,7 @@ async def test_boards_are_drawn_by_the_workers(workers: Any, simcord_env: Any,
     board = last_board(thread)
     assert board.id != first.id and board.attachments
     decode(bytes(await board.attachments[0].read()))
-    assert pool._pool is executor and set(executor._processes) == {worker}, "the same worker, never restarted"
+    assert pool.pids() == [worker], "the same worker, never restarted"
 
     await bot.close()
     assert not alive(worker) or os.waitpid(worker, os.WNOHANG) != (0, 0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,20 +48,42 @@ async def test_a_worker_draws_the_same_picture(pool: renderer.RenderPool) -> Non
             png = await renderer.render(key, entry.render, view, NAMES, pool=pool)
             assert png == entry.render(view, NAMES)
             decode(png)
-    assert pool._pool is not None  # it did go to the pool
+    assert pool.pids() and os.getpid() not in pool.pids()  # it did go to the pool
+
+
+async def test_many_pictures_at_once_each_to_its_asker(pool: renderer.RenderPool) -> None:
+    """More questions than the socket holds at once, and answers larger than it: each comes back whole, to whoever
+    asked it (the socket drains in the loop while the worker draws)."""
+    views = [(key, view) for key in ("breaks", "blocbybloc", "blockers") for view in some_views(key, 3, 6)]
+    pngs = await asyncio.gather(*(pool.render(key, view, NAMES) for key, view in views))
+    assert pngs == [CATALOG.entry(key).render(view, NAMES) for key, view in views]
+    big = "x" * 3_000_000  # a question and an answer of megabytes
+    assert await pool.ask(str.upper, big) == big.upper()
 
 
 async def test_a_dead_worker_is_replaced_and_the_picture_drawn(pool: renderer.RenderPool) -> None:
     entry = CATALOG.entry("breaks")
     view = some_views("breaks", 2, 5)[-1]
     first = await pool.render("breaks", view, NAMES)
-    executor = pool._pool
-    assert executor is not None
-    for pid in list(executor._processes):  # our own worker
-        os.kill(pid, signal.SIGKILL)
+    [pid] = pool.pids()
+    os.kill(pid, signal.SIGKILL)
     again = await pool.render("breaks", view, NAMES)
     assert again == first == entry.render(view, NAMES)
-    assert pool._pool is not executor
+    assert pool.pids() != [pid] and len(pool.pids()) == 1
+
+
+async def test_a_worker_killed_while_drawing_fails_its_pictures_once(pool: renderer.RenderPool) -> None:
+    """Questions waiting on a worker that dies fail with WorkerDied (render asks them once more of a new one)."""
+    await pool.warm()
+    [pid] = pool.pids()
+    slow = asyncio.ensure_future(pool.ask(time.sleep, 30))
+    asking = asyncio.ensure_future(pool.ask(os.getpid))
+    await asyncio.sleep(0)
+    os.kill(pid, signal.SIGKILL)
+    for answer in (slow, asking):
+        with pytest.raises(renderer.WorkerDied):
+            await answer
+    assert await pool.ask(os.getpid) not in (pid, os.getpid())
 
 
 async def test_a_renderer_of_its_own_draws_in_a_thread(pool: renderer.RenderPool) -> None:
@@ -73,22 +96,22 @@ async def test_a_renderer_of_its_own_draws_in_a_thread(pool: renderer.RenderPool
     assert await renderer.render("breaks", own, {}, NAMES, pool=pool) == b"picture"
     assert await renderer.render("no-such-game", own, {}, NAMES, pool=pool) == b"picture"
     assert seen == [os.getpid()] * 2
-    assert pool._pool is None  # never started
+    assert pool.pids() == []  # never started
 
 
 async def test_a_failing_picture_raises_in_the_caller(pool: renderer.RenderPool) -> None:
     with pytest.raises(KeyError):
         await pool.render("breaks", {"players": []}, NAMES)
+    assert await pool.ask(os.getpid) != os.getpid()  # and the worker goes on
 
 
 async def test_warming_starts_every_worker_with_the_renderers_loaded() -> None:
     pool = renderer.RenderPool(2)
     try:
         await pool.warm()
-        assert pool._pool is not None and len(pool._pool._processes) == 2
-        answers = await asyncio.gather(*(asyncio.wrap_future(pool._pool.submit(renderer.renderers_loaded))
-                                         for _ in range(6)))
-        assert {pid for pid, _ in answers} <= set(pool._pool._processes) and os.getpid() not in dict(answers)
+        assert len(pool.pids()) == 2 and os.getpid() not in pool.pids()
+        answers = await asyncio.gather(*(pool.ask(renderer.renderers_loaded) for _ in range(6)))
+        assert {pid for pid, _ in answers} == set(pool.pids()), "the questions shared among the workers"
         assert all(loaded for _, loaded in answers), "each worker loaded every renderer as it started"
     finally:
         pool.close()
@@ -98,6 +121,32 @@ async def test_a_closed_pool_refuses(pool: renderer.RenderPool) -> None:
     pool.close()
     with pytest.raises(RuntimeError):
         await pool.render("breaks", some_views("breaks", 2, 1)[0], NAMES)
+
+
+async def test_closing_from_another_thread_stops_the_workers_and_fails_what_waits() -> None:
+    """The bot closes the pool from a thread (``asyncio.to_thread(renderer.shutdown)``) while its loop runs: the
+    workers end (a picture being drawn is abandoned, its asker told) and the pool refuses new pictures."""
+    pool = renderer.RenderPool(2)
+    await pool.warm()
+    pids = pool.pids()
+    waiting = asyncio.ensure_future(pool.ask(time.sleep, 30))
+    await asyncio.sleep(0)
+    await asyncio.to_thread(pool.close)
+    with pytest.raises(renderer.WorkerDied):
+        await waiting
+    for pid in pids:
+        assert not alive(pid)
+    with pytest.raises(RuntimeError):
+        await pool.ask(os.getpid)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie, ended but not yet reaped, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_the_setting() -> None:
@@ -117,7 +166,7 @@ def test_the_shared_pool_follows_the_setting(monkeypatch: pytest.MonkeyPatch) ->
     try:
         pool = renderer.shared()
         assert pool is not None and pool.workers == 2 and renderer.shared() is pool
-        assert pool._pool is None  # started at the first picture, not before
+        assert pool.pids() == []  # started at the first picture, not before
     finally:
         renderer.shutdown()
     monkeypatch.setenv(renderer.WORKERS_SETTING, "0")
