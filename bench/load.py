@@ -30,8 +30,9 @@ router, the members' own code) and subtracted for the bot's own figure, and the 
 aiosqlite's thread, counted by wrapping the connection: storage/ is not changed); interactions acknowledged after 3 s
 (refused by simcord's expiry), interactions never acknowledged, refusals, ERROR log records (tracebacks) and WARNING
 records; RSS after warm-up, at the end, and its growth per 1,000 moves; event-loop lag (a 10 ms sleep's overshoot)
-p50/p99/max; and the lost/doubled check: each game's stored move log against the moves its members played and were
-told were played.
+p50/p99/max; and the lost/doubled check, from the database after the run (:func:`check_moves`): each game's stored
+move log, by seat, against the moves its members were told of ("Played", or "Not played" for a move the game stored
+and then cancelled), and the boards the outbox still owes once the bot has settled (none).
 
 ``--startup`` instead generates a database of stored games (``--stored``, ``--running`` of them running), starts the
 bot on it, and times from ``on_ready`` to the first answered interaction (a member's "My view" click on a running
@@ -96,6 +97,9 @@ MENTION = re.compile(r"<@(\d+)>")
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
 BUTTON, STRING_SELECT = 2, 3
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
+# A move the game stored and then cancelled (tables.play: the mover's answer "Not played: <why>", the spent private
+# menu "↩️ Not played: <why>"): its attempt is a stored move, its roll and what came of it stand
+CANCELLED = ("Not played:", "↩️ Not played:")
 LAG_INTERVAL = 0.010  # the loop-lag probe's sleep
 KEEP_MESSAGES = 12  # messages kept per channel in simcord's store (older ones are pruned: Discord keeps them, a
 # long run in memory would not; the bot only edits the newest board and the previous one)
@@ -368,13 +372,18 @@ class Traffic:
         return out
 
     def told(self, record: Any) -> str | None:
-        """What the interaction's own answers said of the move: "played", "refused" (a refusal or "Not played"),
-        or None (no words: a click on the public board, answered by the next board)."""
+        """What the interaction's own answers said of the move: "played" ("Played: …", the spent menu's "✅ Played:
+        …"), "cancelled" ("Not played: …", the spent menu's "↩️ Not played: …": the move was stored, and the game
+        then cancelled it after the roll it set off, nothing spent: Bloc by Bloc's police reaction), "refused"
+        (any other words: nothing stored), or None (no words: a click on the public board, answered by the next
+        board)."""
         verdict = None
         for message in self.shown(record):
             text = (message.content or "").strip()
             if text.startswith(("Played", "✅")):
                 return "played"
+            if text.startswith(CANCELLED):
+                return "cancelled"
             if text and not text.startswith("Here is the current position"):
                 verdict = "refused"
         return verdict
@@ -594,11 +603,12 @@ def panel_button(message: Any) -> dict[str, Any] | None:
 
 @dataclass
 class Tally:
-    moves: int = 0  # moves played (told played), all of them
+    moves: int = 0  # moves the members were told of (played, or stored and cancelled by the game), all of them
     interactions: int = 0
     answer_s: list[float] = field(default_factory=list)  # interaction -> what the member waits for
     board_s: list[float] = field(default_factory=list)  # an interaction that played a move -> the next board
     refused: int = 0  # answered with a refusal (stale control, not your turn...)
+    cancelled: int = 0  # stored, and answered "Not played": the game cancelled the move after the roll it set off
     stuck: int = 0  # no answer within the bench's patience
     panels: int = 0
     slash_moves: int = 0
@@ -608,12 +618,14 @@ class Tally:
     games_finished: int = 0
     lost: int = 0
     doubled: int = 0
-    checked: int = 0
+    checked: int = 0  # moves the members were told of
+    stored: int = 0  # moves in the games' stored logs
     mismatch_samples: list[str] = field(default_factory=list)
 
-    def compare(self, table_id: int, told: Counter[str], stored: Counter[str]) -> None:
-        """One game's moves its members were told were played against those stored: lost (told, not stored) and
-        doubled (stored, not told), counted, the first few mismatches kept as samples."""
+    def compare(self, table_id: int, told: Counter[Any], stored: Counter[Any]) -> None:
+        """One game's moves its members were told of against those stored (as notations, or (seat, notation)
+        pairs): lost (told, not stored) and doubled (stored, not told), counted, the first few mismatches kept as
+        samples."""
         lost, doubled = told - stored, stored - told
         self.checked += sum(told.values())
         self.lost += sum(lost.values())
@@ -649,7 +661,8 @@ class Load:
         self.rng = random.Random(seed)
         self.tally = Tally()
         self.window: Window | None = None
-        self.played: dict[int, list[tuple[int, str]]] = {}  # table id -> (member id, notation) told played
+        # table id -> (member id, notation) of the moves the members were told of: played, or not played after all
+        self.played: dict[int, list[tuple[int, str]]] = {}
         self.by_board: list[tuple[int, int, Any]] = []  # (table, index in played, interaction) told by a board
         self.retracted: set[tuple[int, int]] = set()
         self.driver_s = 0.0  # CPU of the members' own code (choosing, reading), in the window
@@ -1002,13 +1015,15 @@ class Seat:
             message = answer[1]
 
     async def _after(self, answer: Any, notation: str, record: Any) -> bool:
-        """Note a move the member was told was played (its answer says "Played", or, for a click on the public board,
-        the next board came and no refusal); whether the turn goes on (the answer holds more controls)."""
+        """Note a stored move the member was told of: its answer says "Played", or "Not played" (stored, then
+        cancelled by the game: the member was told so), or, for a click on the public board, the next board came
+        and no refusal; whether the turn goes on (the answer holds more controls)."""
         if answer is None:
             return False
         told = self.traffic.told(record)
-        if told == "played" or (told is None and answer[0] == "board"):
+        if told in ("played", "cancelled") or (told is None and answer[0] == "board"):
             self._played(notation, record if told is None else None)
+            self.load.tally.cancelled += told == "cancelled"
         elif told == "refused":
             self.load.tally.refused += 1
             return False
@@ -1099,10 +1114,8 @@ async def check_and_report(load: Load, tables: list[Table], game: str, count: in
     load.retract(everything=True)
     for table_id, told_moves in load.played.items():
         load.played[table_id] = [m for i, m in enumerate(told_moves) if (table_id, i) not in load.retracted]
-    for table in tables:
-        for table_id in table.tables:
-            stored = Counter(m.notation for m in await bot.db.moves(table_id))
-            tally.compare(table_id, Counter(n for _, n in load.played[table_id]), stored)
+    await check_moves(bot.db, [t for table in tables for t in table.tables], load.played, tally)
+    owed = [o.table_id for o in await bot.db.undelivered()]
     w = load.window
     assert w is not None and w.start and w.end
     s, e = w.start, w.end
@@ -1138,13 +1151,30 @@ async def check_and_report(load: Load, tables: list[Table], game: str, count: in
                    "growth_per_1000_moves": round(slope_per_1000(w.rss), 2)},
         "loop_lag_ms": {"p50": round(pct(w.lag, 50) * 1000, 2), "p99": round(pct(w.lag, 99) * 1000, 2),
                         "max": round(pct(w.lag, 100) * 1000, 2)},
-        "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked,
+        "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked, "moves_stored": tally.stored,
+        "cancelled": tally.cancelled, "owed_after_settle": len(owed), "owed_tables": owed[:5],
         "mismatch_samples": tally.mismatch_samples,
         "games": {"started": tally.games_started, "finished": tally.games_finished},
         "ways": {"buttons": tally.button_moves, "menu_picks": tally.menu_picks, "slash": tally.slash_moves,
                  "panels": tally.panels},
         "log_samples": LOG.samples[:5],
     }
+
+
+async def check_moves(db: Database, table_ids: Sequence[int], played: dict[int, list[tuple[int, str]]],
+                      tally: Tally) -> None:
+    """The lost/doubled check, from the database once the bot has settled: each game's stored move log, as (seat,
+    notation) pairs, against the moves its members were told of (the member's seat read from the stored table),
+    as multisets: told-not-stored = lost, stored-not-told = doubled. A move the member was told of is one its
+    answer called played, or not played after all (stored, then cancelled by the game: Bloc by Bloc's police
+    reaction), or, for a click on the public board, one the next board followed with no refusal."""
+    for table_id in table_ids:
+        row = await db.get_table(table_id)
+        seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
+        told = Counter((seat_of.get(member), notation) for member, notation in played.get(table_id, ()))
+        stored = Counter((m.seat, m.notation) for m in await db.moves(table_id))
+        tally.stored += sum(stored.values())
+        tally.compare(table_id, told, stored)
 
 
 # --- start-up ----------------------------------------------------------------------------------------------------
@@ -1310,8 +1340,10 @@ def show(r: dict[str, Any]) -> None:
           f"  RSS {r['rss_mb']['after_warmup']} → {r['rss_mb']['end']} MB, {r['rss_mb']['growth_per_1000_moves']} "
           f"MB per 1,000 moves; loop lag p50/p99/max {r['loop_lag_ms']['p50']}/{r['loop_lag_ms']['p99']}/"
           f"{r['loop_lag_ms']['max']} ms\n"
-          f"  lost {r['lost']}, doubled {r['doubled']} of {r['moves_checked']} moves checked against the database "
-          f"({r['games']['started']} games, {r['games']['finished']} finished; ways {r['ways']})")
+          f"  lost {r['lost']}, doubled {r['doubled']}: {r['moves_checked']} moves told against {r['moves_stored']} "
+          f"stored, by seat ({r['cancelled']} of them told \"Not played\": stored, then cancelled by the game); "
+          f"boards still owed after the settle {r['owed_after_settle']} ({r['games']['started']} games, "
+          f"{r['games']['finished']} finished; ways {r['ways']})")
     for sample in r["mismatch_samples"] + r["log_samples"]:
         print("   ", sample)
 
