@@ -106,10 +106,16 @@ def _level(source: Offered, members: Sequence[int], depth: int) -> tuple[MenuNod
     groups: dict[str, list[int]] = {}
     group = MenuNode._group
     names_of = source.groups
-    for i in members:
+    last: tuple[str, ...] | None = None  # the groups of the member before, when it went into a group: a member
+    into: list[int] = []  # with the very same tuple goes into the same one (a game hands out one tuple for a run of
+    for i in members:  # moves under the same groups, e.g. BLOCK's orders of the values of one placement)
         names = names_of[i]
+        if names is last:
+            into.append(i)
+            continue
         if depth >= len(names):
             nodes.append(MenuNode(None, choice=source[i]))
+            last = None
             continue
         name = names[depth]
         inside = groups.get(name)
@@ -117,6 +123,7 @@ def _level(source: Offered, members: Sequence[int], depth: int) -> tuple[MenuNod
             inside = groups[name] = []
             nodes.append(group(name, source, inside, depth + 1))
         inside.append(i)
+        last, into = names, inside
     return _split(nodes)
 
 

@@ -167,6 +167,20 @@ def _drop_row(rows: dict[tuple[str, int], list[Move]], shape: str, orientation: 
     return row
 
 
+def _combo_moves(sheet: Sheet) -> list[Move]:
+    """The combo step's menu: ``sheet.combos_available()`` (at most ``COMBO_CAP`` of each type and size) as moves,
+    then the pass. What a sheet allows depends on its grid and the combos made on it (the free numbers, the sizes
+    still open), so the moves are kept with the grid (:meth:`Sheet.derived`) by the combos made: a seat's combo step
+    is listed at every position until it picks (each pick of another seat is one, 140 us a listing), on a sheet the
+    others' picks do not change. Moves are immutable; the list is the caller's."""
+    key = ("combos", tuple([(c.kind, c.cells) for c in sheet.combos]))
+    memo = sheet.derived().memo
+    listed = memo.get(key)
+    if listed is None:
+        listed = memo[key] = tuple([Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()])
+    return [*listed, PASS]
+
+
 def format_move(move: Move) -> str:
     k = move.kind
     if k == "drop":
@@ -471,7 +485,7 @@ class Block(Game[BlockState, Move, BlockView]):
                     out += row if row is not None else _drop_row(rows, shape, o, c, orders)
             derived.memo[("drops", shapes, orders)] = tuple(out)
             return out
-        if step == "combo":
+        if step == "combo":  # (every combo: tens of thousands in a big patch of equal numbers, so not kept)
             return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available(sys.maxsize)] + [PASS]
         raise AssertionError(step)
 
@@ -479,8 +493,7 @@ class Block(Game[BlockState, Move, BlockView]):
         """As :meth:`legal_moves`, but at most ``COMBO_CAP`` combos per type and size: a big patch of equal
         numbers has tens of thousands of combos. Any of them can still be typed."""
         if self.step(state, seat) == "combo":
-            sheet = state.work[seat]
-            return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available()] + [PASS]
+            return _combo_moves(state.work[seat])
         return self.legal_moves(state, seat)
 
     def is_legal(self, state: BlockState, seat: int, move: Move) -> bool:

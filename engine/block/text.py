@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.block.game import GO, OVER, SETUP, TURNS, Block, BlockState, Move, _cells_text, _protected, format_move
+from engine.block.game import (
+    GO,
+    OVER,
+    SETUP,
+    STAR,
+    TURNS,
+    Block,
+    BlockState,
+    Move,
+    _cells_text,
+    _protected,
+    format_move,
+)
 from engine.block.shapes import oriented
 from engine.block.sheet import BONUS, COLUMNS, LETTERS, cell_name
 from engine.block.view import BlockView
@@ -64,7 +76,10 @@ class BlockText(GameText[BlockState, Move, BlockView]):
         Combos: by type and size."""
         if move.kind == "drop":
             # (by shape, orientation, column and whether the shape is chosen: a turn lists up to 2,520 drops)
-            key = (move.shape, move.orientation, move.column, len(self.game.shapes_allowed(state)) > 1)
+            # (whether the die lets the player choose the shape: len(Block.shapes_allowed(state)) > 1, read here
+            # from the die itself, as it is asked of every drop listed)
+            dice = state.dice
+            key = (move.shape, move.orientation, move.column, not dice or dice[4] == STAR)
             groups = _DROP_GROUPS.get(key)
             if groups is None:
                 head = (f"Shape {move.shape}",) if key[3] else ()

@@ -144,18 +144,47 @@ def group_squares(board: Sequence[str | None], colour: str) -> list[list[int]]:
 
 def count_groups(board: Sequence[str | None], colour: str) -> int:
     """``len(group_squares(board, colour))``, without listing the groups (every view and score counts them)."""
-    prefix = colour + ":"
-    left = {sq for sq, t in enumerate(board) if t is not None and t.startswith(prefix)}
-    count = 0
-    while left:
-        count += 1
-        stack = [left.pop()]
-        while stack:
-            for n in NEIGHBOURS[stack.pop()]:
-                if n in left:
-                    left.remove(n)
-                    stack.append(n)
-    return count
+    return group_counts(board).get(colour, 0)
+
+
+# The groups of every colour of a board, by the board: a move's request counts them for each view it draws (the
+# board's, the mover's, the next seat's) and for the scores, on one board. Bounded: cleared when full.
+_COUNTS: dict[tuple[str | None, ...], dict[str, int]] = {}
+_COUNTS_KEPT = 64
+
+
+def group_counts(board: Sequence[str | None]) -> dict[str, int]:
+    """How many groups each colour on ``board`` has (a colour with no tile is not in it). Do not change it: it is
+    kept for the board."""
+    key = tuple(board)
+    counts = _COUNTS.get(key)
+    if counts is not None:
+        return counts
+    squares: dict[str, set[int]] = {}
+    for sq, t in enumerate(key):
+        if t is not None:
+            colour = t[:t.index(":")]  # a tile is "colour:face"; no colour's name begins another's
+            mine = squares.get(colour)
+            if mine is None:
+                squares[colour] = {sq}
+            else:
+                mine.add(sq)
+    counts = {}
+    for colour, left in squares.items():
+        count = 0
+        while left:
+            count += 1
+            stack = [left.pop()]
+            while stack:
+                for n in NEIGHBOURS[stack.pop()]:
+                    if n in left:
+                        left.remove(n)
+                        stack.append(n)
+        counts[colour] = count
+    if len(_COUNTS) >= _COUNTS_KEPT:
+        _COUNTS.clear()
+    _COUNTS[key] = counts
+    return counts
 
 
 def parts_without(board: Sequence[str | None], square: int) -> int:
