@@ -28,6 +28,7 @@ import pickle
 import socket
 import struct
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -148,6 +149,8 @@ class _Worker:
         self._out = bytearray()
         self._in = bytearray()
         self.gone = False
+        self.idle = threading.Event()  # set while no question waits (a closing pool waits for it from a thread)
+        self.idle.set()
         loop.add_reader(self.fd, self._readable)
 
     def ask(self, function: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
@@ -155,6 +158,7 @@ class _Worker:
         body = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
         answer: asyncio.Future[Any] = self.loop.create_future()
         self.waiting.append(answer)
+        self.idle.clear()
         self._send(_HEAD.pack(len(body)) + body)
         return answer
 
@@ -205,11 +209,13 @@ class _Worker:
             ok, value = pickle.loads(body)
             answer = self.waiting.popleft()
             if answer.done():  # (its asker was cancelled)
-                continue
-            if ok:
+                pass
+            elif ok:
                 answer.set_result(value)
             else:
                 answer.set_exception(value)
+        if not self.waiting:
+            self.idle.set()
 
     def _end(self, error: BaseException) -> None:
         """In the loop's thread: let go of the socket and fail every question still waiting."""
@@ -224,6 +230,7 @@ class _Worker:
             answer = self.waiting.popleft()
             if not answer.done():
                 answer.set_exception(error)
+        self.idle.set()
 
     def stop(self) -> None:
         """From any thread: the worker is told to stop (its socket shut: it ends after the picture it draws); the
@@ -260,7 +267,7 @@ class RenderPool:
     bot's process carries a picture (``concurrent.futures``' pool took a manager thread and a feeder thread, ~1 ms of
     the bot's CPU a move in Breaks, its GIL switches included; bench/README.md)."""
 
-    STOP_WITHIN = 1.0  # seconds a stopping worker has to finish its picture before it is killed
+    STOP_WITHIN = 1.0  # seconds a closing pool gives the pictures asked before it abandons them and kills the workers
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
@@ -315,15 +322,20 @@ class RenderPool:
             return [w.process.pid for w in self._slots if w.process.pid is not None]
 
     def close(self) -> None:
-        """Stop the workers, from any thread (a picture being drawn is abandoned: its request gets an error); each has
-        :attr:`STOP_WITHIN` seconds to end before it is killed."""
+        """Stop the workers, from any thread. Called from another thread than the running loop's (the bot, as it
+        stops), the pictures already asked are drawn and answered first, for up to :attr:`STOP_WITHIN` seconds in all;
+        a picture still waiting then is abandoned (its asker gets :class:`WorkerDied`), and a worker that has not
+        ended is killed."""
         with self._lock:
             self._closed = True
             slots, self._slots = self._slots, []
+        deadline = time.monotonic() + self.STOP_WITHIN
         for worker in slots:
+            if worker.loop.is_running() and not _in_thread_of(worker.loop):
+                worker.idle.wait(max(0.0, deadline - time.monotonic()))
             worker.stop()
         for worker in slots:
-            worker.join(self.STOP_WITHIN)
+            worker.join(max(0.1, deadline - time.monotonic()))
 
 
 _shared: RenderPool | None = None

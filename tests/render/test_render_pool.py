@@ -123,10 +123,28 @@ async def test_a_closed_pool_refuses(pool: renderer.RenderPool) -> None:
         await pool.render("breaks", some_views("breaks", 2, 1)[0], NAMES)
 
 
-async def test_closing_from_another_thread_stops_the_workers_and_fails_what_waits() -> None:
+async def test_closing_from_another_thread_answers_what_was_asked_then_stops_the_workers() -> None:
     """The bot closes the pool from a thread (``asyncio.to_thread(renderer.shutdown)``) while its loop runs: the
-    workers end (a picture being drawn is abandoned, its asker told) and the pool refuses new pictures."""
+    pictures already asked are drawn and answered, then the workers end, and the pool refuses new pictures."""
     pool = renderer.RenderPool(2)
+    pool.STOP_WITHIN = 600.0  # (the close waits for the answers: no bet on this machine's speed)
+    await pool.warm()
+    pids = pool.pids()
+    views = some_views("breaks", 2, 4)
+    drawing = [asyncio.ensure_future(pool.render("breaks", view, NAMES)) for view in views]
+    await asyncio.sleep(0)
+    await asyncio.to_thread(pool.close)
+    assert await asyncio.gather(*drawing) == [CATALOG.entry("breaks").render(view, NAMES) for view in views]
+    for pid in pids:
+        assert not alive(pid)
+    with pytest.raises(RuntimeError):
+        await pool.ask(os.getpid)
+
+
+async def test_a_picture_longer_than_the_close_allows_is_abandoned() -> None:
+    """A question still unanswered when the close's time is up gets WorkerDied, and its worker is killed."""
+    pool = renderer.RenderPool(1)
+    pool.STOP_WITHIN = 0.2
     await pool.warm()
     pids = pool.pids()
     waiting = asyncio.ensure_future(pool.ask(time.sleep, 30))
