@@ -423,15 +423,19 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
     try:
         for table in tables:
             for table_id in table.tables:
-                log = [m.notation for m in await db.moves(table_id)]
-                told = Counter(n for _, n in load.played.get(table_id, []))
+                # by (seat, notation), as bench.load.check_moves: a move told to the wrong member is no match
+                row = await db.get_table(table_id)
+                seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
+                log = [(m.seat, m.notation) for m in await db.moves(table_id)]
+                told = Counter((seat_of.get(member), n) for member, n in load.played.get(table_id, []))
+                tally.stored += len(log)
                 while load.under_load and log and Counter(log)[log[-1]] > told[log[-1]]:
                     log.pop()  # the newest moves, committed as the bot stopped, their boards not come: owed
                     owed += 1
                     load.owed_tables[table_id] = load.owed_tables.get(table_id, 0) + 1
                     if len(load.owed_samples) < 3:
                         load.owed_samples.append(f"table {table_id}: stored {log[-2:]} + owed, told "
-                                                 f"{[n for _, n in load.played.get(table_id, [])][-3:]}")
+                                                 f"{load.played.get(table_id, [])[-3:]}")
                 tally.compare(table_id, told, Counter(log))
         load.outbox_owed = [o.table_id for o in await db.undelivered()]
     finally:
@@ -461,7 +465,8 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
         "interactions": e["interactions"] - s["interactions"], "late_acks": e["late_acks"] - s["late_acks"],
         "late_acks_total": load.double.late_acks, "doubled_acks": load.double.doubled_acks, "never_acked": never,
         "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"],
-        "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked, "owed": owed,
+        "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked, "moves_stored": tally.stored,
+        "cancelled": tally.cancelled, "owed": owed,
         "outbox_owing": len(load.outbox_owed),
         "mismatch_samples": tally.mismatch_samples + load.owed_samples,
         "refusals": Counter(load.loop_traffic.refusals.values()).most_common(5),
