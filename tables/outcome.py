@@ -48,6 +48,10 @@ class MoveWords(Protocol):
 
     def groups(self, move: Any) -> tuple[str, ...]: ...
 
+    def groups_of(self, moves: Sequence[Any]) -> list[tuple[str, ...]]:
+        """``[groups(m) for m in moves]``, which a position may know for a whole list at once."""
+        ...
+
 
 class Choice:
     """One move offered: its notation, its label in words and the menu groups above it, outermost first (see
@@ -132,7 +136,7 @@ class Offered(Sequence[Choice]):
             if self._words is None:
                 groups = [c.groups for c in cast("list[Choice]", self._made)]  # (all made)
             elif not any(self._made):  # (nothing read yet: as a menu's top level is laid out)
-                groups = list(map(self._words.groups, self._moves))
+                groups = self._words.groups_of(self._moves)
             else:
                 of = self._words.groups
                 groups = [of(m) if c is None else c.groups for m, c in zip(self._moves, self._made, strict=True)]

@@ -9,7 +9,7 @@ each seat's moves and menu once, a move's label only when it is shown).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any
@@ -191,3 +191,12 @@ class _Words:
 
     def label(self, move: Any) -> str:
         return self.game.text.describe_move(self.state, self.seat, move)
+
+    def groups_of(self, moves: Sequence[Any]) -> list[tuple[str, ...]]:
+        """Every move's menu groups, in order: the game's text may know them for its whole list at once
+        (``menu_groups_of``, as BLOCK does for a seat's drops), else each move's are asked."""
+        of = getattr(self.game.text, "menu_groups_of", None)
+        if of is not None:
+            groups: list[tuple[str, ...]] = of(self.state, self.seat, moves)
+            return groups
+        return list(map(self.groups, moves))

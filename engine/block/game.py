@@ -62,6 +62,7 @@ from engine.block.sheet import (
     WIDTH,
     Cell,
     Combo,
+    Derived,
     Sheet,
     X,
     cell_name,
@@ -466,10 +467,9 @@ class Block(Game[BlockState, Move, BlockView]):
             # shape and values (kept while those come back) and shared, moves being immutable. The whole list is
             # kept with the grid (Sheet.derived) by shapes and values: a seat lists its drops at every position of
             # a turn (each pick of every seat is one), on a grid that the others' picks do not change.
-            orders = _orders(self.number_values(state, seat))
-            derived = sheet.derived()
-            shapes = self.shapes_allowed(state)
-            listed = derived.memo.get(("drops", shapes, orders))
+            derived, kept = self.kept_drops(state, seat)
+            shapes, orders = kept[1], kept[2]
+            listed = derived.memo.get(kept)
             if listed is not None:
                 return list(listed)
             out: list[Move] = []
@@ -483,11 +483,18 @@ class Block(Game[BlockState, Move, BlockView]):
                 for o, c, _ in derived.placements(shape):
                     row = rows.get((o, c))
                     out += row if row is not None else _drop_row(rows, shape, o, c, orders)
-            derived.memo[("drops", shapes, orders)] = tuple(out)
+            derived.memo[kept] = tuple(out)
             return out
         if step == "combo":  # (every combo: tens of thousands in a big patch of equal numbers, so not kept)
             return [Move("combo", combo=c.kind, cells=c.cells) for c in sheet.combos_available(sys.maxsize)] + [PASS]
         raise AssertionError(step)
+
+    def kept_drops(self, state: BlockState, seat: int) -> tuple[Derived, tuple[str, tuple[str, ...],
+                                                                          tuple[tuple[int, ...], ...]]]:
+        """Where :meth:`legal_moves` keeps a seat's drops at its drop step: with its grid (:meth:`Sheet.derived`),
+        by the shapes allowed and the orders of its values (a tuple of the moves, once listed)."""
+        return state.work[seat].derived(), ("drops", self.shapes_allowed(state),
+                                            _orders(self.number_values(state, seat)))
 
     def menu_moves(self, state: BlockState, seat: int) -> list[Move]:
         """As :meth:`legal_moves`, but at most ``COMBO_CAP`` combos per type and size: a big patch of equal

@@ -4,7 +4,7 @@ tree is the same as one built whole (labels, order, ranges, paths), over random 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, SupportsIndex
 
 import pytest
@@ -182,6 +182,9 @@ class Words:
     def groups(self, move: Any) -> tuple[str, ...]:
         self.asked.append(("groups", move))
         return (f"G{move // 10}",) if move < 100 else ()
+
+    def groups_of(self, moves: Sequence[Any]) -> list[tuple[str, ...]]:
+        return [self.groups(m) for m in moves]
 
 
 def test_a_choice_of_a_move_words_it_once_when_read() -> None:
