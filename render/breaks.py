@@ -14,9 +14,14 @@ The discard pile is face down: it shows how many cards it holds, and to a player
 
 from __future__ import annotations
 
+import importlib
+import struct
+import threading
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
+from types import ModuleType
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -26,6 +31,7 @@ from engine.breaks.view import BreaksOptions, BreaksView
 from render.common import (
     BLUE,
     CARD_EDGE,
+    DEFLATE,
     EXACT,
     FAINT,
     FELT_CENTRE,
@@ -44,6 +50,7 @@ from render.common import (
     Canvas,
     Colour,
     Glyphs,
+    Kept,
     Label,
     Palette,
     Surface,
@@ -57,6 +64,7 @@ from render.common import (
     pill_label,
     put,
     ramp,
+    recording_on,
     rounded_mask,
     seat_names,
     shape_sprite,
@@ -875,11 +883,268 @@ def render_rgb(view: BreaksView, names: Sequence[str]) -> Image.Image:
     return draw_board(view, names, Surface(_table(LAYOUTS[len(view["players"])]))).image
 
 
-def render(view: BreaksView, names: Sequence[str]) -> bytes:
-    """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight into
-    the board's palette from the empty table already in it (:class:`~render.common.Canvas`)."""
+def render_whole(view: BreaksView, names: Sequence[str]) -> bytes:
+    """The board drawn whole on a copy of the empty table in the palette (:class:`~render.common.Canvas`), nothing
+    kept from a picture before: what :func:`render` drew before it kept parts and bands, the same pixels."""
     layout = LAYOUTS[len(view["players"])]
     return encode_png(draw_board(view, names, Canvas(_background(layout), _S.PALETTE, _table(layout))).image)
 
 
-__all__ = ["LAYOUTS", "PLAYER_COLOURS", "SECOND_CUE", "render", "render_rgb"]
+# --- kept parts and bands ------------------------------------------------------------------------------------------
+# The pictures of one move (its public board and its mover's own view) and of the moves before it share most of
+# their rows: the panels of the players who did not move, the header until the turn passes, the footer of one move.
+# A picture is cut in bands of whole rows, each the rows of one section (the header, the piles' strip, a row of
+# panels, the footer) or of the empty table between them; a section's band is kept deflated by what it shows, so that
+# a band shown a moment before is neither drawn nor deflated again, and a panel is kept as drawn (its palette
+# pixels), so that a row of panels where one panel changed draws that one only. A board is deflated band by band
+# into one zlib stream (each band ended by a sync flush): the same pixels; the file a few hundred bytes longer.
+PARTS_BYTES = 6 << 20  # the panels kept as drawn, in bytes of pixels (a panel is 163 KB: about 38 of them)
+BANDS_BYTES = 6 << 20  # the bands kept deflated, in bytes (a row of panels 9–20 KB, the piles' strip 5–9 KB)
+_zlib: ModuleType = importlib.import_module("isal.isal_zlib") if DEFLATE == "isal_zlib" else zlib
+ADLER = 65521  # Adler-32's modulus
+ROW = W + 1  # a PNG row: its filter byte (0, none) and its pixels
+
+
+@dataclass(frozen=True)
+class Band:
+    """Rows of a picture deflated on their own (a raw deflate stream ended by a sync flush, so that bands follow one
+    another in one zlib stream), with the Adler-32 and the length of the rows' bytes (each row after its filter
+    byte)."""
+
+    data: bytes
+    adler: int
+    length: int
+
+
+def _deflate(rows: memoryview | bytes) -> Band:
+    packer = _zlib.compressobj(1, _zlib.DEFLATED, -15)
+    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows))
+
+
+def _adler_after(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs and the second's length (zlib's
+    ``adler32_combine``)."""
+    rem = length % ADLER
+    low = ((first & 0xFFFF) + (second & 0xFFFF) + ADLER - 1) % ADLER
+    high = ((first >> 16) + (second >> 16) + rem * ((first & 0xFFFF) + ADLER - 1)) % ADLER
+    return (high << 16) | low
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _zlib.crc32(data, _zlib.crc32(kind)))
+
+
+def _parts() -> Kept[tuple[object, ...], Image.Image]:
+    """Panels as drawn on a canvas (the palette's pixels of the panel's box), by what they show (:func:`_panel_key`),
+    up to :data:`PARTS_BYTES`, the least recently used first out."""
+    return Kept(PARTS_BYTES, lambda part: part.width * part.height)
+
+
+def _bands() -> Kept[tuple[object, ...], Band]:
+    """The deflated bands of the sections of boards, by what they show (:func:`_sections`), up to
+    :data:`BANDS_BYTES`, the least recently used first out."""
+    return Kept(BANDS_BYTES, lambda band: len(band.data) + 100)
+
+
+_PARTS = _parts()
+_BANDS = _bands()
+
+
+def forget_kept() -> None:
+    """Forget the kept panels, bands and idle canvases (the empty tables and sprites stay): the next picture is
+    drawn whole."""
+    global _PARTS, _BANDS
+    _PARTS, _BANDS = _parts(), _bands()
+    with _IDLE_LOCK:
+        _IDLE.clear()
+
+
+@cache
+def _pristine(layout: Layout) -> bytes:
+    """The empty table of ``layout`` in the palette, as a PNG's rows (each after its filter byte, 0)."""
+    pixels = _background(layout).tobytes()
+    rows = bytearray(ROW * layout.height)
+    for y in range(layout.height):
+        rows[y * ROW + 1:(y + 1) * ROW] = pixels[y * W:(y + 1) * W]
+    return bytes(rows)
+
+
+@cache
+def _ground(layout: Layout, y0: int, y1: int) -> Band:
+    """Rows ``y0``–``y1`` of the empty table, deflated (the felt between the sections)."""
+    return _deflate(memoryview(_pristine(layout))[y0 * ROW:y1 * ROW])
+
+
+@cache
+def _png_head(layout: Layout) -> bytes:
+    """The PNG's signature, header and palette for a picture of ``layout``."""
+    colours = bytes(_background(layout).getpalette("RGB") or [0, 0, 0])
+    return b"".join((b"\x89PNG\r\n\x1a\n",
+                     _chunk(b"IHDR", struct.pack(">IIBBBBB", W, layout.height, 8, 3, 0, 0, 0)),
+                     _chunk(b"PLTE", colours)))
+
+
+def _panel_rows(layout: Layout) -> list[tuple[int, int, tuple[int, ...]]]:
+    """Each row of panels: its first and end rows (the panels' boxes, their last row included) and its seats."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for seat, (_, y0, _, y1) in enumerate(layout.panels):
+        out.setdefault((y0, y1 + 1), []).append(seat)
+    return [(y0, y1, tuple(seats)) for (y0, y1), seats in out.items()]
+
+
+@cache
+def _bands_of(layout: Layout) -> tuple[tuple[int, int, str, tuple[int, ...]], ...]:
+    """The bands of a picture of ``layout``, top down, covering it: (first row, end row, section, seats), a section
+    being "head", "piles", "panels" (a row of them: its seats), "foot" or "" (the empty table's rows)."""
+    _, y0, _, y1 = layout.piles
+    sections: list[tuple[int, int, str, tuple[int, ...]]] = [(0, HEADER + 1, "head", ()), (y0, y1 + 1, "piles", ())]
+    sections += [(a, b, "panels", seats) for a, b, seats in _panel_rows(layout)]
+    sections.append((layout.height - FOOTER, layout.height, "foot", ()))
+    out: list[tuple[int, int, str, tuple[int, ...]]] = []
+    y = 0
+    for a, b, name, seats in sections:
+        if a > y:
+            out.append((y, a, "", ()))
+        out.append((a, b, name, seats))
+        y = b
+    if layout.height > y:
+        out.append((y, layout.height, "", ()))
+    return tuple(out)
+
+
+def _panel_key(layout: Layout, view: BreaksView, seat: int, name: str) -> tuple[object, ...]:
+    """Everything :func:`_panel` shows of ``seat``, and where (its layout and seat)."""
+    result = view["result"]
+    last = view["last"]
+    options = view["options"]
+    return (len(layout.panels), seat, name, repr(view["players"][seat]), seat in view["to_act"],
+            None if result is None else (seat in result["winners"], result["ranks"][seat]),
+            None if last is None else (tuple(i for p, i in last["touched"] if p == seat), seat in last["stacked"]),
+            options["aces_wild"], options["scoring"], options["tiebreak"])
+
+
+class BandCanvas(Canvas):
+    """A :class:`~render.common.Canvas` of one layout drawn again and again (not copied from the empty table for each
+    picture): a section's rows are set back to the empty table's before it is drawn; a section whose band is kept is
+    not drawn at all, nor are the empty table's rows between the sections. One canvas draws one picture at a time
+    (:func:`_canvas`)."""
+
+    def __init__(self, layout: Layout) -> None:
+        super().__init__(_background(layout), _S.PALETTE, _table(layout))
+        self.layout = layout
+        self.rows: memoryview = self.image._png_rows[1]  # type: ignore[attr-defined]  # (its pixels, as a PNG's rows)
+
+    def clear(self, y0: int, y1: int) -> None:
+        """Set rows ``y0``–``y1`` back to the empty table's."""
+        self.rows[y0 * ROW:y1 * ROW] = memoryview(_pristine(self.layout))[y0 * ROW:y1 * ROW]
+
+    def band(self, y0: int, y1: int) -> Band:
+        """Rows ``y0``–``y1`` as drawn, deflated."""
+        return _deflate(self.rows[y0 * ROW:y1 * ROW])
+
+
+_IDLE: dict[int, list[BandCanvas]] = {}  # canvases not drawing, by player count (two at most each)
+_IDLE_LOCK = threading.Lock()
+
+
+def _canvas(layout: Layout) -> BandCanvas:
+    """A canvas of ``layout`` for one picture: an idle one, or a new one (pictures drawn at once in threads each
+    get their own)."""
+    with _IDLE_LOCK:
+        idle = _IDLE.get(len(layout.panels))
+        canvas = idle.pop() if idle else None
+    return canvas if canvas is not None else BandCanvas(layout)
+
+
+def _release(canvas: BandCanvas) -> None:
+    with _IDLE_LOCK:
+        idle = _IDLE.setdefault(len(canvas.layout.panels), [])
+        if len(idle) < 2:
+            idle.append(canvas)
+
+
+def _draw_panels(canvas: BandCanvas, view: BreaksView, seats: tuple[int, ...], keys: list[tuple[object, ...]],
+                 shown: list[str]) -> None:
+    """Draw the panels of ``seats`` (their rows set back to the empty table), each pasted as kept or drawn (and
+    kept)."""
+    layout = canvas.layout
+    parts = _PARTS
+    for seat, key in zip(seats, keys, strict=True):
+        x0, y0, x1, y1 = layout.panels[seat]
+        box = (x0, y0, x1 + 1, y1 + 1)
+        part = parts.get(key)
+        if part is not None:
+            canvas._core.paste(part.im, box)
+            continue
+        _panel(canvas, canvas.draw, layout, view, seat, shown[seat])
+        parts.put(key, canvas.image.crop(box))
+
+
+def _render_kept(view: BreaksView, names: Sequence[str]) -> bytes:
+    seats = len(view["players"])
+    layout = LAYOUTS[seats]
+    shown = seat_names(names, seats)
+    headline, hint = _status(view, shown)
+    last = view["last"]
+    pending = view["pending_seat"]
+    bands: list[Band] = []
+    canvas: BandCanvas | None = None
+    kept = _BANDS
+    try:
+        for y0, y1, section, row in _bands_of(layout):
+            if not section:
+                bands.append(_ground(layout, y0, y1))
+                continue
+            panel_keys: list[tuple[object, ...]] = []
+            if section == "head":
+                key: tuple[object, ...] = ("head", seats, view["phase"], headline)
+            elif section == "piles":
+                key = ("piles", seats, view["draw_pile"], view["discard_pile"],
+                       last is not None and last["move"] == "discard", view["recycles_left"],
+                       tuple(view["my_discards"]), pending, view["pending"], view["options"]["aces_wild"],
+                       None if pending is None else shown[pending], hint)
+            elif section == "panels":
+                panel_keys = [_panel_key(layout, view, seat, shown[seat]) for seat in row]
+                key = ("panels", seats, y0, *panel_keys)
+            else:
+                key = ("foot", seats, view["ply"], repr(last), view["last_said"], _options_text(view["options"]),
+                       None if last is None else shown[last["seat"]])
+            band = kept.get(key)
+            if band is None:
+                if canvas is None:
+                    canvas = _canvas(layout)
+                canvas.clear(y0, y1)
+                if section == "head":
+                    _header(canvas, view, shown)
+                elif section == "piles":
+                    _piles(canvas, canvas.draw, layout, view, shown)
+                elif section == "panels":
+                    _draw_panels(canvas, view, row, panel_keys, shown)
+                else:
+                    _footer(canvas, layout, view, shown)
+                band = kept.put(key, canvas.band(y0, y1))
+            bands.append(band)
+    finally:
+        if canvas is not None:
+            _release(canvas)
+    adler = 1
+    for band in bands:
+        adler = _adler_after(adler, band.adler, band.length)
+    stream = b"".join((b"\x78\x01", *(band.data for band in bands), b"\x03\x00", struct.pack(">I", adler)))
+    return _png_head(layout) + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+
+
+def render(view: BreaksView, names: Sequence[str]) -> bytes:
+    """The board for one ``Breaks.view()`` as PNG bytes; ``names`` are display names by seat. Drawn straight into
+    the board's palette (:class:`~render.common.Canvas`) on a canvas of its layout kept from the picture before
+    (:class:`BandCanvas`), and deflated band by band: the bands that show what they showed in a picture a moment
+    before (a move's public board and its mover's view share all but the piles' strip; from one move to the next the
+    panels of those who did not move stay) are neither drawn nor deflated again, and a panel kept as drawn is pasted.
+    The same pixels as :func:`render_whole`. While a recorder of texts is open (:func:`render.common.recording`) the
+    board is drawn whole, every text set."""
+    if recording_on():
+        return render_whole(view, names)
+    return _render_kept(view, names)
+
+
+__all__ = ["LAYOUTS", "PLAYER_COLOURS", "SECOND_CUE", "render", "render_rgb", "render_whole"]

@@ -1,0 +1,240 @@
+"""Breaks boards keep what a picture shares with the pictures drawn a moment before (render/breaks.py: panels kept as
+drawn, bands of rows kept deflated, a canvas per layout drawn again and again). That must never change a picture. Two
+checks over every picture of seeded games of 2, 3 and 4 players (all option sets, awkward names), drawn in the order a
+table draws them (a move's public board, then its mover's own view, now and then another seat's):
+
+- each picture decodes to the very pixels the renderer drew before any of this was kept: a digest of its palette
+  and its palette indices, per picture, in ``breaks_pixels.json`` (made with the renderer of commit b8719ea, which
+  drew every picture from nothing: ``python -m tests.render.test_breaks_same_pixels --write``);
+- each picture is the straightforward reference, :func:`render.breaks.render_rgb` (the board drawn in RGB on a copy
+  of the empty table, every part drawn) mapped to the palette: the same pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import struct
+import sys
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.rng import Rng
+from tables.catalog import default_catalog
+
+FIXTURE = Path(__file__).with_name("breaks_pixels.json")
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"jokers": True},
+    {"aces_wild": True},
+    {"scoring": "court"},
+    {"decks": 2},
+    {"decks": 2, "jokers": True, "aces_wild": True, "scoring": "court", "tiebreak": "cards_left", "recycles": 0},
+]
+NAME_SETS = [
+    ["Alice", "Bartholomew", "Chen Wei", "Dana"],
+    ["A" * 60, "Zoë Åström", "李小龙", "🎲🎲"],
+    ["محمد", "נועה", "Мария", "Alexandra-Marguerite"],
+]
+GAMES = [(seats, k) for seats in (2, 3, 4) for k in range(2)]  # 6 games: (players, game number)
+HEAD, TAIL = 150, 60  # the pictures of a game's first moves and of its last, the final round and the end
+
+
+def game_pictures(seats: int, k: int) -> list[tuple[Any, list[str]]]:
+    """(view, names) of the first :data:`HEAD` and the last :data:`TAIL` pictures of one seeded game, in the order a
+    table draws them (see :func:`every_picture`)."""
+    pictures = list(every_picture(seats, k))
+    return pictures[:HEAD] + pictures[max(HEAD, len(pictures) - TAIL):]
+
+
+def every_picture(seats: int, k: int) -> Iterator[tuple[Any, list[str]]]:
+    """(view, names) of every picture of one seeded game, in the order a table draws them: after each move the
+    public board and the mover's own view; every fifth move also the next seat's own view, and the public board
+    under the names of the next game (the same position with other names)."""
+    game = default_catalog().get("breaks")
+    assert game is not None
+    index = 2 * (seats - 2) + k  # (each option set once)
+    seed = 100 * seats + k
+    names = NAME_SETS[k % len(NAME_SETS)][:seats]
+    others = NAME_SETS[(k + 1) % len(NAME_SETS)][:seats]
+    state = game.new_game(seats, game.resolve_options(OPTION_SETS[index]), seed)
+    rng = Rng(seed)
+    yield json.loads(json.dumps(game.view(state, None))), names
+    for move in range(5000):
+        acting = sorted(game.to_act(state))
+        if not acting:
+            break
+        seat = acting[rng.below(len(acting))]
+        game.fast_apply(state, seat, game.sample_move(state, seat, rng))
+        yield json.loads(json.dumps(game.view(state, None))), names
+        yield json.loads(json.dumps(game.view(state, seat))), names
+        if move % 5 == 4:
+            yield json.loads(json.dumps(game.view(state, (seat + 1) % seats))), names
+            yield json.loads(json.dumps(game.view(state, None))), others
+
+
+def digest(png: bytes) -> str:
+    """The picture's palette and palette indices, decoded, as a short digest (the PNG's bytes may differ)."""
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    assert img.mode == "P"
+    h = hashlib.blake2b(digest_size=10)
+    h.update(repr(img.size).encode())
+    h.update(bytes(img.getpalette("RGB") or []))
+    h.update(img.tobytes())
+    return h.hexdigest()
+
+
+def write_fixture() -> None:
+    from render import breaks
+
+    out = {f"{seats}-{k}": [digest(breaks.render(view, names)) for view, names in game_pictures(seats, k)]
+           for seats, k in GAMES}
+    FIXTURE.write_text(json.dumps(out, indent=0) + "\n")
+
+
+@pytest.mark.parametrize(("seats", "k"), GAMES)
+def test_every_picture_has_the_pixels_drawn_before(seats: int, k: int) -> None:
+    from render import breaks
+
+    expected = json.loads(FIXTURE.read_text())[f"{seats}-{k}"]
+    pictures = game_pictures(seats, k)
+    assert len(pictures) == len(expected) >= 200
+    wrong = [i for i, ((view, names), want) in enumerate(zip(pictures, expected, strict=True))
+             if digest(breaks.render(view, names)) != want]
+    assert not wrong, f"{len(wrong)} of {len(pictures)} pictures changed, first at {wrong[:5]}"
+
+
+@pytest.mark.parametrize(("seats", "k"), GAMES)
+def test_every_picture_is_the_reference_drawing(seats: int, k: int) -> None:
+    """Every picture drawn (in a table's order, so that what is kept is used), every fourth of them against the same
+    board drawn whole on a copy of the empty table (:func:`render.breaks.render_whole`: the same pixels) and drawn in
+    RGB and mapped to the palette (:func:`render.breaks.render_rgb`: the same but for a few pixels where the glyphs
+    of a long name overlap and the canvas adds their coverage up, as tests/render/test_palette_canvas.py allows)."""
+    from render import breaks
+
+    for i, (view, names) in enumerate(game_pictures(seats, k)):
+        png = breaks.render(view, names)
+        if i % 4:
+            continue
+        drawn = Image.open(io.BytesIO(png))
+        whole = Image.open(io.BytesIO(breaks.render_whole(view, names)))
+        assert drawn.size == whole.size and drawn.tobytes() == whole.tobytes(), (i, view["ply"])
+        assert drawn.getpalette() == whole.getpalette()
+        reference = breaks._S.PALETTE.quantize(breaks.render_rgb(view, names))
+        diff = ImageChops.difference(drawn.convert("RGB"), reference.convert("RGB"))
+        levels = max(int(hi) for _, hi in diff.getextrema())  # type: ignore[misc]
+        changed = diff.convert("L").point(lambda v: 255 if v else 0).histogram()[255]
+        assert levels <= 8 and changed <= 32, (i, view["ply"], levels, changed)
+
+
+def forget_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing kept of earlier pictures (panels, bands, idle canvases); the empty tables and sprites stay."""
+    from render import breaks
+
+    monkeypatch.setattr(breaks, "_PARTS", breaks._parts())
+    monkeypatch.setattr(breaks, "_BANDS", breaks._bands())
+    monkeypatch.setattr(breaks, "_IDLE", {})
+
+
+def idat(png: bytes) -> bytes:
+    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    at, data = 8, b""
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        body = png[at + 8:at + 8 + length]
+        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(body, zlib.crc32(kind))
+        if kind == b"IDAT":
+            data += body
+        at += 12 + length
+    return data
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_kept_bands_make_the_bytes_of_a_picture_drawn_from_nothing(seats: int, monkeypatch: pytest.MonkeyPatch
+                                                                    ) -> None:
+    """The bands are used (each section's kept band is taken, and kept panels pasted), and a picture made of kept
+    bands is byte for byte the picture drawn with nothing kept; its stream is a valid zlib stream (Adler-32 checked)
+    of unfiltered rows."""
+    from render import breaks
+
+    pictures = game_pictures(seats, 0)[:120]
+    forget_kept(monkeypatch)
+    hits = Counter[str]()
+    get, part = breaks._BANDS.get, breaks._PARTS.get
+
+    def counted(key: tuple[Any, ...]) -> Any:
+        found = get(key)
+        hits[f"{key[0]} {'hit' if found is not None else 'miss'}"] += 1
+        return found
+
+    def counted_part(key: tuple[Any, ...]) -> Any:
+        found = part(key)
+        hits[f"panel part {'hit' if found is not None else 'miss'}"] += 1
+        return found
+
+    monkeypatch.setattr(breaks._BANDS, "get", counted)
+    monkeypatch.setattr(breaks._PARTS, "get", counted_part)
+    kept = [breaks.render(view, names) for view, names in pictures]
+    assert all(hits[f"{kind} hit"] for kind in ("head", "piles", "panels", "foot", "panel part")), hits
+    for (view, names), png in zip(pictures[::9], kept[::9], strict=True):
+        forget_kept(monkeypatch)
+        again = breaks.render(view, names)
+        same = Image.open(io.BytesIO(again)).tobytes() == Image.open(io.BytesIO(png)).tobytes()
+        assert again == png, (view["ply"], view["viewer"], "the same pixels" if same else "other pixels")
+        rows = zlib.decompress(idat(png))
+        width, height = 800, breaks.LAYOUTS[seats].height
+        assert len(rows) == (width + 1) * height and all(rows[y * (width + 1)] == 0 for y in range(height))
+        pixels = Image.open(io.BytesIO(breaks.render_whole(view, names))).tobytes()
+        assert b"".join(rows[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)) == pixels
+
+
+def test_adler_of_bands_one_after_another() -> None:
+    from render import breaks
+
+    rnd = random.Random(3)
+    for _ in range(200):
+        a = rnd.randbytes(rnd.choice([0, 1, 7, 5552, 65521, 70000, 200_000]))
+        b = bytes([rnd.choice([0, 255])]) * rnd.choice([0, 1, 65520, 65521, 65522, 300_000])
+        assert breaks._adler_after(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(monkeypatch: pytest.MonkeyPatch
+                                                                             ) -> None:
+    from render import breaks
+
+    pictures = game_pictures(3, 1)[:90] + game_pictures(2, 1)[:60]
+    forget_kept(monkeypatch)
+    alone = [breaks.render(view, names) for view, names in pictures]
+    forget_kept(monkeypatch)
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda p: breaks.render(*p), pictures))
+    assert together == alone
+    assert all(len(idle) <= 2 for idle in breaks._IDLE.values())
+
+
+def test_what_is_kept_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over many pictures the kept panels and bands stay within their budgets (the least recently used go first)."""
+    from render import breaks
+
+    forget_kept(monkeypatch)
+    monkeypatch.setattr(breaks, "_PARTS", breaks.Kept(1 << 20, lambda part: part.width * part.height))
+    monkeypatch.setattr(breaks, "_BANDS", breaks.Kept(200_000, lambda band: len(band.data) + 100))
+    for view, names in game_pictures(4, 1)[:150]:
+        breaks.render(view, names)
+        assert breaks._PARTS.bytes <= 1 << 20 and breaks._BANDS.bytes <= 200_000
+    assert len(breaks._PARTS.items) >= 3 and len(breaks._BANDS.items) >= 10
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    write_fixture()
