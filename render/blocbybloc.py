@@ -116,6 +116,7 @@ def _face(size: int, fill: Colour, bold: bool) -> Glyphs:
     return Glyphs(size, fill, bold)
 
 
+@lru_cache(maxsize=2048)  # (the texts set with _put come back on every board; a few change with the moves)
 def _width(text: str, size: int, bold: bool = False) -> float:
     """The advance of ``text`` (as :func:`render.common.text_width`: the glyphs' advances, one sum)."""
     return _face(size, WHITE, bold).width(text)  # (the advance does not depend on the colour)
@@ -330,7 +331,9 @@ def _area_bytes(area: Image.Image) -> int:
     return 200 + area.width * area.height
 
 
-AREAS_BYTES = 2 << 20  # the parts' pixels kept (a district ~148 x 104-200 bytes: some 100 of them)
+AREAS_BYTES = 16 << 20  # the parts' pixels kept (a district ~148 x 104-200 bytes, ~28 KB: some 600 of them; 20
+# tables at once keep ~400 districts that a move leaves as they were, each drawn again when it is gone: 2 MB held
+# 100 and redrew 90 % of the districts, ~1.4 ms a picture)
 _areas: Kept[tuple[object, ...], Image.Image] = Kept(AREAS_BYTES, _area_bytes)
 BARE_BYTES = 6 << 20  # districts without their pieces, by tile and height (20 tables at once: ~170, 4.5 MB)
 _bare: Kept[tuple[object, ...], Image.Image] = Kept(BARE_BYTES, _area_bytes)
@@ -775,8 +778,9 @@ def _draw(view: BlocView, names: list[str], reprs: Sequence[str] | None = None) 
     end encoded (straight from the canvas's rows: no crop). The canvas is the last picture's, made empty again
     (:func:`_canvas`)."""
     img = _canvas()
-    png = encode_png(img.image, height=int(draw_board(view, names, img, reprs)) + 10)
-    _done(img)  # (not when drawing failed: that canvas is dropped)
+    height = int(draw_board(view, names, img, reprs)) + 10
+    png = encode_png(img.image, height=height)
+    _done(img, height)  # (not when drawing failed: that canvas is dropped)
     return png
 
 
@@ -801,13 +805,14 @@ def _canvas() -> Canvas:
     return Canvas(_background(), _board_palette(), _table())
 
 
-def _done(img: Canvas) -> None:
-    """Make ``img``, a picture drawn and encoded, the spare canvas: every pixel set back to the table's (one fill,
-    not knowing how far its drawing went)."""
+def _done(img: Canvas, height: int) -> None:
+    """Make ``img``, a picture drawn and encoded ``height`` rows tall, the spare canvas: its pixels set back to the
+    table's (one fill of those rows: :func:`draw_board` draws nothing below the end it returns, which the
+    picture's rows reach beyond)."""
     index = _table_index()
     if index is None:
         return
-    img.image.im.paste(index, (0, 0, W, TALL))
+    img.image.im.paste(index, (0, 0, W, min(height, TALL)))
     with _spare_lock:
         if not _spare:
             _spare.append(img)

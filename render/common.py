@@ -19,7 +19,7 @@ import weakref
 import zlib
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, wraps
@@ -530,6 +530,7 @@ GLYPH_CAP = 3000  # characters a Glyphs keeps as sprites; text beyond them is se
 LINES_BYTES = 8 << 20  # the bytes of the lines every Glyphs face keeps set for a Canvas, together (a line that
 # changes every move is soon gone)
 _TOUCHED = [0] + [255] * 255  # an alpha's pixels that show anything
+PLACED_KEPT = 4096  # texts whose places on a canvas the faces remember, together (see Glyphs.paste)
 
 
 @dataclass(frozen=True, eq=False)
@@ -617,33 +618,36 @@ class Glyphs:
               under: Under = None) -> Box:
         """Set ``text`` with ``xy`` = (x, middle y), ``anchor`` l/m/r; returns the box it takes. ``decorative``
         as for :func:`draw_text`, ``under`` as for :meth:`Canvas.paste` (on a canvas the text is set whole, its
-        glyphs where they would be pasted one by one)."""
+        glyphs where they would be pasted one by one, found once for a text, an ``x`` and an ``anchor``:
+        :data:`_PLACED`)."""
         note_text(text, self.size, decorative)
         x, y = xy
+        half = self._height // 2
+        if isinstance(img, Canvas):
+            key = (self, text, x, anchor)
+            placed = _PLACED.get(key)
+            if placed is None:
+                placed = self._place(text, x, anchor)
+                if len(_PLACED) >= PLACED_KEPT:
+                    with suppress(KeyError, RuntimeError, StopIteration):  # (another thread's at the same time)
+                        del _PLACED[next(iter(_PLACED))]  # (the oldest first out)
+                _PLACED[key] = placed
+            left, total, start, rel, right = placed
+            if rel is None:
+                _string_label(text, self.size, self.fill, self.bold).paste(img, (left, y), under=under)
+            elif rel:
+                self._set(img, text, start, rel, right, y, under)
+            return (round(left), round(y) - half, round(left + total), round(y) + half)
         total = self.width(text)
         if anchor == "m":
             x -= total / 2
         elif anchor == "r":
             x -= total
         left = x
-        half = self._height // 2
         if not self._by_glyph(text):
             _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y), under=under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
         sprites, advance = self._sprites, self._advance
-        if isinstance(img, Canvas):
-            places: list[int] = []
-            wide = self._wide
-            right = 0
-            for c in text:
-                if c in sprites:
-                    at = round(x)
-                    places.append(at)
-                    right = max(right, at + wide[c])
-                x += advance[c]
-            if places:
-                self._set(img, text, places, right, y, under)
-            return (round(left), round(y) - half, round(left + total), round(y) + half)
         for c in text:
             sprite = sprites.get(c)
             if sprite is not None:
@@ -651,13 +655,38 @@ class Glyphs:
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
-    def _set(self, canvas: Canvas, text: str, places: list[int], right: int, y: float, under: Under) -> None:
-        """``text``'s glyph sprites at ``places`` (their left edges without their pad), the last pixel of any
-        before ``right``, centred on ``y``."""
+    def _place(self, text: str, x: float, anchor: str) -> tuple[float, float, int, tuple[int, ...] | None, int]:
+        """Where :meth:`paste` sets ``text`` on a canvas at ``x`` by ``anchor``: (its left, its advance, its first
+        glyph's left edge, every glyph's left edge from that one, the end of its last pixels); the edges None when
+        the text is set as a whole string, empty when it shows no glyph."""
+        total = self.width(text)
+        if anchor == "m":
+            x -= total / 2
+        elif anchor == "r":
+            x -= total
+        left = x
+        if not self._by_glyph(text):
+            return (left, total, 0, None, 0)
+        sprites, advance, wide = self._sprites, self._advance, self._wide
+        places: list[int] = []
+        right = 0
+        for c in text:
+            if c in sprites:
+                at = round(x)
+                places.append(at)
+                right = max(right, at + wide[c])
+            x += advance[c]
+        if not places:
+            return (left, total, 0, (), 0)
         start = places[0]
+        return (left, total, start, tuple(p - start for p in places), right)
+
+    def _set(self, canvas: Canvas, text: str, start: int, rel: tuple[int, ...], right: int, y: float,
+             under: Under) -> None:
+        """``text``'s glyph sprites with their left edges (without their pad) at ``start`` + ``rel``, the last pixel of
+        any before ``right``, centred on ``y``."""
         height = self._high
         left, top = start - self._pad, round(y - height / 2)
-        rel = tuple(p - start for p in places)
         width = right - start
         box = (left, top, left + width, top + height)
         bg = canvas.flat(box, under)
@@ -689,6 +718,9 @@ def _line_bytes(line: _Line) -> int:
 
 
 _LINES: Kept[tuple[Any, ...], _Line] = Kept(LINES_BYTES, _line_bytes)  # every face's lines set for a Canvas
+# where each face set each text on a canvas, by (face, text, x, anchor): what Glyphs._place found (the same text at
+# the same x falls on the same pixels); up to PLACED_KEPT, the oldest first out (texts that change every move pass)
+_PLACED: dict[tuple[Any, ...], tuple[float, float, int, tuple[int, ...] | None, int]] = {}
 
 
 # --- shapes ----------------------------------------------------------------------------------
