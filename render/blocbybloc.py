@@ -321,7 +321,7 @@ def _kept(img: Surface, area: tuple[int, int, int, int], key: tuple[object, ...]
         draw()
         store.put(full, img.image.crop(area))
         return
-    img.image.paste(kept, area)
+    img._core.paste(kept.im, area)  # (Pillow's own paste: the same pixels, without Image.paste's checks)
     if recording_on():
         for text, size, decorative in texts():
             note_text(text, size, decorative)
