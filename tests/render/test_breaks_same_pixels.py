@@ -138,10 +138,11 @@ def test_every_picture_is_the_reference_drawing(seats: int, k: int) -> None:
 
 
 def forget_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Nothing kept of earlier pictures (panels, bands, idle canvases); the empty tables and sprites stay."""
+    """Nothing kept of earlier pictures (panels, fans, bands, idle canvases); the empty tables and sprites stay."""
     from render import breaks
 
     monkeypatch.setattr(breaks, "_PARTS", breaks._parts())
+    monkeypatch.setattr(breaks, "_FANS", breaks._fans())
     monkeypatch.setattr(breaks, "_BANDS", breaks._bands())
     monkeypatch.setattr(breaks, "_IDLE", {})
 
@@ -171,7 +172,7 @@ def test_kept_bands_make_the_bytes_of_a_picture_drawn_from_nothing(seats: int, m
     pictures = game_pictures(seats, 0)[:120]
     forget_kept(monkeypatch)
     hits = Counter[str]()
-    get, part = breaks._BANDS.get, breaks._PARTS.get
+    get, part, fan = breaks._BANDS.get, breaks._PARTS.get, breaks._FANS.get
 
     def counted(key: tuple[Any, ...]) -> Any:
         found = get(key)
@@ -183,10 +184,16 @@ def test_kept_bands_make_the_bytes_of_a_picture_drawn_from_nothing(seats: int, m
         hits[f"panel part {'hit' if found is not None else 'miss'}"] += 1
         return found
 
+    def counted_fan(key: tuple[Any, ...]) -> Any:
+        found = fan(key)
+        hits[f"fan {'hit' if found is not None else 'miss'}"] += 1
+        return found
+
     monkeypatch.setattr(breaks._BANDS, "get", counted)
     monkeypatch.setattr(breaks._PARTS, "get", counted_part)
+    monkeypatch.setattr(breaks._FANS, "get", counted_fan)
     kept = [breaks.render(view, names) for view, names in pictures]
-    assert all(hits[f"{kind} hit"] for kind in ("head", "piles", "panels", "foot", "panel part")), hits
+    assert all(hits[f"{kind} hit"] for kind in ("head", "piles", "panels", "foot", "panel part", "fan")), hits
     for (view, names), png in zip(pictures[::9], kept[::9], strict=True):
         forget_kept(monkeypatch)
         again = breaks.render(view, names)
@@ -224,16 +231,18 @@ def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(mon
 
 
 def test_what_is_kept_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over many pictures the kept panels and bands stay within their budgets (the least recently used go first)."""
+    """Over many pictures the kept panels, fans and bands stay within their budgets (the least recently used go
+    first)."""
     from render import breaks
 
     forget_kept(monkeypatch)
     monkeypatch.setattr(breaks, "_PARTS", breaks.Kept(1 << 20, lambda part: part.width * part.height))
+    monkeypatch.setattr(breaks, "_FANS", breaks.Kept(300_000, lambda part: part.width * part.height))
     monkeypatch.setattr(breaks, "_BANDS", breaks.Kept(200_000, lambda band: len(band.data) + 100))
     for view, names in game_pictures(4, 1)[:150]:
         breaks.render(view, names)
-        assert breaks._PARTS.bytes <= 1 << 20 and breaks._BANDS.bytes <= 200_000
-    assert len(breaks._PARTS.items) >= 3 and len(breaks._BANDS.items) >= 10
+        assert breaks._PARTS.bytes <= 1 << 20 and breaks._FANS.bytes <= 300_000 and breaks._BANDS.bytes <= 200_000
+    assert len(breaks._PARTS.items) >= 3 and len(breaks._FANS.items) >= 5 and len(breaks._BANDS.items) >= 10
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
