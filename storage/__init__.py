@@ -1,4 +1,5 @@
-"""Persistence: SQLite via aiosqlite, with numbered migrations in ``storage/migrations``."""
+"""Persistence: SQLite via aiosqlite, or PostgreSQL via asyncpg (a ``postgresql://`` setting), with one set of
+numbered migrations in ``storage/migrations``."""
 
 from storage.db import (
     ACTIVE,

@@ -1,4 +1,5 @@
-"""SQLite storage for tables, seats and move logs (aiosqlite, WAL, numbered migrations).
+"""Storage for tables, seats and move logs: SQLite (aiosqlite, WAL) by default, or PostgreSQL (asyncpg) when the
+database setting is a ``postgresql://`` URL (:mod:`storage.postgres`); one set of numbered migrations for both.
 
 Every change to a table runs in one ``BEGIN IMMEDIATE`` transaction and is guarded by the
 table's ``version``: a write names the version it was computed from, and if another write
@@ -25,8 +26,9 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
+from storage.postgres import INTEGRITY_ERRORS, WRITER_LOCK, PgConnection, is_url, schema_sql
 from storage.records import RecordStore, settle_reads, settle_writes
-from storage.sql import Step, rollback, run, steps
+from storage.sql import Connection, Step, rollback, run, steps
 from storage.tournaments import TournamentStore, record_game
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
@@ -207,6 +209,10 @@ def _table_row(row: sqlite3.Row) -> TableRow:
     })
 
 
+# a constraint refused (here: one open table per channel), on either backend
+REFUSED: tuple[type[Exception], ...] = (sqlite3.IntegrityError, *INTEGRITY_ERRORS)
+
+
 def _migrations() -> list[tuple[int, str, str]]:
     """(number, name, sql) for every ``NNNN_name.sql`` in storage/migrations, in order."""
     out = []
@@ -222,11 +228,13 @@ def _migrations() -> list[tuple[int, str, str]]:
 
 
 class Database:
-    """One aiosqlite connection; open with :meth:`open`, which applies migrations."""
+    """One connection (aiosqlite's, or asyncpg's behind :class:`~storage.postgres.PgConnection`); open with
+    :meth:`open`, which applies migrations."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: Connection, path: str) -> None:
         self._conn = conn
         self.path = path
+        self.postgres = isinstance(conn, PgConnection)
         # One connection serves every coroutine: the lock keeps one coroutine's reads out of
         # another's open transaction.
         self._lock = asyncio.Lock()
@@ -236,7 +244,18 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
+        """The database at ``path``: an SQLite file (made with its folder if new), or the PostgreSQL server and
+        database a ``postgresql://`` URL names; migrated."""
         path = str(path)
+        if is_url(path):
+            pg = await PgConnection.connect(path)
+            try:
+                db = cls(pg, path)
+                await db.migrate()
+            except BaseException:
+                pg.terminate()
+                raise
+            return db
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
@@ -258,6 +277,13 @@ class Database:
         if self._closed:
             return
         self._closed = True
+        if isinstance(self._conn, PgConnection):
+            try:
+                await self._conn.close()
+            except BaseException:
+                self._conn.terminate()
+                raise
+            return
         try:
             await self._conn.close()
         finally:
@@ -266,9 +292,17 @@ class Database:
             self._conn.stop()
 
     async def migrate(self) -> int:
-        """Apply pending migrations; returns the schema version."""
-        await run(self._conn, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
-                                 "name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
+        """Apply pending migrations; returns the schema version. (On PostgreSQL, each migration's statements in
+        PostgreSQL's words, :func:`storage.postgres.schema_sql`, under the writer lock: processes starting together
+        apply each migration once.)"""
+        table = ("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                 "applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)")
+        dialect = schema_sql if self.postgres else str
+        if self.postgres:
+            async with self.transaction() as conn:
+                await run(conn, dialect(table))
+        else:
+            await run(self._conn, table)
         current = 0
         for number, name, sql in _migrations():
             # Read the version inside the write transaction: another process opening the same file at the
@@ -280,21 +314,29 @@ class Database:
                 if number <= current:
                     continue
                 for statement in _split_sql(sql):
-                    await run(conn, statement)
+                    await run(conn, dialect(statement))
                 await run(conn, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", (number, name))
             current = number
         return current
 
     async def journal_mode(self) -> str:
+        """SQLite's journal mode ('wal'); 'postgresql' on a PostgreSQL server (whose log is its own)."""
+        if self.postgres:
+            return "postgresql"
         async with self._reading() as conn, conn.execute("PRAGMA journal_mode") as cur:
             row = await cur.fetchone()
         return str(row[0]) if row else ""
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A transaction of several statements with Python between them: SQLite's ``BEGIN IMMEDIATE`` (one writer at
+        a time); on PostgreSQL, ``BEGIN`` and the writer lock (:data:`storage.postgres.WRITER_LOCK`), since the rare
+        callers (records, tournaments, migrations) read and then write as if no one else wrote in between."""
         async with self._lock:
             await run(self._conn, "BEGIN IMMEDIATE")
             try:
+                if self.postgres:
+                    await run(self._conn, "SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,))
                 yield self._conn
             except BaseException:
                 await run(self._conn, "ROLLBACK")
@@ -303,7 +345,7 @@ class Database:
                 await run(self._conn, "COMMIT")
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _reading(self) -> AsyncIterator[Connection]:
         async with self._lock:
             yield self._conn
 
@@ -378,14 +420,14 @@ class Database:
         elif last is None:
             sql, args = "SELECT * FROM moves WHERE table_id = ? ORDER BY ply", (table_id,)
         else:
-            sql = "SELECT * FROM (SELECT * FROM moves WHERE table_id = ? ORDER BY ply DESC LIMIT ?) ORDER BY ply"
+            sql = "SELECT * FROM (SELECT * FROM moves WHERE table_id = ? ORDER BY ply DESC LIMIT ?) AS m ORDER BY ply"
             args = (table_id, last)
         async with self._reading() as conn:
             rows = await conn.execute_fetchall(sql, args)
         return [MoveRow(r["ply"], r["seat"], r["notation"], json.loads(r["events"]), r["created_at"],
                         bool(r["unnamed"])) for r in rows]
 
-    async def _write(self, todo: Sequence[Step]) -> list[list[sqlite3.Row]]:
+    async def _write(self, todo: Sequence[Step]) -> list[list[Any]]:
         """A change without Python between its statements, in one transaction sent in one hop (:func:`steps`). A
         change of one plain statement is a transaction by itself (no ``BEGIN`` and ``COMMIT`` around it: on a
         server's database, they would be round trips of their own)."""
@@ -403,6 +445,8 @@ class Database:
         # game in one hop; the results, the ratings, when its thread is archived and the new row in a second one,
         # which commits (a tournament's game reports to its tournament in between).
         reads = settle_reads(table_id)
+        if self.postgres:  # game ends one at a time, as on SQLite: results numbered in order, a round paired once
+            todo = [Step("SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,), fetch=True), *todo]
         async with self._lock:
             conn = self._conn
             try:
@@ -454,7 +498,7 @@ class Database:
                 except BaseException:
                     await rollback(conn)
                     raise
-        except sqlite3.IntegrityError as err:
+        except REFUSED as err:
             raise ChannelBusy("this channel already has a lobby or a game in progress") from err
         return table_id
 
@@ -495,10 +539,12 @@ class Database:
         if bot is not None:  # a person's seat handed to a bot: the rating rules want to know
             todo.append(Step("UPDATE seats SET handed = 1 WHERE table_id = ? AND seat = ? AND user_id IS NOT NULL",
                              (table_id, seat)))
-        # a person given a seat plays it (even one whose player had left: it is theirs now)
+        # a person given a seat plays it (even one whose player had left: it is theirs now); (the casts say the
+        # parameters' type, which PostgreSQL must know)
         todo.append(Step("UPDATE seats SET user_id = ?, name = ?, bot = ?, dm_open = 1, "
-                         "resigned = CASE WHEN ? IS NULL THEN resigned ELSE 0 END, "
-                         "left_how = CASE WHEN ? IS NULL THEN left_how ELSE '' END WHERE table_id = ? AND seat = ?",
+                         "resigned = CASE WHEN CAST(? AS BIGINT) IS NULL THEN resigned ELSE 0 END, "
+                         "left_how = CASE WHEN CAST(? AS BIGINT) IS NULL THEN left_how ELSE '' END "
+                         "WHERE table_id = ? AND seat = ?",
                          (user_id, name, bot, user_id, user_id, table_id, seat)))
         return await self._change(table_id, todo)
 
@@ -649,9 +695,9 @@ class Database:
             return False
         rows = await self._write([Step(
             "INSERT INTO players (user_id, reminder_day, reminders_sent, updated_at) VALUES (?, ?, 1, ?) "
-            "ON CONFLICT (user_id) DO UPDATE SET reminders_sent = CASE WHEN reminder_day = excluded.reminder_day "
-            "THEN reminders_sent + 1 ELSE 1 END, reminder_day = excluded.reminder_day "
-            "WHERE reminder_day IS NOT excluded.reminder_day OR reminders_sent < ? RETURNING user_id",
+            "ON CONFLICT (user_id) DO UPDATE SET reminders_sent = CASE WHEN players.reminder_day = "
+            "excluded.reminder_day THEN players.reminders_sent + 1 ELSE 1 END, reminder_day = excluded.reminder_day "
+            "WHERE players.reminder_day IS NOT excluded.reminder_day OR players.reminders_sent < ? RETURNING user_id",
             (user_id, day, now, cap), fetch=True)])
         return bool(rows[0])
 
@@ -730,10 +776,12 @@ class Database:
         and ``lobby`` say which parts were posted: a row owing the other part too stays owed for that part alone.
         With ``board_message_id``, that is the table's newest board now (as :meth:`swap_board_message`, in the
         same write): the one it replaces is returned. One round trip."""
-        # a row is delivered once neither part is owed any more (SET's expressions read the row as it was)
-        todo = [Step("UPDATE outbox SET board = CASE WHEN ? THEN 0 ELSE board END, "
-                     "lobby = CASE WHEN ? THEN 0 ELSE lobby END, "
-                     "delivered_at = CASE WHEN (? OR board = 0) AND (? OR lobby = 0) THEN ? END "
+        # a row is delivered once neither part is owed any more (SET's expressions read the row as it was; the
+        # comparisons and the cast say the parameters' types, which PostgreSQL must know)
+        todo = [Step("UPDATE outbox SET board = CASE WHEN ? = 1 THEN 0 ELSE board END, "
+                     "lobby = CASE WHEN ? = 1 THEN 0 ELSE lobby END, "
+                     "delivered_at = CASE WHEN (? = 1 OR board = 0) AND (? = 1 OR lobby = 0) "
+                     "THEN CAST(? AS DOUBLE PRECISION) END "
                      "WHERE table_id = ? AND version <= ? AND delivered_at IS NULL",
                      (int(board), int(lobby), int(board), int(lobby), now, table_id, version))]
         if board_message_id is not None:
@@ -849,7 +897,7 @@ def _swap_board(table_id: int, message_id: int) -> list[Step]:
             Step("UPDATE tables SET board_message_id = ? WHERE id = ?", (message_id, table_id))]
 
 
-def _board_before(rows: Sequence[sqlite3.Row]) -> int | None:
+def _board_before(rows: Sequence[Any]) -> int | None:
     return next((r["board_message_id"] for r in rows), None)
 
 

@@ -13,11 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from community.ratings import Replay, Skill, rate
 from community.records import RatingRules, SeatFacts, places_among, turn_times, who_is_rated
-from storage.sql import Step, run, run_many
+from storage.sql import Connection, Step, run, run_many
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -88,7 +86,7 @@ def _result(r: Any) -> ResultRow:
                      r["channel_id"] if "channel_id" in keys else 0)
 
 
-async def rules_of(conn: aiosqlite.Connection, guild_id: int | None) -> RatingRules:
+async def rules_of(conn: Connection, guild_id: int | None) -> RatingRules:
     """A server's rating rules (the defaults when it set none)."""
     if guild_id is None:
         return RatingRules()
@@ -186,7 +184,7 @@ def _setup_words(options: dict[str, Any]) -> str:
 def _store_skills(guild_id: int, game: str, skills: dict[str, Skill], now: float) -> Step:
     return Step("INSERT INTO ratings (guild_id, game, player, mu, sigma, games, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, game, player) DO UPDATE SET mu = excluded.mu, "
-                "sigma = excluded.sigma, games = games + 1, updated_at = excluded.updated_at",
+                "sigma = excluded.sigma, games = ratings.games + 1, updated_at = excluded.updated_at",
                 [(guild_id, game, p, s.mu, s.sigma, now) for p, s in sorted(skills.items())], many=True)
 
 

@@ -1,5 +1,6 @@
 """Statements run inside a caller's transaction, each cursor closed at once (an open cursor blocks COMMIT): the one
-way storage's modules (tables, results, tournaments) execute SQL.
+way storage's modules (tables, results, tournaments) execute SQL, on SQLite (aiosqlite) or PostgreSQL
+(:class:`storage.postgres.PgConnection`, which answers the same calls).
 
 A change that needs no Python between its statements is a list of :class:`Step`: :func:`steps` sends them to the
 database's thread in one hop (one round trip), inside ``BEGIN IMMEDIATE`` … ``COMMIT`` when asked, each step's rows
@@ -14,8 +15,13 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
+from storage.postgres import PgConnection
 
-async def run(conn: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> int:
+# A connection storage's modules execute on: SQLite's, or PostgreSQL's speaking as it does
+Connection = aiosqlite.Connection | PgConnection
+
+
+async def run(conn: Connection, sql: str, args: Iterable[Any] = ()) -> int:
     """Execute one statement; returns the rows it changed."""
     cur = await conn.execute(sql, tuple(args))
     try:
@@ -24,7 +30,7 @@ async def run(conn: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) ->
         await cur.close()
 
 
-async def run_many(conn: aiosqlite.Connection, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+async def run_many(conn: Connection, sql: str, rows: Iterable[Iterable[Any]]) -> None:
     """Execute one statement for each row of arguments."""
     cur = await conn.executemany(sql, [tuple(r) for r in rows])
     await cur.close()
@@ -42,19 +48,24 @@ class Step(NamedTuple):
     guard: Exception | None = None
 
 
-async def steps(conn: aiosqlite.Connection, todo: Sequence[Step], *, begin: bool = True, commit: bool = True
-                ) -> list[list[sqlite3.Row]]:
+async def steps(conn: Connection, todo: Sequence[Step], *, begin: bool = True, commit: bool = True
+                ) -> list[list[Any]]:
     """Run ``todo`` in the database's thread in one hop; each step's fetched rows (``[]`` for the others), in order.
     ``begin``: first ``BEGIN IMMEDIATE``; ``commit``: then ``COMMIT``. A transaction this hop opens or closes is
     rolled back whole on any error (a guard's included); one left open (``commit=False``) is the caller's to end
-    (:func:`rollback` on an error)."""
+    (:func:`rollback` on an error). On PostgreSQL, the same loop with each statement a round trip
+    (:meth:`storage.postgres.PgConnection.steps`)."""
+    if isinstance(conn, PgConnection):
+        return await conn.steps(todo, begin, commit)
     # aiosqlite has no public call for "run this in the connection's thread" (every Connection and Cursor method is
     # one such call): its own _execute is that call, pinned with aiosqlite in requirements.txt
-    return await conn._execute(_run_steps, conn._conn, list(todo), begin, commit)  # type: ignore[no-any-return]
+    return await conn._execute(_run_steps, conn._conn, list(todo), begin, commit)  # type: ignore
 
 
-async def rollback(conn: aiosqlite.Connection) -> None:
+async def rollback(conn: Connection) -> None:
     """Roll back the open transaction, if one is open (in one hop)."""
+    if isinstance(conn, PgConnection):
+        return await conn.rollback()
     await conn._execute(_rollback, conn._conn)
 
 

@@ -14,10 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from community.tournament import Final, Format, Round, Tournament, TournamentError
-from storage.sql import run
+from storage.sql import Connection, run
 
 if TYPE_CHECKING:
     from storage.db import Database
@@ -85,19 +83,19 @@ def _row(r: Any) -> TournamentRow:
                          bool(r["paused"]), r["paused_left"])
 
 
-async def _owe_post(conn: aiosqlite.Connection, tournament_id: int, kind: str, round_number: int, now: float) -> None:
+async def _owe_post(conn: Connection, tournament_id: int, kind: str, round_number: int, now: float) -> None:
     await run(conn, "INSERT INTO tournament_posts (tournament_id, seq, kind, round, created_at) SELECT ?, "
               "COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM tournament_posts WHERE tournament_id = ?",
               (tournament_id, kind, round_number, now, tournament_id))
 
 
-async def _owe_games(conn: aiosqlite.Connection, tournament_id: int, rnd: Round) -> None:
+async def _owe_games(conn: Connection, tournament_id: int, rnd: Round) -> None:
     for table in rnd.tables:
         await run(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, 1)",
                   (tournament_id, rnd.number, table.number))
 
 
-async def paired(conn: aiosqlite.Connection, tournament_id: int, outcome: Round | Final, now: float) -> str:
+async def paired(conn: Connection, tournament_id: int, outcome: Round | Final, now: float) -> str:
     """What a new pairing owes, in the caller's transaction: a round's games and its post, or the final post (the
     tournament ends). Returns the tournament's status after it."""
     if isinstance(outcome, Final):
@@ -110,7 +108,7 @@ async def paired(conn: aiosqlite.Connection, tournament_id: int, outcome: Round 
     return RUNNING
 
 
-async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament, round_number: int, number: int,
+async def reported(conn: Connection, row: TournamentRow, t: Tournament, round_number: int, number: int,
                    game: int, now: float, card: bool = False) -> str:
     """After a result was reported to ``t`` (not yet stored), in the caller's transaction: a drawn elimination game
     owes another game at its table; a round it completes owes its standings and pairs the next round, or ends the
@@ -131,7 +129,7 @@ async def reported(conn: aiosqlite.Connection, row: TournamentRow, t: Tournament
     return row.status
 
 
-async def record_game(conn: aiosqlite.Connection, table_id: int, now: float) -> None:
+async def record_game(conn: Connection, table_id: int, now: float) -> None:
     """In the caller's transaction, which has just ended game ``table_id``: if it is a tournament's, its result is
     reported to the tournament; a drawn elimination game owes a replay; a round it completes owes its standings and
     pairs the next round (or ends the tournament). A tournament no longer running takes nothing."""
@@ -174,16 +172,14 @@ class TournamentStore:
                      signup_until: float | None = None) -> int:
         """A tournament open for sign-ups (its card owed)."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
+            rows = await conn.execute_fetchall(
                 "INSERT INTO tournaments (guild_id, channel_id, name, game, options, status, organiser_id, state, "
                 "names, turn_seconds, on_timeout, rated, round_seconds, signup_until, created_at, updated_at) VALUES "
-                "(?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, name, game, json.dumps(options), organiser[0], json.dumps(state),
                  json.dumps({str(organiser[0]): organiser[1]}), turn_seconds, on_timeout, int(rated), round_seconds,
                  signup_until, now, now))
-            tid = cur.lastrowid
-            await cur.close()
-            assert tid is not None
+            tid: int = next(iter(rows))["id"]
             await _owe_post(conn, tid, "card", 0, now)
             return tid
 

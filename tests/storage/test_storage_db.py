@@ -1,31 +1,38 @@
-"""storage.db against real SQLite files: migrations, WAL, the one-open-table rule and versioned writes."""
+"""storage.db against real SQLite files and a real PostgreSQL server (tests/storage/conftest.py: each test runs on
+both): migrations, WAL, the one-open-table rule and versioned writes."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from community.records import SeatFacts
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, ChannelBusy, Database, Owed, StaleVersion, TableRow
 from storage.catchup import bot_tables
-from storage.db import _migrations
+from storage.db import REFUSED, _migrations
+from storage.postgres import is_url, query_sql
 from storage.records import PLAYER_OF_SEAT
+from tests.storage.conftest import run_now
 
 CHANNEL = 500
 STATE = {"format": 1, "pos": "start"}
 
 
 @pytest.fixture
-def path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "blockhouse.db"
+def path(new_place: Callable[..., str]) -> str:
+    """The test's database: an SQLite file (migrated as it is opened), or a PostgreSQL database copied from a
+    migrated one (the tests of the migrations themselves start from an empty one)."""
+    return new_place(migrated=True)
 
 
 @pytest.fixture
-async def db(path: Path) -> AsyncIterator[Database]:
+async def db(path: str) -> AsyncIterator[Database]:
     database = await Database.open(path)
     yield database
     await database.close()
@@ -50,8 +57,18 @@ async def active_table(db: Database) -> int:
     return tid
 
 
-def raw(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
-    """Read the file with the plain sqlite3 module: what is really on disk."""
+def raw(path: str, sql: str, args: tuple = ()) -> list[tuple]:
+    """Read the database with a connection of its own, outside storage (the plain sqlite3 module; asyncpg on
+    PostgreSQL, the statement translated as storage's are): what is really committed."""
+    if is_url(path):
+        async def fetch() -> list[tuple]:
+            conn = await asyncpg.connect(path)
+            try:
+                return [tuple(r) for r in await conn.fetch(query_sql(sql), *args)]
+            finally:
+                await conn.close()
+
+        return run_now(fetch())
     conn = sqlite3.connect(path)
     try:
         return conn.execute(sql, args).fetchall()
@@ -62,19 +79,30 @@ def raw(path: Path, sql: str, args: tuple = ()) -> list[tuple]:
 # --- migrations --------------------------------------------------------------------------------------------------
 
 
-async def test_migrations_apply_on_a_fresh_file_and_record_the_version(db: Database, path: Path) -> None:
-    assert path.exists()
-    latest = len(_migrations())
-    assert latest >= 1
-    versions = raw(path, "SELECT version, name FROM schema_migrations ORDER BY version")
-    assert [v for v, _ in versions] == list(range(1, latest + 1))
-    assert versions[0][1] == "0001_tables.sql"
-    names = {r[0] for r in raw(path, "SELECT name FROM sqlite_master")}
-    assert {"tables", "seats", "moves", "tables_one_open_per_channel", "seats_one_per_user"} <= names
-    assert await db.migrate() == latest  # idempotent on an up-to-date file
+SCHEMA_NAMES = {"sqlite": "SELECT name FROM sqlite_master",
+                "postgresql": "SELECT tablename FROM pg_tables WHERE schemaname = 'public' UNION "
+                              "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"}
 
 
-async def test_reopening_does_not_reapply_and_keeps_data(path: Path) -> None:
+async def test_migrations_apply_on_a_fresh_file_and_record_the_version(new_place: Callable[..., str],
+                                                                     backend: str) -> None:
+    path = new_place()
+    db = await Database.open(path)
+    try:
+        assert is_url(path) or Path(path).exists()
+        latest = len(_migrations())
+        assert latest >= 1
+        versions = raw(path, "SELECT version, name FROM schema_migrations ORDER BY version")
+        assert [v for v, _ in versions] == list(range(1, latest + 1))
+        assert versions[0][1] == "0001_tables.sql"
+        names = {r[0] for r in raw(path, SCHEMA_NAMES[backend])}
+        assert {"tables", "seats", "moves", "tables_one_open_per_channel", "seats_one_per_user"} <= names
+        assert await db.migrate() == latest  # idempotent on an up-to-date database
+    finally:
+        await db.close()
+
+
+async def test_reopening_does_not_reapply_and_keeps_data(path: str) -> None:
     db = await Database.open(path)
     try:
         tid = await new_table(db)
@@ -92,10 +120,12 @@ async def test_reopening_does_not_reapply_and_keeps_data(path: Path) -> None:
         await db.close()
 
 
-async def test_processes_opening_a_fresh_file_at_once_all_succeed(tmp_path: Path) -> None:
-    """Switching a fresh file to WAL and migrating it race when several processes start together."""
-    for attempt in range(10):
-        path = tmp_path / f"fresh{attempt}.db"
+async def test_processes_opening_a_fresh_file_at_once_all_succeed(new_place: Callable[..., str], backend: str
+                                                                  ) -> None:
+    """Switching a fresh file to WAL and migrating it race when several processes start together (on PostgreSQL:
+    migrating an empty database, under the writer lock)."""
+    for _ in range(10 if backend == "sqlite" else 3):
+        path = new_place()
         opened = await asyncio.gather(*(Database.open(path) for _ in range(3)), return_exceptions=True)
         try:
             assert all(isinstance(db, Database) for db in opened), opened
@@ -108,7 +138,10 @@ async def test_processes_opening_a_fresh_file_at_once_all_succeed(tmp_path: Path
                     await db.close()
 
 
-async def test_journal_mode_is_wal(db: Database, path: Path) -> None:
+async def test_journal_mode_is_wal(db: Database, path: str, backend: str) -> None:
+    if backend == "postgresql":
+        assert await db.journal_mode() == "postgresql"
+        return
     assert (await db.journal_mode()).lower() == "wal"
     assert raw(path, "PRAGMA journal_mode") == [("wal",)]  # persistent: a plain connection sees it too
 
@@ -148,7 +181,7 @@ async def test_a_new_table_is_allowed_after_finish_or_cancel(db: Database, close
         await new_table(db)
 
 
-async def test_a_refused_create_leaves_no_seat_behind(db: Database, path: Path) -> None:
+async def test_a_refused_create_leaves_no_seat_behind(db: Database, path: str) -> None:
     await new_table(db)
     with pytest.raises(ChannelBusy):
         await new_table(db, host=2)
@@ -225,19 +258,19 @@ async def test_unknown_table_is_stale(db: Database) -> None:
     assert await db.get_table(12345) is None
 
 
-async def test_record_moves_is_atomic_when_a_later_insert_fails(db: Database, path: Path) -> None:
+async def test_record_moves_is_atomic_when_a_later_insert_fails(db: Database, path: str) -> None:
     tid = await active_table(db)
     await db.record_moves(tid, 2, [(1, 0, "draw", [])], {"format": 1, "pos": "one"}, 4.0)
     before = await table(db, tid)
     # The first new move is fine, the second repeats ply 2: the whole transaction must vanish.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(REFUSED):
         await db.record_moves(tid, 3, [(2, 0, "place 1", []), (2, 1, "draw", [])], {"format": 1, "pos": "two"},
                               5.0, result={"winners": [0]})
     assert await table(db, tid) == before
     assert [m.ply for m in await db.moves(tid)] == [1]
     assert raw(path, "SELECT version, status FROM tables WHERE id = ?", (tid,)) == [(3, ACTIVE)]
     # A ply already on disk is refused the same way.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(REFUSED):
         await db.record_moves(tid, 3, [(1, 1, "draw", [])], {"format": 1, "pos": "dup"}, 6.0)
     assert await table(db, tid) == before
     # And the connection is still usable afterwards (no transaction left open).
@@ -281,7 +314,7 @@ async def test_dm_open_and_lobby_message_are_not_versioned(db: Database) -> None
     assert (row.lobby_channel_id, row.lobby_message_id, row.version) == (600, 700, 2)
 
 
-async def test_a_second_connection_sees_committed_data_and_a_restart_keeps_it(path: Path) -> None:
+async def test_a_second_connection_sees_committed_data_and_a_restart_keeps_it(path: str) -> None:
     db = await Database.open(path)
     other = await Database.open(path)
     try:
@@ -303,7 +336,7 @@ async def test_a_second_connection_sees_committed_data_and_a_restart_keeps_it(pa
         await reopened.close()
 
 
-async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: Path) -> None:
+async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: str) -> None:
     tid = await active_table(db)
     other = await Database.open(path)
     try:
@@ -405,11 +438,15 @@ async def test_several_players_leave_in_one_write_in_their_order(db: Database) -
 
 # --- round trips (issue 28): a table in one read, a change in one hop ----------------------------------------------
 class Hops:
-    """Counts the calls to the connection's thread (every aiosqlite call is one: a round trip)."""
+    """Counts the calls to the connection's thread (every aiosqlite call is one: a round trip). On PostgreSQL each
+    statement is a round trip of its own (storage.postgres): nothing is counted there, the rest of the test runs."""
 
     def __init__(self, db: Database) -> None:
         self.count = 0
-        conn = db._conn
+        self.counted = not db.postgres
+        if not self.counted:
+            return
+        conn: Any = db._conn
         real = conn._execute
 
         async def counted(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -422,25 +459,30 @@ class Hops:
         count, self.count = self.count, 0
         return count
 
+    def expect(self, hops: int, why: str = "") -> None:
+        """The calls since the last look were ``hops`` (on SQLite)."""
+        count = self.take()
+        assert count == hops or not self.counted, why or f"{count} hops, not {hops}"
+
 
 async def test_a_table_is_read_in_one_round_trip_with_its_seats_last_ply_and_untold_moves(db: Database) -> None:
     tid = await active_table(db)
     await db.set_notify(2, "dm", 3.5)
     hops = Hops(db)
     row = await table(db, tid)
-    assert hops.take() == 1
+    hops.expect(1)
     assert [(s.seat, s.user_id, s.name, s.notify) for s in row.seats] == [(0, 1, "Alice", "mention"),
                                                                           (1, 2, "Bob", "dm")]
     assert (row.last_ply, row.untold) == (0, ())
     # a draw stored without its board (the turn goes on privately), then the placing that ends the turn
     row = await db.record_moves(tid, 2, [(1, 0, "draw", ["Alice drew 5♣.", "(face down)"])], STATE, 4.0,
                                 announce=False)
-    assert hops.take() == 1, "a move's write and the row it returns: one round trip"
+    hops.expect(1, "a move's write and the row it returns: one round trip")
     assert (row.last_ply, row.announced_ply, row.untold) == (1, 0, ("Alice drew 5♣.", "(face down)"))
     assert row == await table(db, tid)
     hops.take()
     row = await db.record_moves(tid, 3, [(2, 0, "place 1", ["placed"])], STATE, 5.0, outbox=True)
-    assert hops.take() == 1
+    hops.expect(1)
     assert (row.last_ply, row.announced_ply, row.untold) == (2, 2, ())
     owed = await db.owed(tid)
     assert owed is not None and (owed.first_ply, owed.last_ply) == (1, 2), "the board owes the draw too"
@@ -448,14 +490,14 @@ async def test_a_table_is_read_in_one_round_trip_with_its_seats_last_ply_and_unt
     assert [m.ply for m in await db.moves(tid, plies=(2, 5))] == [2]
 
 
-async def test_a_stale_change_sent_in_one_round_trip_is_rolled_back_whole(db: Database, path: Path) -> None:
+async def test_a_stale_change_sent_in_one_round_trip_is_rolled_back_whole(db: Database, path: str) -> None:
     tid = await active_table(db)
     await db.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0)
     before = await table(db, tid)
     hops = Hops(db)
     with pytest.raises(StaleVersion):  # the outbox row is written before the versioned update: it goes too
         await db.record_moves(tid, 2, [(2, 1, "draw", [])], STATE, 5.0, outbox=True, asked=[0, 1])
-    assert hops.take() == 1
+    hops.expect(1)
     assert await table(db, tid) == before
     assert raw(path, "SELECT COUNT(*) FROM outbox WHERE table_id = ? AND version = 4", (tid,)) == [(0,)]
     assert await db.undelivered() == [Owed(tid, 2, 1, 0, "", True, True)]  # (the start's, only)
@@ -484,7 +526,7 @@ async def test_a_dm_that_fails_is_recorded_once_and_says_so(db: Database) -> Non
     assert await db.set_dm_open(tid, 2, False) is True
     assert await db.set_dm_open(tid, 2, False) is False
     assert await db.set_dm_open(tid, 99, False) is False, "not a player of this table"
-    assert hops.take() == 4
+    hops.expect(4)
     assert [s.dm_open for s in (await table(db, tid)).seats] == [True, False]
 
 
@@ -493,11 +535,11 @@ async def test_delivering_is_one_round_trip(db: Database) -> None:
     hops = Hops(db)
     assert await db.delivered(tid, 2, 5.0, 900) is None
     assert await db.delivered(tid, 2, 6.0, 901) == 900
-    assert hops.take() == 2
+    hops.expect(2)
     assert await db.undelivered() == []
 
 
-async def test_a_seats_rating_key_in_sql_is_the_one_seat_facts_make(db: Database, path: Path) -> None:
+async def test_a_seats_rating_key_in_sql_is_the_one_seat_facts_make(db: Database, path: str) -> None:
     """The game's end reads its players' ratings with the change that ends it, by the key SeatFacts.player makes."""
     tid = await new_table(db)
     await db.set_seats(tid, 0, [(1234567890123456789, "Alice", None), (None, "Bot", "hard"), (None, "Old bot", None)],
@@ -527,7 +569,7 @@ async def test_tables_are_read_in_batches_by_id(db: Database) -> None:
     assert [t.table_id for t in (await bot_tables(db, ids[1]))[1]] == [ids[4]]
 
 
-async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: Database, path: Path) -> None:
+async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: Database, path: str) -> None:
     assert [await db.take_reminder(7, 100, 2, 1.0) for _ in range(3)] == [True, True, False]
     assert raw(path, "SELECT reminder_day, reminders_sent FROM players WHERE user_id = 7") == [(100, 2)]
     assert await db.take_reminder(7, 101, 2, 2.0), "a new day starts again"

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -18,7 +16,7 @@ from storage import Database, SeatRow, TableRow
 from storage.db import TABLES, _table_row
 
 
-def by_name(row: sqlite3.Row) -> TableRow:
+def by_name(row: Any) -> TableRow:
     """The row built by the dataclasses' own __init__, each column read by its name (as _table_row once did)."""
     seats = tuple(SeatRow(seat, user_id, name, bot, resigned, bool(dm_open), acted, left_how or "", bool(handed),
                           notify)
@@ -45,8 +43,9 @@ def same(built: TableRow, ref: TableRow) -> None:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "rows.db")
+async def db(new_place: Callable[..., str]) -> AsyncIterator[Database]:
+    """On both backends (tests/storage/conftest.py): PostgreSQL's rows are asyncpg's Records, its JSON json_agg's."""
+    database = await Database.open(new_place(migrated=True))
     yield database
     await database.close()
 
