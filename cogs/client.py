@@ -28,6 +28,7 @@ from cogs.controls import DYNAMIC_ITEMS, HANDLING, ExpiredAutocomplete
 from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
+from storage.postgres import is_url, shown
 from tables import TableService, renderer
 from tables.catalog import Catalog, default_catalog
 from tables.workers import map_large_blocks
@@ -125,7 +126,7 @@ class Blockhouse(commands.Bot):
         logging.getLogger("discord.app_commands.tree").addFilter(self._expired_filter)
         path = database_path(self.settings)
         self.db = await Database.open(path)
-        log.info("database opened: %s (journal mode %s)", path, await self.db.journal_mode())
+        log.info("database opened: %s (journal mode %s)", shown(path), await self.db.journal_mode())
         self.service = TableService(self.db, self.registry)
         if self.seeds is not None:
             self.service.seeds = self.seeds
@@ -185,9 +186,10 @@ class Blockhouse(commands.Bot):
 
 
 def database_path(settings: Settings) -> str:
-    """Where the database file is: ``BLOCKHOUSE_DB``, relative to the repository unless absolute."""
+    """Where the database is: ``BLOCKHOUSE_DB``, a file relative to the repository unless absolute, or a PostgreSQL
+    server's ``postgresql://`` URL."""
     path = settings.database
-    return path if path == ":memory:" or Path(path).is_absolute() else str(ROOT / path)
+    return path if path == ":memory:" or is_url(path) or Path(path).is_absolute() else str(ROOT / path)
 
 
 def tune_process() -> None:

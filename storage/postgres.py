@@ -57,6 +57,14 @@ def is_url(path: str) -> bool:
     return path.startswith(SCHEMES)
 
 
+_PASSWORD = re.compile(r"^(\w+://[^:/@?#]*):[^/?#]*@")
+
+
+def shown(path: str) -> str:
+    """A database setting as a log may show it: a URL's password masked."""
+    return _PASSWORD.sub(r"\1:***@", path)
+
+
 # --- translation ----------------------------------------------------------------------------------------------------
 
 # Whole fragments of storage's SQL with no word-for-word equivalent, SQLite's → PostgreSQL's (each must occur in
