@@ -23,6 +23,7 @@ from cogs.client import Blockhouse
 from storage import Database
 from tables.bots import Thinker
 from tables.catalog import LazyRenderer
+from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
 from tests.support import OPEN_BOTS, make_bot, scaled
 
 # Pictures are drawn in threads in the tests (each test's bot would otherwise start worker processes, and the memo
@@ -31,6 +32,22 @@ from tests.support import OPEN_BOTS, make_bot, scaled
 os.environ.setdefault("BLOCKHOUSE_RENDER_WORKERS", "0")
 
 SETTLE_S = 5.0  # simcord's own settle limit, for a quiet development machine
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The session's throwaway PostgreSQL server (tests/pg.py), started when a test first asks for it; skips that
+    test, saying how to install them, where the server's binaries are missing."""
+    bin_dir = server_binaries()
+    if bin_dir is None:
+        pytest.skip(HOW_TO_INSTALL)
+    server = PgServer(bin_dir)
+    try:
+        server.start()
+        server.make_template()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

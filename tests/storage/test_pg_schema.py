@@ -12,7 +12,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from storage import Database
 from storage.db import _migrations
-from tests.storage.conftest import PgServer
+from tests.pg import PgServer
 
 KINDS = {"INTEGER": "integer", "BIGINT": "integer", "REAL": "float", "DOUBLE PRECISION": "float", "TEXT": "text"}
 

@@ -18,7 +18,7 @@ from storage.catchup import bot_tables
 from storage.db import REFUSED, _migrations
 from storage.postgres import is_url, query_sql
 from storage.records import PLAYER_OF_SEAT
-from tests.storage.conftest import run_now
+from tests.pg import run_now
 
 CHANNEL = 500
 STATE = {"format": 1, "pos": "start"}
