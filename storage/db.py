@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import aiosqlite
 
-from storage.postgres import INTEGRITY_ERRORS, WRITER_LOCK, PgConnection, is_url, schema_sql
+from storage.postgres import WRITER_LOCK, PgConnection, Refused, is_url, schema_sql
 from storage.records import RecordStore, settle_reads, settle_writes
 from storage.sql import Connection, Step, rollback, run, steps
 from storage.tournaments import TournamentStore, record_game
@@ -210,7 +210,7 @@ def _table_row(row: sqlite3.Row) -> TableRow:
 
 
 # a constraint refused (here: one open table per channel), on either backend
-REFUSED: tuple[type[Exception], ...] = (sqlite3.IntegrityError, *INTEGRITY_ERRORS)
+REFUSED = (sqlite3.IntegrityError, Refused)
 
 
 def _migrations() -> list[tuple[int, str, str]]:

@@ -21,6 +21,7 @@ from simcord.env import Env
 import tables.bots
 from cogs.client import Blockhouse
 from storage import Database
+from storage.postgres import is_url
 from tables.bots import Thinker
 from tables.catalog import LazyRenderer
 from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
@@ -48,6 +49,36 @@ def pg_server() -> Iterator[PgServer]:
         yield server
     finally:
         server.stop()
+
+
+ON_POSTGRESQL = os.environ.get("BLOCKHOUSE_TEST_DB", "") == "postgresql"  # the whole suite's databases on the server
+
+
+@pytest.fixture(autouse=True)
+def _databases_on_postgresql(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """With ``BLOCKHOUSE_TEST_DB=postgresql``, every database a test opens by an SQLite path (its fixtures', a bot's,
+    a restart's) is a PostgreSQL database of the session's server instead: one per path, copied from the migrated
+    template when first opened, the same one when opened again, dropped after the test. tests/storage, which runs on
+    both backends anyway, is left as it is. (Issue 26: the service and Discord tests on PostgreSQL.)"""
+    if not ON_POSTGRESQL or "tests/storage/" in str(request.node.path).replace(os.sep, "/"):
+        yield
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    made: dict[str, str] = {}
+    real = Database.open.__func__  # type: ignore[attr-defined]
+
+    async def open_on_server(cls: type[Database], path: str | Path) -> Database:
+        where = str(path)
+        if where == ":memory:" or is_url(where):
+            return await real(cls, where)  # type: ignore[no-any-return]
+        if where not in made:
+            made[where] = server.create(migrated=True)
+        return await real(cls, made[where])  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Database, "open", classmethod(open_on_server))
+    yield
+    for url in made.values():
+        server.drop(url)
 
 
 @pytest.fixture(scope="session")
