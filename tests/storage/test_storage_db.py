@@ -336,6 +336,30 @@ async def test_a_second_connection_sees_committed_data_and_a_restart_keeps_it(pa
         await reopened.close()
 
 
+async def test_games_ending_at_once_on_two_connections_are_numbered_one_after_the_other(db: Database, path: str
+                                                                                       ) -> None:
+    """A game's end numbers its results after the last game's (MAX(seq) + 1), read in its own transaction: two games
+    ending at the same moment through two connections (two processes) get two numbers, never the same one (SQLite's
+    single writer; PostgreSQL's writer lock, where a row lock would not do: the games are different rows)."""
+    other = await Database.open(path)
+    try:
+        for round_ in range(3):
+            ids = []
+            for n in range(2):
+                tid = await new_table(db, channel=CHANNEL + 10 * round_ + n)
+                await db.set_seats(tid, 0, [(1, "Alice", None), (2, "Bob", None)], 2.0)
+                await db.start(tid, 1, 77, STATE, 3.0)
+                ids.append(tid)
+            ended = await asyncio.gather(*(conn.record_moves(tid, 2, [(1, 0, "draw", [])], STATE, 4.0,
+                                                             result={"winners": [0]})
+                                           for conn, tid in zip((db, other), ids, strict=True)))
+            assert [t.status for t in ended] == [FINISHED, FINISHED]
+        seqs = raw(path, "SELECT table_id, MIN(seq), MAX(seq), COUNT(*) FROM results GROUP BY table_id ORDER BY 2")
+        assert [(low, high, seats) for _, low, high, seats in seqs] == [(n, n, 2) for n in range(1, 7)]
+    finally:
+        await other.close()
+
+
 async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: str) -> None:
     tid = await active_table(db)
     other = await Database.open(path)
