@@ -299,7 +299,15 @@ class PgConnection:
         return out
 
     async def close(self) -> None:
-        await self.raw.close()
+        """Close the connection; one the server or the network has dropped already is let go (nothing is left to
+        close on its side)."""
+        if self.raw.is_closed():
+            return
+        driver = _driver()
+        try:
+            await self.raw.close()
+        except (OSError, driver.InterfaceError, driver.PostgresConnectionError):
+            self.raw.terminate()
 
     def terminate(self) -> None:
         self.raw.terminate()

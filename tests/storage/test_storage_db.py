@@ -360,6 +360,17 @@ async def test_games_ending_at_once_on_two_connections_are_numbered_one_after_th
         await other.close()
 
 
+async def test_closing_a_connection_the_server_dropped_is_quiet(db: Database, path: str, backend: str) -> None:
+    """A shutdown after the server went away (restarted, or the network dropped it) closes without an error."""
+    if backend == "postgresql":
+        other = await Database.open(path)
+        pid = (await other._conn.execute_fetchall("SELECT pg_backend_pid() AS pid"))[0]["pid"]
+        assert raw(path, "SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+        await other.close()
+    await db.close()
+    await db.close()  # twice: harmless
+
+
 async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: str) -> None:
     tid = await active_table(db)
     other = await Database.open(path)
