@@ -38,7 +38,10 @@ def server_binaries() -> Path | None:
     found = shutil.which("pg_ctl")
     if found and shutil.which("initdb"):
         return Path(os.path.realpath(found)).parent
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True):
+    def version(folder: str) -> tuple[int, ...]:  # 15, or 9.6 for the old ones
+        return tuple(int(n) for n in folder.split("/")[-2].split(".") if n.isdigit())
+
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=version, reverse=True):
         if all(Path(folder, name).exists() for name in ("initdb", "pg_ctl", "postgres")):
             return Path(folder)
     return None

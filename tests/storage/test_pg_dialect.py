@@ -13,6 +13,7 @@ import pytest
 import storage.db
 import storage.records
 import storage.tournaments
+import tests.pg
 from cogs.client import Settings, database_path
 from storage.db import TABLES
 from storage.postgres import FRAGMENTS, is_url, query_sql, schema_sql, shown
@@ -76,3 +77,26 @@ def test_an_sqlite_bot_never_loads_the_postgresql_driver() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).parents[2])
     assert done.stdout.strip() == "False"
+
+
+def test_the_server_binaries_are_found_on_path_or_in_debians_folder_or_the_tests_say_how_to_get_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    debian = tmp_path / "usr" / "lib" / "postgresql"
+    for version in ("9.6", "15", "13"):
+        for name in ("initdb", "pg_ctl", "postgres"):
+            (debian / version / "bin").mkdir(parents=True, exist_ok=True)
+            (debian / version / "bin" / name).touch()
+    real_glob = tests.pg.glob.glob
+    monkeypatch.setattr(tests.pg.glob, "glob", lambda pattern: real_glob(str(tmp_path) + pattern))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert tests.pg.server_binaries() == debian / "15" / "bin", "the newest of Debian's"
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    for name in ("initdb", "pg_ctl"):
+        (on_path / name).touch(mode=0o755)
+    monkeypatch.setenv("PATH", str(on_path))
+    assert tests.pg.server_binaries() == on_path
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setattr(tests.pg.glob, "glob", lambda pattern: [])
+    assert tests.pg.server_binaries() is None
+    assert "apt-get install postgresql" in tests.pg.HOW_TO_INSTALL
