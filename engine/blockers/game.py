@@ -69,9 +69,9 @@ from engine.blockers.board import (
     WILD,
     can_capture_from,
     colour_of,
-    count_groups,
     face_of,
     fits,
+    group_counts,
     parts_without,
     sort_faces,
     spoken,
@@ -511,7 +511,8 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
 
     # --- result and scores ------------------------------------------------------------------
     def groups(self, state: BlockersState, seat: int) -> int:
-        return sum(count_groups(state.board, c) for c in state.colours(seat))
+        counts = group_counts(state.board)  # (every colour's, kept by the board: see count_groups)
+        return sum(counts.get(c, 0) for c in state.colours(seat))
 
     def captured_by_colour(self, state: BlockersState, seat: int) -> dict[str, int]:
         counts = {c: 0 for c in COLOURS}
@@ -564,11 +565,12 @@ class Blockers(Game[BlockersState, Move, BlockersView]):
     def view(self, state: BlockersState, seat: int | None) -> BlockersView:
         result = self.result(state)
         cells = state.board
+        counts = group_counts(cells)
         players: list[BlockersPlayer] = []
         for p in range(state.seats):
             colours = state.colours(p)
             captured = self.captured_by_colour(state, p)
-            groups = self.groups(state, p)  # (each counted once: the score is made of them)
+            groups = sum(counts.get(c, 0) for c in colours)  # (as self.groups: the score is made of them)
             players.append({
                 "colours": list(colours),
                 "rack_counts": {c: len(state.racks[c]) for c in colours},

@@ -13,6 +13,7 @@ from engine.text import GameText
 
 _TILE_LABELS = {(c, face): f"{c.capitalize()} {face}" for c in COLOURS for face in FACES}  # the menus' first level
 _ROW_LABELS = tuple(f"Row {r}" for r in ROWS)
+_SQUARE_NAMES = tuple(tuple(f"{col + 1}{ROWS[row]}" for col in range(SIZE)) for row in range(SIZE))  # by row, column
 
 
 class BlockersText(GameText[BlockersState, Move, BlockersView]):
@@ -68,11 +69,10 @@ class BlockersText(GameText[BlockersState, Move, BlockersView]):
         mode = "advanced game" if view["mode"] == ADVANCED else "basic game"
         parts = [f"Blockers!, {mode}, {len(players)} players."]
         where_is: dict[str, list[str]] = {}
-        for row in range(SIZE):
-            for col in range(SIZE):
-                cell = board[row][col]
+        for row_names, cells in zip(_SQUARE_NAMES, board, strict=True):  # (squares by name: "5E")
+            for square, cell in zip(row_names, cells, strict=True):
                 if cell:
-                    where_is.setdefault(cell["colour"], []).append(f"{col + 1}{ROWS[row]} {cell['face']}")
+                    where_is.setdefault(cell["colour"], []).append(f"{square} {cell['face']}")
         if view["result"]:
             winners = view["result"]["winners"]
             parts.append(_and([names[p] for p in winners]) + (" wins." if len(winners) == 1 else " share the win."))
