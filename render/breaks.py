@@ -2,8 +2,10 @@
 in a grid of two columns (two rows from three players on), the last move in words at the foot.
 
 Input is exactly ``Breaks.view()``; output is PNG bytes. Card faces, card backs, badges, fixed labels and the
-empty table of each layout are drawn once, each on first use (importing the module draws nothing). A render copies
-the table, pastes sprites and draws only the text that changes (names, headline, last move).
+empty table of each layout are drawn once, each on first use (importing the module draws nothing). A render pastes
+sprites and draws only the text that changes (names, headline, last move), and only in the sections of the board
+that show something other than in the pictures drawn a moment before: the others' bands of rows are kept deflated,
+panels and fans of cards kept as drawn (see "kept parts and bands" below).
 
 Reading the board without relying on colour: suits have their own shapes *and* a
 four-colour deck; the players to act have a thick border, a ``P1`` badge in yellow and a
