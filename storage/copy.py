@@ -307,9 +307,13 @@ async def _copy(source: Source, url: str, batch: int, say: Callable[[str], None]
             for table in source.tables:
                 if table == MIGRATIONS:
                     continue
+                began = time.monotonic()
                 digests[table] = await _copy_table(conn, source, table, batch)
+                say(f"  {table}: {digests[table][0]:,} rows copied in {time.monotonic() - began:.1f} s")
+            began = time.monotonic()
             for table in source.tables:
                 counts.append(await _check(conn, source, table, digests.get(table), batch))
+            say(f"  every table read back and checked in {time.monotonic() - began:.1f} s")
             say(_report(counts))
             wrong = [c.table for c in counts if not c.ok]
             if wrong:

@@ -363,7 +363,9 @@ def test_the_command_copies_prints_the_counts_and_refuses_a_second_copy(source: 
     first = command()
     assert first.returncode == 0, first.stderr
     assert "every count and every table's digest is the same" in first.stdout
-    rows = {line.split()[0]: line.split()[1:] for line in first.stdout.splitlines()[2:-1]}
+    lines = first.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("table "))
+    rows = {line.split()[0]: line.split()[1:] for line in lines[header + 1:-1]}
     assert set(rows) == set(sqlite_tables(source))
     assert rows["moves"][:2] == [f"{len(sqlite_rows(source, 'moves')):,}"] * 2 and rows["moves"][2] == "same"
     second = command()
