@@ -536,13 +536,15 @@ PLACED_KEPT = 4096  # texts whose places on a canvas the faces remember, togethe
 @dataclass(frozen=True, eq=False)
 class _Line:
     """A text's glyphs set for a :class:`Canvas` over one flat colour: its pixels in the palette (an ``L`` picture of
-    palette indices) and the ``1`` mask of those it touches; or, over anything else, an RGBA sprite that
-    :meth:`Canvas.paste` blends."""
+    palette indices) and the ``1`` mask of those it touches, both cut to the box of the pixels it touches (``at``,
+    in its line's box: a paste through a mask tests every pixel, and the rows above and below the letters and the
+    glyphs' pads touch none); or, over anything else, an RGBA sprite that :meth:`Canvas.paste` blends."""
 
     size: tuple[int, int]
     tile: Any = None  # Pillow's core images, at hand for the paste
     mask: Any = None
     sprite: Image.Image | None = None
+    at: tuple[int, int, int, int] | None = None  # the tile's box in the line's box (None: it touches no pixel)
 
     @property
     def bytes(self) -> int:
@@ -704,13 +706,18 @@ class Glyphs:
                 sprite.putalpha(cover)
                 line = _Line((width, height), sprite=sprite)
             else:
-                line = _Line((width, height), core.point(canvas.palette.shades(self.fill, bg), "L"),
-                             core.point(_TOUCHED, "1"))
+                inked = cover.getbbox()  # (the pixels its glyphs touch at all)
+                if inked is not None:
+                    cover = cover.crop(inked)
+                    core = cover.im
+                line = _Line(cover.size, core.point(canvas.palette.shades(self.fill, bg), "L"),
+                             core.point(_TOUCHED, "1"), at=inked)
             line = _LINES.put(key, line)
         if line.sprite is not None:
             canvas.paste(line.sprite, (left, top), under)
-        else:
-            canvas._core.paste(line.tile, box, line.mask)
+        elif line.at is not None:
+            x0, y0, x1, y1 = line.at
+            canvas._core.paste(line.tile, (left + x0, top + y0, left + x1, top + y1), line.mask)
 
 
 def _line_bytes(line: _Line) -> int:
