@@ -321,7 +321,24 @@ async def test_a_running_bots_file_is_refused_until_it_stops(source: Path, targe
     finally:
         await db.close()
     counts = {c.table: c for c in await copy(source, target)}
-    assert counts["players"].target == len(sqlite_rows(source, "players"))
+    assert counts["players"].target == len(sqlite_rows(source, "players")) == 3
+
+
+async def test_a_backup_made_while_the_bot_runs_is_copied_with_its_latest_writes(source: Path, tmp_path: Path,
+                                                                                target: str) -> None:
+    db = await Database.open(source)  # the bot, running
+    try:
+        await db.set_notify(DANA.user_id, "both", 9.0)
+        backup = tmp_path / "backup.db"  # what `sqlite3 FILE ".backup backup.db"` does: SQLite's online backup
+        live, kept = sqlite3.connect(source), sqlite3.connect(backup)
+        live.backup(kept)
+        live.close()
+        kept.close()
+        counts = {c.table: c for c in await copy(backup, target)}
+    finally:
+        await db.close()
+    assert counts["players"].target == 3 and all(c.ok for c in counts.values())
+    assert (DANA.user_id, "both") in [r[:2] for r in await pg_rows(target, "players", ["user_id", "notify"])]
 
 
 async def test_a_copy_that_differs_from_its_source_is_rolled_back_whole(source: Path, migrated_target: str) -> None:
