@@ -21,7 +21,7 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from storage import ACTIVE, CANCELLED, FINISHED, LOBBY, Database
-from storage.copy import MIGRATIONS, CopyFailed, CopyRefused, copy
+from storage.copy import MIGRATIONS, CopyFailed, CopyRefused, copy, foreign_keys
 from storage.db import _migrations
 from storage.tournaments import CANCELLED as T_CANCELLED
 from storage.tournaments import DONE, RUNNING, SIGNUP
@@ -149,7 +149,7 @@ async def pg_rows(url: str, table: str, columns: list[str]) -> list[tuple[Any, .
 
 
 async def pg_snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every table of the target and its rows (schema_migrations without its times)."""
+    """Every table of the target and its rows (schema_migrations without its times), and its foreign keys."""
     conn = await asyncpg.connect(url)
     try:
         tables = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
@@ -157,6 +157,8 @@ async def pg_snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
         for t in tables:
             sql = f"SELECT version, name FROM {t}" if t == MIGRATIONS else f"SELECT * FROM {t}"
             out[t] = sorted((tuple(r) for r in await conn.fetch(sql)), key=repr)
+        if tables:
+            out["(foreign keys)"] = [tuple(r) for r in await foreign_keys(conn)]
         return out
     finally:
         await conn.close()
@@ -199,7 +201,8 @@ async def reads(db: Database, ids: range) -> dict[str, Any]:
 
 
 async def test_a_copy_answers_every_read_as_its_source_and_plays_on(source: Path, target: str,
-                                                                    filled_source: tuple[Path, int]) -> None:
+                                                                    filled_source: tuple[Path, int],
+                                                                    pg_server: PgServer) -> None:
     said: list[str] = []
     counts = await copy(source, target, batch=3, say=said.append)  # (batches of 3 rows: a table takes several)
     names = sqlite_tables(source)
@@ -222,6 +225,9 @@ async def test_a_copy_answers_every_read_as_its_source_and_plays_on(source: Path
     lite, pg = await Database.open(source), await Database.open(target)
     try:
         assert await pg.migrate() == len(_migrations()), "nothing left to migrate"
+        template = pg_server.url(pg_server.TEMPLATE)  # the foreign keys the copy dropped are back, the same
+        assert (await pg_snapshot(target))["(foreign keys)"] == (await pg_snapshot(template))["(foreign keys)"]
+        assert len((await pg_snapshot(target))["(foreign keys)"]) >= 7
         gone = filled_source[1]
         ids = range(1, gone + 2)
         assert await reads(pg, ids) == await reads(lite, ids)
@@ -276,7 +282,7 @@ async def test_a_target_with_another_table_is_refused_and_not_migrated(source: P
     await conn.close()
     with pytest.raises(CopyRefused, match=r"tables that are not Blockhouse's \(notes\)"):
         await copy(source, target)
-    assert await pg_snapshot(target) == {"notes": []}
+    assert await pg_snapshot(target) == {"notes": [], "(foreign keys)": []}
 
 
 def migrated_up_to(path: Path, last: int) -> None:
@@ -341,6 +347,17 @@ async def test_a_backup_made_while_the_bot_runs_is_copied_with_its_latest_writes
     assert (DANA.user_id, "both") in [r[:2] for r in await pg_rows(target, "players", ["user_id", "notify"])]
 
 
+async def test_a_source_with_a_dangling_foreign_key_is_refused(source: Path, target: str) -> None:
+    with sqlite3.connect(source) as conn:  # (SQLite checks foreign keys only where a connection turns them on)
+        conn.execute("INSERT INTO moves (table_id, ply, seat, notation, events, created_at) VALUES (999, 1, 0, 'x', "
+                     "'[]', 1.0)")
+    conn.close()
+    with pytest.raises(CopyRefused, match=r"1 row\(s\) whose foreign key points at nothing \(moves row \d+ -> "
+                                          r"tables\)"):
+        await copy(source, target)
+    assert await pg_snapshot(target) == {}
+
+
 async def test_a_copy_that_differs_from_its_source_is_rolled_back_whole(source: Path, migrated_target: str) -> None:
     # PostgreSQL itself loses a move and changes a name on the way in (triggers fire during COPY)
     conn = await asyncpg.connect(migrated_target)
@@ -363,13 +380,15 @@ async def test_a_copy_that_differs_from_its_source_is_rolled_back_whole(source: 
     assert await pg_snapshot(migrated_target) == before, "nothing was committed"
 
 
-async def test_a_value_postgresql_cannot_hold_exactly_stops_the_copy_naming_it(source: Path, target: str) -> None:
+async def test_a_value_postgresql_cannot_hold_exactly_stops_the_copy_naming_it(source: Path, target: str,
+                                                                                pg_server: PgServer) -> None:
     with sqlite3.connect(source) as conn:  # SQLite keeps a fraction in an INTEGER column as it is
         conn.execute("UPDATE seats SET resigned = 1.5 WHERE rowid = (SELECT MIN(rowid) FROM seats)")
     conn.close()
     with pytest.raises(CopyFailed, match=r"seats\.resigned, row 1: 1\.5 \(float\) cannot be stored as int"):
         await copy(source, target)
-    assert all(not rows for t, rows in (await pg_snapshot(target)).items() if t != MIGRATIONS)
+    after, template = await pg_snapshot(target), await pg_snapshot(pg_server.url(pg_server.TEMPLATE))
+    assert after == template, "the migrated schema with no rows, its foreign keys back: as a new copy accepts it"
 
 
 def test_the_command_copies_prints_the_counts_and_refuses_a_second_copy(source: Path, target: str) -> None:
