@@ -10,8 +10,8 @@ What it does, in order; each refusal changes nothing (exit status 2):
 
 1. **The source** must be a Blockhouse database at exactly this code's schema version (every numbered migration
    applied, none unknown; else: start the bot on it once, which migrates it, stop it, copy again), with no foreign
-   key left dangling (``PRAGMA foreign_key_check``) and no unflushed write-ahead log (a running bot's; a clean stop
-   empties it).
+   key left dangling (``PRAGMA foreign_key_check``), open in no other process (on Linux: the lock every connection
+   holds on its ``-shm`` file) and with no unflushed write-ahead log (a bot's that did not stop cleanly).
 2. **The target** must be empty: no table in its schema, or only Blockhouse's tables with no row in them (the
    migrated schema alone, e.g. a copy that failed before); an unknown table or any row is refused, saying which.
 3. It is migrated (:meth:`storage.db.Database.open`), then every table of the source's schema (read from
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import sqlite3
 import sys
 import time
@@ -109,6 +110,11 @@ class Source:
     def open(cls, path: Path) -> Source:
         if not path.is_file():
             raise CopyRefused(f"{path}: no such file")
+        holder = _holder(path)
+        if holder is not None:
+            raise CopyRefused(
+                f"{path} is open in process {holder} (the bot?): stop it and copy again, or copy from a backup made "
+                f'while it runs: sqlite3 {path} ".backup copy.db"')
         wal = Path(f"{path}-wal")
         if wal.exists() and wal.stat().st_size > 0:
             raise CopyRefused(
@@ -153,6 +159,32 @@ class Source:
 
     def close(self) -> None:
         self.conn.close()
+
+
+SHM_DMS = 128  # the byte of a WAL database's -shm file every connection holds a read lock on (SQLite's os_unix.c)
+
+
+def _holder(path: Path) -> int | None:
+    """The id of another process that has the SQLite file open (in WAL mode, every connection holds a POSIX read
+    lock on a byte of the ``-shm`` file: ``F_GETLK`` names a process holding it); None when none does, or where this
+    cannot be asked (not Linux, no ``-shm`` file, not readable)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import fcntl
+    import struct
+
+    try:
+        fd = os.open(f"{path}-shm", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        asked = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, SHM_DMS, 1, 0)  # Linux's struct flock
+        kind, _, _, _, pid = struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, asked))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if kind == fcntl.F_UNLCK else int(pid)
 
 
 def _in_key_order(refs: dict[str, set[str]]) -> list[str]:

@@ -330,6 +330,24 @@ async def test_a_running_bots_file_is_refused_until_it_stops(source: Path, targe
     assert counts["players"].target == len(sqlite_rows(source, "players")) == 3
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the lock is asked as Linux lays it out")
+async def test_a_file_another_process_has_open_is_refused_even_before_it_writes(source: Path, target: str) -> None:
+    bot = subprocess.Popen([sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                            "c.execute('SELECT COUNT(*) FROM tables').fetchall(); print('open', flush=True); "
+                            "sys.stdin.read()", str(source)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None and bot.stdout.readline() == "open\n"
+        assert not Path(f"{source}-wal").stat().st_size, "nothing written: the log alone would not tell"
+        with pytest.raises(CopyRefused, match=f"is open in process {bot.pid}"):
+            await copy(source, target)
+        assert await pg_snapshot(target) == {}
+    finally:
+        assert bot.stdin is not None
+        bot.stdin.close()
+        bot.wait()
+    assert all(c.ok for c in await copy(source, target))
+
+
 async def test_a_backup_made_while_the_bot_runs_is_copied_with_its_latest_writes(source: Path, tmp_path: Path,
                                                                                 target: str) -> None:
     db = await Database.open(source)  # the bot, running
