@@ -421,7 +421,11 @@ async def _copy_table(conn: Any, source: Source, table: str, batch: int) -> tupl
     try:
         await conn.copy_records_to_table(table, records=records(), columns=columns)
     except _driver().PostgresError as err:
-        raise CopyFailed(f"PostgreSQL refused a row of {table}: {err}") from err
+        raise CopyFailed(f"PostgreSQL refused row {sent[0]} of {table} (or one of the rows before it, sent with "
+                         f"it): {err}") from err
+    except sqlite3.Error as err:
+        raise CopyFailed(f"SQLite could not read a row of {table} (row {sent[0] + 1} or one of the {batch - 1:,} "
+                         f"after it): {err}") from err
     return sent[0], sent[1] % DIGEST_MOD
 
 

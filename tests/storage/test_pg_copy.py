@@ -409,6 +409,16 @@ async def test_a_value_postgresql_cannot_hold_exactly_stops_the_copy_naming_it(s
     assert after == template, "the migrated schema with no rows, its foreign keys back: as a new copy accepts it"
 
 
+async def test_a_text_postgresql_refuses_stops_the_copy_and_changes_nothing(source: Path, target: str,
+                                                                           pg_server: PgServer) -> None:
+    with sqlite3.connect(source) as conn:  # SQLite's text may hold a NUL character; PostgreSQL's may not
+        conn.execute("UPDATE seats SET name = 'Al' || char(0) || 'ice' WHERE rowid = (SELECT MAX(rowid) FROM seats)")
+    conn.close()
+    with pytest.raises(CopyFailed, match=r"PostgreSQL refused row \d+ of seats"):
+        await copy(source, target)
+    assert await pg_snapshot(target) == await pg_snapshot(pg_server.url(pg_server.TEMPLATE))
+
+
 def test_the_command_copies_prints_the_counts_and_refuses_a_second_copy(source: Path, target: str) -> None:
     def command() -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "storage.copy", str(source), target], cwd=REPO,
