@@ -318,7 +318,10 @@ async def copy(source_path: str | Path, url: str, *, batch: int = BATCH,
             raise CopyRefused(f"{source.path} is not at this code's schema version: {why}")
         await check_target(url, source)
         say(f"Copying {source.path} (schema version {max(code)}) into {shown(url)}")
-        await (await Database.open(url)).close()  # migrated: the schema PostgreSQL's way (storage.postgres)
+        try:
+            await (await Database.open(url)).close()  # migrated: the schema PostgreSQL's way (storage.postgres)
+        except (OSError, _driver().PostgresError) as err:
+            raise CopyFailed(f"migrating the target database failed: {err}") from err
         started = time.monotonic()
         counts = await _copy(source, url, batch, say)
     finally:
