@@ -53,7 +53,10 @@ MIGRATIONS = "schema_migrations"  # the migration's own table: checked, not copi
 DIGEST_MOD = 2 ** 128
 
 # The Python type asyncpg's binary COPY wants for each PostgreSQL column type the migrations make (storage.postgres:
-# INTEGER -> BIGINT, REAL -> DOUBLE PRECISION, TEXT stays), and SQLite's typeof() of a value that needs no conversion
+# INTEGER -> BIGINT, REAL -> DOUBLE PRECISION, TEXT stays), and SQLite's typeof() of a value that needs no conversion.
+# (asyncpg 0.32 takes an int for a double, refuses a str for a number and an int or bytes for a text, and stores a
+# float 1.5 given for a BIGINT as 1, silently: every value not of its column's kind goes through _converter, which
+# converts only what is exact and stops the copy on the rest.)
 KINDS: dict[str, tuple[type, str]] = {
     "bigint": (int, "integer"), "integer": (int, "integer"), "smallint": (int, "integer"),
     "double precision": (float, "real"), "real": (float, "real"),
