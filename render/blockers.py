@@ -18,15 +18,12 @@ crossed out, on the square's edge.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import struct
 import threading
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from types import ModuleType
 
 from PIL import Image, ImageDraw
 
@@ -36,7 +33,6 @@ from engine.blockers.view import BlockersLast, BlockersView, TileView
 from render import common
 from render.common import (
     BLUE,
-    DEFLATE,
     EXACT,
     FAINT,
     FELT_CENTRE,
@@ -52,6 +48,7 @@ from render.common import (
     VERMILLION,
     WHITE,
     YELLOW,
+    Band,
     Box,
     Canvas,
     Colour,
@@ -79,7 +76,10 @@ from render.common import (
     star_points,
     text_label,
     text_width,
+    zlib_stream,
 )
+from render.common import deflate_band as _deflate
+from render.common import png_chunk as _chunk
 
 # --- the game's facts (from the engine, never copied) ------------------------------------------------
 COLUMNS = "".join(NUMBERS)
@@ -998,20 +998,7 @@ def _card_drawing(img: Surface, box: Box, view: BlockersView, seat: int, name: s
 
 
 # --- bands: the picture deflated in strips of rows, each kept by what it shows ----------------------------------
-_zlib: ModuleType = importlib.import_module("isal.isal_zlib") if DEFLATE == "isal_zlib" else zlib
-ADLER = 65521  # Adler-32's modulus
 
-
-@dataclass(frozen=True)
-class Band:
-    """Rows of a picture deflated on their own (a raw deflate stream ended by a sync flush, so that bands follow one
-    another in one zlib stream), with the Adler-32 and the length of the rows' bytes (each row after its filter
-    byte)."""
-
-    data: bytes
-    adler: int
-    length: int
-    texts: tuple[Drawn, ...] | None = None  # a part's: the texts it sets, if a recorder was open when it was drawn
 
 
 def _bands() -> Kept[tuple[object, ...], Band]:
@@ -1024,31 +1011,8 @@ def _bands() -> Kept[tuple[object, ...], Band]:
 _BANDS = _bands()
 
 
-def _deflate(rows: memoryview | bytes, texts: tuple[Drawn, ...] | None = None) -> Band:
-    packer = _zlib.compressobj(1, _zlib.DEFLATED, -15)
-    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows), texts)
 
 
-def _adler_after(first: int, second: int, length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from theirs and the second's length (zlib's
-    ``adler32_combine``)."""
-    rem = length % ADLER
-    low = ((first & 0xFFFF) + (second & 0xFFFF) + ADLER - 1) % ADLER
-    high = ((first >> 16) + (second >> 16) + rem * ((first & 0xFFFF) + ADLER - 1)) % ADLER
-    return (high << 16) | low
-
-
-def _zlib_stream(bands: Sequence[Band]) -> bytes:
-    """One zlib stream of the bands' rows, in order: a header, the bands' deflated data, an empty final block and the
-    Adler-32 of them all."""
-    adler = 1
-    for band in bands:
-        adler = _adler_after(adler, band.adler, band.length)
-    return b"".join((b"\x78\x01", *(band.data for band in bands), b"\x03\x00", struct.pack(">I", adler)))
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _zlib.crc32(data, _zlib.crc32(kind)))
 
 
 Shape = tuple[int, bool, bool]  # seats, advanced, private: one layout
@@ -1151,7 +1115,7 @@ class BandCanvas(Canvas):
                 if key is not None:
                     _BANDS.put(key, band)
             bands.append(band)
-        return _png_head(self.shape) + _chunk(b"IDAT", _zlib_stream(bands)) + _chunk(b"IEND", b"")
+        return _png_head(self.shape) + _chunk(b"IDAT", zlib_stream(bands)) + _chunk(b"IEND", b"")
 
 
 _IDLE: dict[Shape, list[BandCanvas]] = {}  # canvases not drawing, by layout (two at most each)

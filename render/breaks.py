@@ -16,14 +16,11 @@ The discard pile is face down: it shows how many cards it holds, and to a player
 
 from __future__ import annotations
 
-import importlib
 import struct
 import threading
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
-from types import ModuleType
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -33,7 +30,6 @@ from engine.breaks.view import BreaksOptions, BreaksView
 from render.common import (
     BLUE,
     CARD_EDGE,
-    DEFLATE,
     EXACT,
     FAINT,
     FELT_CENTRE,
@@ -48,6 +44,7 @@ from render.common import (
     VERMILLION,
     WHITE,
     YELLOW,
+    Band,
     Box,
     Canvas,
     Colour,
@@ -72,7 +69,10 @@ from render.common import (
     shape_sprite,
     text_label,
     text_width,
+    zlib_stream,
 )
+from render.common import deflate_band as _deflate
+from render.common import png_chunk as _chunk
 
 MAX_FAN = 4  # a slot holds at most four cards between turns; more would be squeezed into the same height
 
@@ -908,38 +908,11 @@ FANS_BYTES = 4 << 20  # the fans of cards kept as drawn, in bytes of pixels (17�
 BANDS_BYTES = 16 << 20  # the bands kept deflated, in bytes (a row of panels 9–20 KB, the piles' strip 5–9 KB): the
 # bands of the pictures of the last ~300 moves of any tables (at 200 tables, a table's next move comes ~200 moves later:
 # with 6 MB, bench's mix of 200 tables drew a picture in 1.38 ms of CPU on average, with 16 MB in 1.11, 32 MB 1.02)
-_zlib: ModuleType = importlib.import_module("isal.isal_zlib") if DEFLATE == "isal_zlib" else zlib
-ADLER = 65521  # Adler-32's modulus
 ROW = W + 1  # a PNG row: its filter byte (0, none) and its pixels
 
 
-@dataclass(frozen=True)
-class Band:
-    """Rows of a picture deflated on their own (a raw deflate stream ended by a sync flush, so that bands follow one
-    another in one zlib stream), with the Adler-32 and the length of the rows' bytes (each row after its filter
-    byte)."""
-
-    data: bytes
-    adler: int
-    length: int
 
 
-def _deflate(rows: memoryview | bytes) -> Band:
-    packer = _zlib.compressobj(1, _zlib.DEFLATED, -15)
-    return Band(packer.compress(rows) + packer.flush(_zlib.Z_SYNC_FLUSH), _zlib.adler32(rows), len(rows))
-
-
-def _adler_after(first: int, second: int, length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from theirs and the second's length (zlib's
-    ``adler32_combine``)."""
-    rem = length % ADLER
-    low = ((first & 0xFFFF) + (second & 0xFFFF) + ADLER - 1) % ADLER
-    high = ((first >> 16) + (second >> 16) + rem * ((first & 0xFFFF) + ADLER - 1)) % ADLER
-    return (high << 16) | low
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _zlib.crc32(data, _zlib.crc32(kind)))
 
 
 def _parts() -> Kept[tuple[object, ...], Image.Image]:
@@ -1158,11 +1131,7 @@ def _render_kept(view: BreaksView, names: Sequence[str]) -> bytes:
     finally:
         if canvas is not None:
             _release(canvas)
-    adler = 1
-    for band in bands:
-        adler = _adler_after(adler, band.adler, band.length)
-    stream = b"".join((b"\x78\x01", *(band.data for band in bands), b"\x03\x00", struct.pack(">I", adler)))
-    return _png_head(layout) + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+    return _png_head(layout) + _chunk(b"IDAT", zlib_stream(bands)) + _chunk(b"IEND", b"")
 
 
 def render(view: BreaksView, names: Sequence[str]) -> bytes:

@@ -1301,6 +1301,53 @@ def _chunk(kind: bytes, data: bytes | memoryview) -> bytes:
     return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", crc)))
 
 
+def png_chunk(kind: bytes, data: bytes | memoryview) -> bytes:
+    """One chunk of a PNG file: its length, kind, data and CRC."""
+    return _chunk(kind, data)
+
+
+# A picture may be deflated in bands of whole rows (Breaks, Blockers!), each band on its own and kept by what it shows,
+# so that a band shown a moment before is neither drawn nor deflated again; the bands follow one another in one zlib
+# stream (:func:`zlib_stream`).
+ADLER = 65521  # Adler-32's modulus
+
+
+@dataclass(frozen=True)
+class Band:
+    """Rows of a picture deflated on their own (a raw deflate stream ended by a sync flush, so that bands follow one
+    another in one zlib stream), with the Adler-32 and the length of the rows' bytes (each row after its filter
+    byte); ``texts``: the texts its rows set, for a renderer that records them (Blockers!' parts)."""
+
+    data: bytes
+    adler: int
+    length: int
+    texts: tuple[Drawn, ...] | None = None
+
+
+def deflate_band(rows: memoryview | bytes, texts: tuple[Drawn, ...] | None = None) -> Band:
+    """``rows`` deflated as one band (level 1)."""
+    packer = _deflate.compressobj(1, _deflate.DEFLATED, -15)
+    return Band(packer.compress(rows) + packer.flush(_deflate.Z_SYNC_FLUSH), _deflate.adler32(rows), len(rows), texts)
+
+
+def adler_after(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs and the second's length (zlib's
+    ``adler32_combine``)."""
+    rem = length % ADLER
+    low = ((first & 0xFFFF) + (second & 0xFFFF) + ADLER - 1) % ADLER
+    high = ((first >> 16) + (second >> 16) + rem * ((first & 0xFFFF) + ADLER - 1)) % ADLER
+    return (high << 16) | low
+
+
+def zlib_stream(bands: Sequence[Band]) -> bytes:
+    """One zlib stream of the bands' rows, in order: a header, the bands' deflated data, an empty final block and the
+    Adler-32 of them all."""
+    adler = 1
+    for band in bands:
+        adler = adler_after(adler, band.adler, band.length)
+    return b"".join((b"\x78\x01", *(band.data for band in bands), b"\x03\x00", struct.pack(">I", adler)))
+
+
 def _png_rows(background: Image.Image) -> Image.Image:
     """A copy of ``background`` (a "P" picture) whose pixels lie in a buffer laid out as a PNG's rows, each after
     its filter byte (0: none), for :func:`encode_png` to deflate as it is: no copy of the picture to add the filter

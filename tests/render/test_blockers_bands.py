@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from engine.rng import Rng
-from render import blockers
+from render import blockers, common
 from tables.catalog import default_catalog
 
 NAMES = ["Alice", "Bob", "Carmen", "Dmitri", "Eun-ji"]
@@ -98,11 +98,12 @@ def test_the_stream_is_the_canvas_pixels(private: bool, monkeypatch: pytest.Monk
 
 
 def test_adler_of_bands_one_after_another() -> None:
+    """render.common's Adler-32 of two byte strings from theirs (the bands of Blockers! and Breaks)."""
     rnd = random.Random(3)
     for _ in range(200):
         a = rnd.randbytes(rnd.choice([0, 1, 7, 5552, 65521, 70000, 200_000]))
         b = bytes([rnd.choice([0, 255])]) * rnd.choice([0, 1, 65520, 65521, 65522, 300_000])
-        assert blockers._adler_after(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+        assert common.adler_after(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
 
 
 def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(monkeypatch: pytest.MonkeyPatch

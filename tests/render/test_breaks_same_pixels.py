@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import random
 import struct
 import sys
 import zlib
@@ -204,16 +203,6 @@ def test_kept_bands_make_the_bytes_of_a_picture_drawn_from_nothing(seats: int, m
         assert len(rows) == (width + 1) * height and all(rows[y * (width + 1)] == 0 for y in range(height))
         pixels = Image.open(io.BytesIO(breaks.render_whole(view, names))).tobytes()
         assert b"".join(rows[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)) == pixels
-
-
-def test_adler_of_bands_one_after_another() -> None:
-    from render import breaks
-
-    rnd = random.Random(3)
-    for _ in range(200):
-        a = rnd.randbytes(rnd.choice([0, 1, 7, 5552, 65521, 70000, 200_000]))
-        b = bytes([rnd.choice([0, 255])]) * rnd.choice([0, 1, 65520, 65521, 65522, 300_000])
-        assert breaks._adler_after(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
 
 
 def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(monkeypatch: pytest.MonkeyPatch
