@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import socket
 import struct
 import threading
@@ -107,6 +108,7 @@ _HEAD = struct.Struct("!I")  # a message's length, before its pickled bytes (eac
 def _serve(sock: socket.socket) -> None:
     """A worker's life: load the renderers, then answer each question as it comes, in order, until the bot's end of
     the socket closes. A question is ``(function, args)``; its answer ``(True, result)`` or ``(False, exception)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the bot stops its workers itself
     load_renderers()
     questions = sock.makefile("rb")
     while True:
@@ -138,10 +140,6 @@ class _Worker:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         ours, theirs = socket.socketpair()
-        self.process = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(theirs,), name="blockhouse render worker", daemon=True)
-        self.process.start()
-        theirs.close()
         ours.setblocking(False)
         self.sock = ours
         self.fd = ours.fileno()
@@ -151,7 +149,18 @@ class _Worker:
         self.gone = False
         self.idle = threading.Event()  # set while no question waits (a closing pool waits for it from a thread)
         self.idle.set()
-        loop.add_reader(self.fd, self._readable)
+        try:  # (before the process starts: a loop that cannot watch a socket, Windows' proactor, starts none)
+            loop.add_reader(self.fd, self._readable)
+            self.process = multiprocessing.get_context("spawn").Process(
+                target=_serve, args=(theirs,), name="blockhouse render worker", daemon=True)
+            self.process.start()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                loop.remove_reader(self.fd)
+            ours.close()
+            raise
+        finally:
+            theirs.close()
 
     def ask(self, function: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
         """Send a question (in the loop's thread); its answer's future."""
@@ -206,8 +215,11 @@ class _Worker:
                 break
             body = bytes(memoryview(self._in)[_HEAD.size:_HEAD.size + size])
             del self._in[:_HEAD.size + size]
-            ok, value = pickle.loads(body)
-            answer = self.waiting.popleft()
+            answer = self.waiting.popleft()  # (first: an answer that does not unpickle is still this question's)
+            try:
+                ok, value = pickle.loads(body)
+            except Exception as err:
+                ok, value = False, RuntimeError(f"a render worker's answer did not unpickle: {err!r}")
             if answer.done():  # (its asker was cancelled)
                 pass
             elif ok:
@@ -228,7 +240,7 @@ class _Worker:
         self.sock.close()
         while self.waiting:
             answer = self.waiting.popleft()
-            if not answer.done():
+            if not answer.done() and not self.loop.is_closed():  # (a closed loop's futures wait for no one)
                 answer.set_exception(error)
         self.idle.set()
 
@@ -274,6 +286,7 @@ class RenderPool:
         self._slots: list[_Worker] = []
         self._lock = threading.Lock()
         self._closed = False
+        self.unsupported = False  # the event loop cannot watch a worker's socket: pictures are drawn in threads
 
     def _live(self) -> list[_Worker]:
         """The workers, in this loop's thread: started up to :attr:`workers`, a dead one replaced; workers made for
@@ -288,10 +301,12 @@ class RenderPool:
                 self._slots.append(_Worker(loop))
             live = list(self._slots)
         for worker in old:
-            worker.stop()
-            if worker.process.is_alive():
-                worker.process.kill()
-            worker.process.join(0)  # (reaped now if it ended; else by multiprocessing later)
+            try:
+                worker.stop()
+            finally:
+                if worker.process.is_alive():
+                    worker.process.kill()
+                worker.process.join(0)  # (reaped now if it ended; else by multiprocessing later)
         return live
 
     async def ask(self, function: Callable[..., Any], *args: Any) -> Any:
@@ -381,6 +396,10 @@ async def render(key: str, render: Callable[[Any, Sequence[str]], bytes], view: 
     """The PNG of ``view`` by ``render``, the renderer of game ``key``: in ``pool`` (by default the shared one) when
     there is one and ``render`` is the platform's own, else in a thread of this process."""
     pool = pool if pool is not None else shared()
-    if pool is not None and _platform_renderer(key, render):
-        return await pool.render(key, view, names)
+    if pool is not None and not pool.unsupported and _platform_renderer(key, render):
+        try:
+            return await pool.render(key, view, names)
+        except NotImplementedError:  # an event loop that cannot watch a socket (Windows' proactor)
+            pool.unsupported = True
+            log.warning("this event loop cannot watch the render workers' sockets: pictures are drawn in threads")
     return await asyncio.to_thread(render, view, names)

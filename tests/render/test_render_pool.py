@@ -86,6 +86,51 @@ async def test_a_worker_killed_while_drawing_fails_its_pictures_once(pool: rende
     assert await pool.ask(os.getpid) not in (pid, os.getpid())
 
 
+class Picky(Exception):
+    """An exception that pickles but does not unpickle (its ``__init__`` wants two arguments, its args hold one)."""
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__(a)
+
+
+def raise_picky() -> None:
+    raise Picky("a", "b")
+
+
+async def test_an_answer_that_does_not_unpickle_fails_its_own_asker_only(pool: renderer.RenderPool) -> None:
+    """Every answer still goes to its own asker after one that could not be read."""
+    picky = asyncio.ensure_future(pool.ask(raise_picky))
+    second = asyncio.ensure_future(pool.ask(str, "B"))
+    third = asyncio.ensure_future(pool.ask(str, "C"))
+    with pytest.raises(RuntimeError, match="did not unpickle"):
+        await picky
+    assert [await second, await third] == ["B", "C"]
+
+
+async def test_a_cancelled_asker_leaves_the_next_answers_to_their_askers(pool: renderer.RenderPool) -> None:
+    slow = asyncio.ensure_future(pool.ask(time.sleep, 0.2))
+    after = asyncio.ensure_future(pool.ask(str, "after"))
+    await asyncio.sleep(0)
+    slow.cancel()
+    assert await after == "after"
+    assert await pool.ask(str, "next") == "next"
+
+
+async def test_a_loop_that_cannot_watch_sockets_draws_in_threads(pool: renderer.RenderPool,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows' proactor loop has no add_reader: no worker is started, and pictures are drawn in threads."""
+    loop = asyncio.get_running_loop()
+
+    def no_readers(*args: Any) -> None:
+        raise NotImplementedError
+
+    monkeypatch.setattr(loop, "add_reader", no_readers)
+    entry = CATALOG.entry("breaks")
+    view = some_views("breaks", 2, 1)[0]
+    assert await renderer.render("breaks", entry.render, view, NAMES, pool=pool) == entry.render(view, NAMES)
+    assert pool.unsupported and pool.pids() == []
+
+
 async def test_a_renderer_of_its_own_draws_in_a_thread(pool: renderer.RenderPool) -> None:
     seen: list[int] = []
 
