@@ -233,7 +233,7 @@ def main() -> int:
         print(f"blockhouse: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    log.info("database: %s", database_path(settings))  # before connecting: said even when Discord can't be reached
+    log.info("database: %s", shown(database_path(settings)))  # before connecting (even when Discord is unreachable)
     if settings.discord_api:  # a Discord double (benches, tests): its REST routes, and its gateway for the websocket
         discord.http.Route.BASE = f"{settings.discord_api}/api/v10"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(

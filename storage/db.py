@@ -339,7 +339,7 @@ class Database:
                     await run(self._conn, "SELECT pg_advisory_xact_lock(?)", (WRITER_LOCK,))
                 yield self._conn
             except BaseException:
-                await run(self._conn, "ROLLBACK")
+                await rollback(self._conn)  # (none to roll back on a connection PostgreSQL dropped: the error stands)
                 raise
             else:
                 await run(self._conn, "COMMIT")
@@ -755,13 +755,14 @@ class Database:
 
     async def archives_due(self, now: float, limit: int = 100) -> list[tuple[int, int]]:
         """(table, channel) of finished games whose thread is due to be archived, and clears them."""
+        # one statement, which claims what it returns: two processes never both archive a thread (PostgreSQL checks
+        # archive_at again on each row it locks)
         found = (await self._write([
-            Step("SELECT id, channel_id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY id "
-                 "LIMIT ?", (now, limit), fetch=True),
-            Step("UPDATE tables SET archive_at = NULL WHERE id IN (SELECT id FROM tables WHERE archive_at IS NOT "
-                 "NULL AND archive_at <= ? ORDER BY id LIMIT ?)", (now, limit)),
+            Step("UPDATE tables SET archive_at = NULL WHERE archive_at IS NOT NULL AND archive_at <= ? AND id IN "
+                 "(SELECT id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY id LIMIT ?) "
+                 "RETURNING id, channel_id", (now, now, limit), fetch=True),
         ]))[0]
-        return [(r["id"], r["channel_id"]) for r in found]
+        return sorted((r["id"], r["channel_id"]) for r in found)
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         """Games whose turn deadline has passed, the most overdue first (an indexed query)."""

@@ -34,6 +34,7 @@ loads it (~4 MB and ~35 ms of CPU at start-up).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -223,29 +224,69 @@ class _Executing:
             await self._cursor.close()
 
 
+COMMAND_TIMEOUT = 30.0  # seconds a statement may take before it fails (a half-open connection hangs no request)
+SERVER_SETTINGS = {
+    "idle_in_transaction_session_timeout": "60000",  # ms: a session stuck inside a transaction lets its locks go
+    "lock_timeout": "30000",  # ms: waiting for a row or the writer lock fails rather than hangs
+}
+
+
+async def _open(url: str) -> Any:
+    """A new asyncpg connection to ``url``."""
+    return await _driver().connect(url, statement_cache_size=STATEMENT_CACHE, command_timeout=COMMAND_TIMEOUT,
+                                   server_settings=SERVER_SETTINGS)
+
+
 class PgConnection:
     """One asyncpg connection that speaks as storage's aiosqlite connection does (see the module's docstring)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, url: str = "") -> None:
         self.raw = conn  # an asyncpg.Connection
+        self.url = url  # where to connect again when the server or the network dropped the connection
+        self.in_tx = False  # a transaction was begun on ``raw`` and not yet ended
         self._refused: type[Exception] = _driver().IntegrityConstraintViolationError
 
     @classmethod
     async def connect(cls, url: str) -> PgConnection:
-        return cls(await _driver().connect(url, statement_cache_size=STATEMENT_CACHE))
+        return cls(await _open(url), url)
+
+    async def _ready(self) -> None:
+        """A connection the server or the network dropped (a restart, a failover, an idle timeout) is made again
+        before the next statement, outside a transaction; inside one, the transaction is lost: raised (its request
+        fails, the next one connects again)."""
+        if not self.raw.is_closed():
+            return
+        if self.in_tx:
+            self.in_tx = False
+            raise _driver().InterfaceError("the connection to PostgreSQL was lost during a transaction")
+        if not self.url:
+            return
+        self.raw = await _open(self.url)
 
     async def _run(self, sql: str, args: Sequence[Any]) -> tuple[list[Record], int]:
         """One statement (translated), in one round trip: its rows and the rows it changed. (asyncpg's public calls
         give either the rows or the command tag; its ``_execute`` gives both, as ``fetch`` and ``execute`` use it:
         pinned with asyncpg in requirements.txt.)"""
+        await self._ready()
+        query = query_sql(sql)
         try:
-            rows, status, _ = await self.raw._execute(query_sql(sql), tuple(args), 0, None, return_status=True)
+            rows, status, _ = await self.raw._execute(query, tuple(args), 0, None, return_status=True)
         except self._refused as err:
             raise Refused(str(err)) from err
+        self._follow(query)
         return rows, _count(status)
+
+    def _follow(self, query: str) -> None:
+        """Whether a transaction is open now, after ``query`` ran."""
+        word = query.lstrip()[:8].upper()
+        if word.startswith("BEGIN"):
+            self.in_tx = True
+        elif word.startswith(("COMMIT", "ROLLBACK", "END")):
+            self.in_tx = False
 
     async def _many(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         """One statement for each row of arguments (asyncpg sends them in one go)."""
+        await self._ready()
         try:
             await self.raw.executemany(query_sql(sql), [tuple(r) for r in rows])
         except self._refused as err:
@@ -268,14 +309,17 @@ class PgConnection:
         return self.raw.is_in_transaction()
 
     async def rollback(self) -> None:
-        if self.raw.is_in_transaction():
+        self.in_tx = False
+        if not self.raw.is_closed() and self.raw.is_in_transaction():
             await self.raw.execute("ROLLBACK")
 
     async def steps(self, todo: Sequence[Step], begin: bool, commit: bool) -> list[list[Record]]:
         """:func:`storage.sql.steps` on PostgreSQL: the same loop, each statement one round trip (asyncpg runs one
         statement per message exchange), the guards checked on the command tag's count."""
         if begin:
+            await self._ready()
             await self.raw.execute("BEGIN")
+            self.in_tx = True
         try:
             out: list[list[Record]] = []
             for step in todo:
@@ -292,9 +336,13 @@ class PgConnection:
                 out.append(rows)
             if commit:
                 await self.raw.execute("COMMIT")
+                self.in_tx = False
         except BaseException:
-            if (begin or commit) and self.raw.is_in_transaction():
-                await self.raw.execute("ROLLBACK")
+            if begin or commit:
+                self.in_tx = False
+                if not self.raw.is_closed() and self.raw.is_in_transaction():
+                    with contextlib.suppress(Exception):  # (the first error is the one to tell)
+                        await self.raw.execute("ROLLBACK")
             raise
         return out
 

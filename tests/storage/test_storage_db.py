@@ -4,6 +4,7 @@ both): migrations, WAL, the one-open-table rule and versioned writes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -369,6 +370,40 @@ async def test_closing_a_connection_the_server_dropped_is_quiet(db: Database, pa
         await other.close()
     await db.close()
     await db.close()  # twice: harmless
+
+
+async def test_a_connection_the_server_dropped_is_made_again_for_the_next_request(db: Database, path: str,
+                                                                                    backend: str) -> None:
+    """PostgreSQL restarted, failed over, or an idle connection cut: the request that finds the connection gone fails,
+    and the next one connects again (a move committed before is there); SQLite has no server to lose."""
+    tid = await active_table(db)
+    before = await table(db, tid)
+    if backend == "postgresql":
+        pid = (await db._conn.execute_fetchall("SELECT pg_backend_pid() AS pid"))[0]["pid"]
+        assert raw(path, "SELECT pg_terminate_backend(?)", (pid,)) == [(True,)]
+        with contextlib.suppress(Exception):  # (the request that finds it gone, if the driver had not noticed yet)
+            await db.get_table(tid)
+    again = await table(db, tid)
+    assert (again.version, again.state) == (before.version, before.state)
+    played = await db.record_moves(tid, again.version, [(1, 0, "draw", ["Ann drew."])], STATE, 2.0)
+    assert played.version == again.version + 1
+    if backend == "postgresql":
+        assert (await db._conn.execute_fetchall("SELECT pg_backend_pid() AS pid"))[0]["pid"] != pid
+
+
+async def test_threads_due_to_archive_are_claimed_by_one_connection_only(db: Database, path: str) -> None:
+    """Two processes asking at once which threads are due to be archived: each thread goes to one of them."""
+    ids = [await new_table(db, channel=CHANNEL + 10 + i) for i in range(3)]
+    for tid in ids:
+        await db.archive_later(tid, 0.0)
+    other = await Database.open(path)
+    try:
+        got = await asyncio.gather(db.archives_due(1e12), other.archives_due(1e12))
+        claimed = [tid for answer in got for tid, _ in answer]
+        assert sorted(claimed) == sorted(ids), got  # each once
+        assert await db.archives_due(1e12) == [] and await other.archives_due(1e12) == []
+    finally:
+        await other.close()
 
 
 async def test_concurrent_writers_with_the_same_version_exactly_one_wins(db: Database, path: str) -> None:
