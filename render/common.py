@@ -640,12 +640,8 @@ class Glyphs:
             elif rel:
                 self._set(img, text, start, rel, right, y, under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
-        total = self.width(text)
-        if anchor == "m":
-            x -= total / 2
-        elif anchor == "r":
-            x -= total
-        left = x
+        left, total = self._start(text, x, anchor)
+        x = left
         if not self._by_glyph(text):
             _string_label(text, self.size, self.fill, self.bold).paste(img, (x, y), under=under)
             return (round(left), round(y) - half, round(left + total), round(y) + half)
@@ -657,16 +653,21 @@ class Glyphs:
             x += advance[c]
         return (round(left), round(y) - half, round(left + total), round(y) + half)
 
+    def _start(self, text: str, x: float, anchor: str) -> tuple[float, float]:
+        """Where ``text`` set at ``x`` by ``anchor`` ("l", "m" or "r") begins, and its advance."""
+        total = self.width(text)
+        if anchor == "m":
+            return x - total / 2, total
+        if anchor == "r":
+            return x - total, total
+        return x, total
+
     def _place(self, text: str, x: float, anchor: str) -> tuple[float, float, int, tuple[int, ...] | None, int]:
         """Where :meth:`paste` sets ``text`` on a canvas at ``x`` by ``anchor``: (its left, its advance, its first
         glyph's left edge, every glyph's left edge from that one, the end of its last pixels); the edges None when
         the text is set as a whole string, empty when it shows no glyph."""
-        total = self.width(text)
-        if anchor == "m":
-            x -= total / 2
-        elif anchor == "r":
-            x -= total
-        left = x
+        left, total = self._start(text, x, anchor)
+        x = left
         if not self._by_glyph(text):
             return (left, total, 0, None, 0)
         sprites, advance, wide = self._sprites, self._advance, self._wide

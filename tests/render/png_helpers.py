@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 
 from PIL import Image
 
@@ -16,3 +18,17 @@ def decode(png: bytes, rgb: bool = True) -> Image.Image:
     assert img.format == "PNG"
     img.load()
     return img.convert("RGB") if rgb else img
+
+
+def idat(png: bytes) -> bytes:
+    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    at, data = 8, b""
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        body = png[at + 8:at + 8 + length]
+        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(body, zlib.crc32(kind))
+        if kind == b"IDAT":
+            data += body
+        at += 12 + length
+    return data

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import struct
 import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +19,7 @@ from PIL import Image
 from engine.rng import Rng
 from render import blockers, common
 from tables.catalog import default_catalog
+from tests.render.png_helpers import idat
 
 NAMES = ["Alice", "Bob", "Carmen", "Dmitri", "Eun-ji"]
 
@@ -43,20 +43,6 @@ def forget_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(blockers, "_PARTS", blockers._parts())
     monkeypatch.setattr(blockers, "_BANDS", blockers._bands())
     monkeypatch.setattr(blockers, "_IDLE", {})
-
-
-def idat(png: bytes) -> bytes:
-    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    at, data = 8, b""
-    while at < len(png):
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        body = png[at + 8:at + 8 + length]
-        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(body, zlib.crc32(kind))
-        if kind == b"IDAT":
-            data += body
-        at += 12 + length
-    return data
 
 
 @pytest.mark.parametrize(("seats", "mode"), [(2, "advanced"), (3, "basic"), (5, "basic")])

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import struct
 import sys
 import zlib
 from collections import Counter
@@ -29,6 +28,7 @@ from PIL import Image, ImageChops
 
 from engine.rng import Rng
 from tables.catalog import default_catalog
+from tests.render.png_helpers import idat
 
 FIXTURE = Path(__file__).with_name("breaks_pixels.json")
 OPTION_SETS: list[dict[str, Any]] = [
@@ -144,20 +144,6 @@ def forget_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(breaks, "_FANS", breaks._fans())
     monkeypatch.setattr(breaks, "_BANDS", breaks._bands())
     monkeypatch.setattr(breaks, "_IDLE", {})
-
-
-def idat(png: bytes) -> bytes:
-    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    at, data = 8, b""
-    while at < len(png):
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        body = png[at + 8:at + 8 + length]
-        assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(body, zlib.crc32(kind))
-        if kind == b"IDAT":
-            data += body
-        at += 12 + length
-    return data
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
