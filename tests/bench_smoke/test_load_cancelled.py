@@ -12,24 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from bench.load import Load, Seat, Table, Tally, Traffic, check_moves
-from engine.blocbybloc import BlocByBloc
 from tests.cogs.discord_helpers import components, last_board, move_select
-from tests.engine.test_blocbybloc_rules import W, blank, c, rig
+from tests.cogs.test_spent_messages import open_blocbybloc, reaction_roll_of_one, workers_in_the_park
 
 
 async def test_a_move_the_game_cancels_is_a_stored_move_its_member_was_told_of(simcord_env: Any) -> None:
-    game = BlocByBloc()
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("games")
     alice, bob = guild.add_member(simcord_env.create_user("alice")), guild.add_member(simcord_env.create_user("bob"))
     traffic = Traffic(simcord_env)
     traffic.install()
     try:
-        await alice.slash(channel, "game new", game="blocbybloc", options="city=beginner")
-        lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-        await bob.click(lobby, label="Join")
-        await alice.click(lobby, label="Start")
-        thread = channel.threads[0]
+        thread = await open_blocbybloc(alice, bob, channel)
         db = simcord_env.bot.db
         table_id = (await db.latest_table_in(thread.id)).id
         load = Load(simcord_env, simcord_env.bot, traffic, "blocbybloc", 2, 1, None, 0.0, 60.0)
@@ -45,25 +39,13 @@ async def test_a_move_the_game_cancels_is_a_stored_move_its_member_was_told_of(s
             return await seat._after(seat._answer(record, board_id), notation, record)
 
         # the Workers, two blocs in The Park (C4) with one cop, defeat it (two 6s to spend); the run's roll is 1
-        state = game.load((await db.get_table(table_id)).state)
-        while state.pending:  # every Faction Start where it goes by default
-            seat = next(iter(game.to_act(state)))
-            state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
-        state = blank(state, W, [6, 6])
-        state.cops[c("C4")], state.blocs[c("C4")][W] = 1, 2
-        state.attacked, state.run = {}, -1
-        row = await db.get_table(table_id)
-        await db.record_moves(table_id, row.version, [], game.dump(state), 0.0)
-        player = [alice, bob][state.controller[W]]
+        player = [alice, bob][await workers_in_the_park(db, table_id)]
         board = last_board(thread)
         res = await player.slash(thread, "move", move="defeat 6 C4")
         assert "Played: Defeat a cop in C4, die 6." in (res.response.content or "")
         await told_of(player, "defeat 6 C4", board.id)
         assert load.played[table_id] == [(player.id, "defeat 6 C4")] and load.tally.cancelled == 0
-        row = await db.get_table(table_id)
-        state = game.load(row.state)
-        rig(state, 1)
-        await db.record_moves(table_id, row.version, [], game.dump(state), 0.0)
+        await reaction_roll_of_one(db, table_id)
 
         # the move that closes the run, picked from the private menu as the bench's members pick: cancelled
         board = last_board(thread)

@@ -70,42 +70,67 @@ async def test_a_played_menu_speaks_of_a_picture_only_when_it_has_one(simcord_en
             assert embed.image.url or "picture" not in (embed.description or ""), embed.to_dict()
 
 
+async def open_blocbybloc(alice: Any, bob: Any, channel: Any) -> Any:
+    """A two-player Bloc by Bloc table on the beginner city, opened by ``alice`` and started; its thread."""
+    await alice.slash(channel, "game new", game="blocbybloc", options="city=beginner")
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    return channel.threads[0]
+
+
+async def workers_in_the_park(db: Any, table_id: int) -> int:
+    """Every Faction Start as it goes by default, then the Workers with two blocs in The Park (C4) and one cop there,
+    two 6s to spend, a new night's attacks; the seat that controls them."""
+    from engine.blocbybloc import BlocByBloc
+    from tests.engine.test_blocbybloc_rules import W, blank, c
+
+    game = BlocByBloc()
+    row = await db.get_table(table_id)
+    state = game.load(row.state)
+    while state.pending:  # every Faction Start where it goes by default
+        seat = next(iter(game.to_act(state)))
+        state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
+    state = blank(state, W, [6, 6])
+    state.cops[c("C4")], state.blocs[c("C4")][W] = 1, 2
+    state.attacked, state.run = {}, -1  # a new night's attacks (each bloc attacks once a night)
+    await db.record_moves(table_id, row.version, [], game.dump(state), 0.0)
+    return int(state.controller[W])
+
+
+async def reaction_roll_of_one(db: Any, table_id: int) -> None:
+    """The run's reaction roll will be 1 (a cop arrives)."""
+    from engine.blocbybloc import BlocByBloc
+    from tests.engine.test_blocbybloc_rules import rig
+
+    game = BlocByBloc()
+    row = await db.get_table(table_id)
+    state = game.load(row.state)
+    rig(state, 1)
+    await db.record_moves(table_id, row.version, [], game.dump(state), 0.0)
+
+
 async def test_a_move_the_game_cancels_says_not_played(simcord_env: Any) -> None:
     """Bloc by Bloc: an attack opens a run that closes with a reaction roll before the next action; a roll of 1 sends
     a cop into the district, so blocs there may no longer leave and the move that set the roll off is cancelled
     ("nothing spent"). Typed or picked from the menu, the mover is told it was not played, never "Played"."""
     from engine.blocbybloc import BlocByBloc
-    from tests.engine.test_blocbybloc_rules import W, blank, c, rig
+    from tests.engine.test_blocbybloc_rules import W
 
     game = BlocByBloc()
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("games")
     alice, bob = guild.add_member(simcord_env.create_user("alice")), guild.add_member(simcord_env.create_user("bob"))
-    await alice.slash(channel, "game new", game="blocbybloc", options="city=beginner")
-    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-    await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Start")
-    thread = channel.threads[0]
+    thread = await open_blocbybloc(alice, bob, channel)
     db = simcord_env.bot.db
 
     async def workers_attack_then_roll_a_one() -> Any:
         """The Workers, two blocs in The Park (C4) with one cop, defeat it (two 6s to spend); the run's roll is 1."""
-        table = await db.latest_table_in(thread.id)
-        state = game.load(table.state)
-        while state.pending:  # every Faction Start where it goes by default
-            seat = next(iter(game.to_act(state)))
-            state, _ = game.apply(state, seat, game.parse_move(game.decision(state, seat).default or ""))
-        state = blank(state, W, [6, 6])
-        state.cops[c("C4")], state.blocs[c("C4")][W] = 1, 2
-        state.attacked, state.run = {}, -1  # a new night's attacks (each bloc attacks once a night)
-        await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
-        player = [alice, bob][state.controller[W]]
+        table_id = (await db.latest_table_in(thread.id)).id
+        player = [alice, bob][await workers_in_the_park(db, table_id)]
         res = await player.slash(thread, "move", move="defeat 6 C4")
         assert "Played: Defeat a cop in C4, die 6." in (res.response.content or "")
-        table = await db.latest_table_in(thread.id)
-        state = game.load(table.state)
-        rig(state, 1)
-        await db.record_moves(table.id, table.version, [], game.dump(state), 0.0)
+        await reaction_roll_of_one(db, table_id)
         return player
 
     cancelled = ("Not played: Move C4 → C3: 1 bloc, die 6 is no longer possible after the police reaction: "

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.rng import Rng
+from bench.render_pool import views
 from tables import renderer
 from tables.catalog import default_catalog
 from tests.render.png_helpers import decode
@@ -22,16 +22,8 @@ NAMES = ["Alice", "Bob", "Carmen"]
 
 
 def some_views(key: str, seats: int, count: int) -> list[Any]:
-    game = CATALOG.get(key)
-    assert game is not None
-    state = game.new_game(seats, {}, 3)
-    rng = Rng(3)
-    views = [game.view(state, None)]
-    while len(views) < count and game.to_act(state):
-        seat = min(game.to_act(state))
-        game.fast_apply(state, seat, game.sample_move(state, seat, rng))
-        views.append(game.view(state, None))
-    return views
+    """The public views of the first ``count`` positions of a seeded random game."""
+    return views(key, seats, count, 3)
 
 
 @pytest.fixture
