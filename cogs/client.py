@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.community import CommunityCog
-from cogs.controls import DYNAMIC_ITEMS, HANDLING, ExpiredAutocomplete
+from cogs.controls import HANDLING, ExpiredAutocomplete
 from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
@@ -136,7 +136,6 @@ class Blockhouse(commands.Bot):
         await self.add_cog(games)
         await self.add_cog(CommunityCog(self, games))
         await self.add_cog(TournamentCog(self, games))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         # the render workers start beside the connection to Discord, not at the first board (a spawned worker takes
         # ~0.5 s to import Pillow and the renderers)
         self._warming = asyncio.create_task(renderer.warm(), name="render workers warming")

@@ -112,6 +112,13 @@ class DynamicView(discord.ui.View):
     def timeout(self, value: float | None) -> None:
         """Ignored: see the class."""
 
+    def is_dispatchable(self) -> bool:
+        """False, so that discord.py keeps no record of a sent view and looks for no item of it on a click: every
+        click on a control of ours is run by ``GameCog.on_interaction`` from its custom id alone
+        (:func:`run_control`). discord.py would otherwise rebuild the clicked message's whole view to find the item
+        (``View.from_message``) and run it in a task of its own, on every click."""
+        return False
+
 
 async def _guard(interaction: discord.Interaction, work: Awaitable[None]) -> None:
     """Run a control's handler. Discord refusing one of its calls (a 429 or 500 after discord.py's retries, a
@@ -440,16 +447,17 @@ DYNAMIC_ITEMS = (LobbyButton, MoveButton, StepSelect, StepBack, PanelButton, Rem
                  HistoryButton, TournamentButton, LookButton)
 
 
-def known_control(custom_id: str) -> bool:
-    """Whether ``custom_id`` is one of the bot's controls, well formed (it matches a template)."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
-
-
-async def run_control(interaction: discord.Interaction, custom_id: str) -> None:
-    """Run the control ``custom_id`` names, built from the id alone (for a click discord.py would drop)."""
+def run_control(interaction: discord.Interaction, custom_id: str) -> Awaitable[None] | None:
+    """The control ``custom_id`` names, built from the id alone and run (awaitable); None when the id is not one of
+    the bot's controls, well formed (it matches no template)."""
     for factory in DYNAMIC_ITEMS:
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is not None:
-            item = await factory.from_custom_id(interaction, None, match)  # type: ignore[arg-type]
-            await item.callback(interaction)
-            return
+            return _run_item(factory, interaction, match)
+    return None
+
+
+async def _run_item(factory: type[discord.ui.DynamicItem[Any]], interaction: discord.Interaction,
+                    match: re.Match[str]) -> None:
+    item = await factory.from_custom_id(interaction, None, match)  # type: ignore[arg-type]
+    await item.callback(interaction)

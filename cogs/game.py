@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs import rest
 from cogs.controls import (
     OOPS,
     REFUSED,
@@ -27,7 +28,6 @@ from cogs.controls import (
     board_stamp,
     describe,
     expired,
-    known_control,
     last_word,
     note_expired,
     run_control,
@@ -43,6 +43,7 @@ from cogs.present import (
     quick_rules_kwargs,
     rules_embeds,
 )
+from cogs.rest import Posted
 from engine.base import GameError
 from engine.text import players
 from tables import Actor, Outcome, Post, Refusal, StaleButton, TableService
@@ -247,13 +248,13 @@ class GameCog(commands.Cog):
         if self.stop_at == "committed":
             return False
         shown = await self._edit_lobby(interaction, out) if out.lobby is not None else None
-        boards: list[tuple[int, discord.Message]] = []  # (table, message) of each board posted
+        boards: list[tuple[int, Posted]] = []  # (table, message) of each board posted
         posted = True
         for post in out.public:
             made = await self._post(out.channel_id, post, owed=out.owed)
             posted = posted and made is not False
             board_of = post.panel_table or post.rematch_table
-            if isinstance(made, discord.Message) and board_of is not None:
+            if isinstance(made, Posted) and board_of is not None:
                 boards.append((board_of, made))
         if self.stop_at == "posted":
             return posted
@@ -308,13 +309,13 @@ class GameCog(commands.Cog):
                 return None
         return channel  # type: ignore[return-value]
 
-    async def _post(self, channel_id: int | None, post: Post, owed: bool = False) -> discord.Message | bool:
+    async def _post(self, channel_id: int | None, post: Post, owed: bool = False) -> Posted | bool:
         """Post (or edit, for a turn's status) in the channel: the message posted, True for a status edited, False
         when it could not be posted. ``owed``: posted again from the outbox, so a board already in the channel
         (posted just before the process stopped) is taken as posted (and returned) rather than posted twice. A
         board's controls replace the previous board's once the outcome is delivered (:meth:`deliver`)."""
         channel = await self._channel(channel_id)
-        if channel is None:
+        if channel is None or channel_id is None:
             return False
         if post.status_of is not None and await self._edit_status(channel, post):
             return True
@@ -325,14 +326,14 @@ class GameCog(commands.Cog):
                 for i in _component_ids(m)))
             if there is not None:
                 log.info("table %s: its board of version %s is already in the channel", board_of, post.version)
-                return there
+                return Posted(there.channel, there.id)
         elif owed:  # a notice (a game cancelled): the same card among the latest messages
             there = await self._find(channel, lambda m: bool(m.embeds) and m.embeds[0].title == (post.title or None)
                                      and m.embeds[0].description == (post.description or None))
             if there is not None:
-                return there
+                return Posted(there.channel, there.id)
         try:
-            message = await channel.send(**message_kwargs(post))
+            message = Posted(channel, await rest.post(self.bot, channel_id, **message_kwargs(post)))
         except discord.HTTPException as err:  # what a move owes stays in the outbox and is posted later
             log.warning("could not post to channel %s: %s", channel_id, err)
             return False
@@ -428,7 +429,7 @@ class GameCog(commands.Cog):
         if existing is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             return False
         try:
-            await channel.get_partial_message(existing).edit(**message_kwargs(post))
+            await rest.edit(self.bot, channel.id, existing, **message_kwargs(post))
         except discord.HTTPException as err:
             log.info("could not edit status message %s: %s", existing, err)
             return False
@@ -443,7 +444,7 @@ class GameCog(commands.Cog):
         if previous is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             return
         try:
-            await channel.get_partial_message(previous).edit(view=None)
+            await rest.edit(self.bot, channel.id, previous, view=None)
         except discord.HTTPException as err:  # gone, or too old to edit: its buttons answer "from an earlier position"
             log.info("could not take the controls off board message %s: %s", previous, err)
 
@@ -459,7 +460,7 @@ class GameCog(commands.Cog):
             # the DM channel, kept by discord.py once opened: no user lookup (the bot has no member cache, so
             # get_user finds nobody and fetch_user was a REST call for every DM)
             channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(**message_kwargs(post, ephemeral=True))
+            await rest.post(self.bot, channel.id, **message_kwargs(post, ephemeral=True))
             delivered = True
         except discord.HTTPException:
             delivered = False
@@ -495,11 +496,11 @@ class GameCog(commands.Cog):
         try:
             if (interaction is not None and interaction.message is not None
                     and interaction.message.id == card.message_id):
-                await interaction.edit_original_response(**kwargs)
+                await rest.edit_original(interaction, **kwargs)
                 return True
             channel = await self._channel(card.message_channel_id)
             if isinstance(channel, (discord.TextChannel, discord.Thread)):
-                await channel.get_partial_message(card.message_id).edit(**kwargs)
+                await rest.edit(self.bot, channel.id, card.message_id, **kwargs)
         except discord.NotFound:
             log.info("the lobby message of table %s is gone", card.table_id)
         except discord.HTTPException:
@@ -529,21 +530,20 @@ class GameCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component id of ours that matches no control (forged, or from a version that made other ids) gets a
-        private answer instead of Discord's "This interaction failed"; the ones that match are the controls'."""
+        """Every click on a control of ours is run here, from its custom id (discord.py dispatches none of them:
+        ``DynamicView.is_dispatchable``), also when the id is no longer on the message (a second click landing after
+        the first one took the buttons off), so the player hears what happened ("the game has started", "that button
+        is from an earlier position"). An id of ours that matches no control (forged, or from a version that made
+        other ids) gets a private answer instead of Discord's "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Mapping[str, Any] = interaction.data or {}
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or not custom_id.startswith("bh:"):
             return
-        if known_control(custom_id):
-            if custom_id in _component_ids(interaction.message):
-                return  # discord.py runs it
-            # discord.py drops a control whose id is no longer on the message (a second click landing after the
-            # first one took the buttons off): run it anyway, so the player hears what happened ("the game has
-            # started", "that button is from an earlier position")
-            await run_control(interaction, custom_id)
+        control = run_control(interaction, custom_id)
+        if control is not None:
+            await control
             return
         log.info("unknown control %r from user %s in channel %s", custom_id[:100], interaction.user.id,
                  interaction.channel_id)
@@ -564,7 +564,7 @@ class GameCog(commands.Cog):
         if message is not None and (message.flags.ephemeral or interaction.guild_id is None):
             # The spent private menu (or preview, or the DM it came in) goes, and its card says what is true now;
             # its picture stays.
-            await interaction.edit_original_response(content=("✅ " if out.played else "↩️ ") + out.reply, view=None,
+            await rest.edit_original(interaction, content=("✅ " if out.played else "↩️ ") + out.reply, view=None,
                                                      embed=played_embed(message, out.played))
 
     async def on_step(self, interaction: discord.Interaction, table_id: int, version: int, path: str,
@@ -590,7 +590,7 @@ class GameCog(commands.Cog):
         if step.preview is not None:  # show the result first; Submit plays it
             kwargs = preview_kwargs(step.preview, table_id, version, encode_path(step.path[:-1]))
             if private:
-                await interaction.edit_original_response(**for_edit(kwargs))
+                await rest.edit_original(interaction, **for_edit(kwargs))
             else:
                 await self._private(interaction, "", **_without_content(kwargs))
             return
@@ -600,9 +600,9 @@ class GameCog(commands.Cog):
             out = await self._ask(interaction, self.service.hand(None, actor, table_id=table_id))
             if out is None or out.reply_post is None:
                 return
-            await interaction.edit_original_response(**{**edit_kwargs(out.reply_post), "view": view})
+            await rest.edit_original(interaction, **{**edit_kwargs(out.reply_post), "view": view})
         elif private:
-            await interaction.edit_original_response(view=view)
+            await rest.edit_original(interaction, view=view)
         else:
             await self._private(interaction, " › ".join(step.trail) or "Your move:", view=view)
 
