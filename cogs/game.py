@@ -217,7 +217,7 @@ class GameCog(commands.Cog):
 
     async def _private(self, interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
         try:
-            await interaction.followup.send(text[:2000] if text else None, ephemeral=True, **kwargs)  # type: ignore[arg-type]
+            await rest.followup(interaction, text[:2000] if text else None, ephemeral=True, **kwargs)
             return
         except discord.HTTPException as err:  # e.g. 10015: the interaction's token expired or the webhook is gone
             log.warning("could not answer %s of user %s privately: %s", describe(interaction), interaction.user.id,

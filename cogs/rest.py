@@ -53,3 +53,19 @@ async def edit_original(interaction: discord.Interaction, **kwargs: Any) -> None
         await async_context.get().edit_original_interaction_response(
             interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files)
+
+
+async def followup(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
+                   **kwargs: Any) -> None:
+    """``interaction.followup.send(content, ephemeral=..., **kwargs)``: another message answering the interaction
+    (through the interaction's webhook: the application's id and the interaction's token). An argument ``None`` is
+    left out."""
+    http = interaction.client.http
+    given = {key: value for key, value in kwargs.items() if value is not None}
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
+    with handle_message_parameters(content=content, flags=flags, previous_allowed_mentions=interaction.client.
+                                   allowed_mentions, **given) as params:
+        await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
+            thread_id=None, wait=True, with_components="view" in given)
