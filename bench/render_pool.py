@@ -67,7 +67,7 @@ async def measure(key: str, seats: int, workers: int, at_once: int, rounds: int,
                 "workers_ms": (cpu_of(pids) - kids) / count * 1000,
                 "wall_ms": (time.perf_counter() - wall) / count * 1000}
     finally:
-        pool.close()
+        await pool.aclose()
 
 
 def main() -> None:

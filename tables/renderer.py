@@ -19,8 +19,8 @@ game's key) go to the pool; a catalogue with a renderer of its own (a test's) dr
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
+import itertools
 import logging
 import multiprocessing
 import os
@@ -102,20 +102,73 @@ class WorkerDied(RuntimeError):
     """A render worker ended with pictures asked of it (killed, or it crashed): they are asked once more."""
 
 
-_HEAD = struct.Struct("!I")  # a message's length, before its pickled bytes (each way)
+# Each frame, either way, is a head (the length of its pickled bytes, and the number of the question it is about)
+# and those bytes. From the bot: a question, ``(function, args)`` pickled; or, with no bytes (length 0), "cancel
+# question n": its asker no longer wants it. From a worker: the answer to question n, ``(True, result)`` or
+# ``(False, exception)``.
+_HEAD = struct.Struct("!IQ")
+_CHUNK = 1 << 18  # bytes read from a socket at most at once
+
+
+class _Questions:
+    """A worker's end of the socket: the questions asked and not yet answered, in order, less those cancelled."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.waiting: dict[int, bytes] = {}  # question number -> its pickled (function, args), oldest first
+        self._in = bytearray()
+        self._chunk = memoryview(bytearray(_CHUNK))  # (read into: no new buffer of its size for each read)
+        self.closed = False  # the bot closed its end
+
+    def _take(self, flags: int = 0) -> None:
+        """Read what the socket holds (``flags``: ``MSG_DONTWAIT``, without waiting) and take the frames come whole."""
+        got = self.sock.recv_into(self._chunk, 0, flags)
+        if not got:
+            self.closed = True
+            return
+        self._in += self._chunk[:got]
+        at = 0
+        while len(self._in) - at >= _HEAD.size:
+            size, number = _HEAD.unpack_from(self._in, at)
+            if len(self._in) - at - _HEAD.size < size:
+                break
+            if size:
+                self.waiting[number] = bytes(memoryview(self._in)[at + _HEAD.size:at + _HEAD.size + size])
+            else:  # cancelled (not there if it was answered already)
+                self.waiting.pop(number, None)
+            at += _HEAD.size + size
+        del self._in[:at]
+
+    def next(self) -> tuple[int, bytes] | None:
+        """The oldest question still wanted (None: the bot closed its end). What has already come is read first,
+        without waiting, so that a question cancelled meanwhile is not answered; with nothing waiting, this waits."""
+        while not self.closed:
+            try:  # (everything already on the socket)
+                self._take(socket.MSG_DONTWAIT)
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                self.closed = True
+                break
+            if self.waiting:
+                number = next(iter(self.waiting))
+                return number, self.waiting.pop(number)
+            try:
+                self._take()
+            except OSError:
+                self.closed = True
+        return None
 
 
 def _serve(sock: socket.socket) -> None:
     """A worker's life: load the renderers, then answer each question as it comes, in order, until the bot's end of
-    the socket closes. A question is ``(function, args)``; its answer ``(True, result)`` or ``(False, exception)``."""
+    the socket closes; a question cancelled before the worker comes to it is skipped (it is not answered)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the bot stops its workers itself
     load_renderers()
-    questions = sock.makefile("rb")
-    while True:
-        head = questions.read(_HEAD.size)
-        if len(head) < _HEAD.size:
-            return  # the bot closed its end: stop
-        body = questions.read(_HEAD.unpack(head)[0])
+    questions = _Questions(sock)
+    while (question := questions.next()) is not None:
+        number, body = question
         try:
             function, args = pickle.loads(body)
             answer: tuple[bool, Any] = (True, function(*args))
@@ -126,16 +179,17 @@ def _serve(sock: socket.socket) -> None:
         except Exception as err:  # (an exception that does not pickle)
             data = pickle.dumps((False, RuntimeError(f"{type(err).__name__}: {err}")), pickle.HIGHEST_PROTOCOL)
         try:
-            sock.sendall(_HEAD.pack(len(data)))
-            sock.sendall(data)
+            sock.sendall(_HEAD.pack(len(data), number) + data)
         except OSError:
             return  # the bot is gone
 
 
 class _Worker:
     """One worker process and the bot's end of its socket, read and written from the event loop without a thread:
-    questions go out in order (what the socket does not take at once waits for it to drain) and answers come back in
-    the same order, each to the oldest question waiting."""
+    questions go out in order (what the socket does not take at once waits for it to drain), each with its number,
+    and each answer comes back with the number of its question. A question whose asker is cancelled (its move's task,
+    the bot closing) is cancelled in the worker too (a frame "cancel n"): the worker skips it if it has not begun it,
+    and an answer that comes for it all the same is dropped unread."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -143,9 +197,11 @@ class _Worker:
         ours.setblocking(False)
         self.sock = ours
         self.fd = ours.fileno()
-        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.waiting: dict[int, asyncio.Future[Any]] = {}  # by question number, oldest first
+        self._numbers = itertools.count()
         self._out = bytearray()
         self._in = bytearray()
+        self._chunk = memoryview(bytearray(_CHUNK))
         self.gone = False
         self.idle = threading.Event()  # set while no question waits (a closing pool waits for it from a thread)
         self.idle.set()
@@ -162,14 +218,36 @@ class _Worker:
         finally:
             theirs.close()
 
-    def ask(self, function: Callable[..., Any], args: tuple[Any, ...]) -> asyncio.Future[Any]:
-        """Send a question (in the loop's thread); its answer's future."""
+    def ask(self, function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[int, asyncio.Future[Any]]:
+        """Send a question (in the loop's thread): its number and its answer's future."""
         body = pickle.dumps((function, args), pickle.HIGHEST_PROTOCOL)
+        number = next(self._numbers)
         answer: asyncio.Future[Any] = self.loop.create_future()
-        self.waiting.append(answer)
+        self.waiting[number] = answer
         self.idle.clear()
-        self._send(_HEAD.pack(len(body)) + body)
-        return answer
+        self._send(_HEAD.pack(len(body), number) + body)
+        return number, answer
+
+    async def answer(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """The answer to a question; the asker cancelled while it waits, the worker is told to skip it."""
+        number, answer = self.ask(function, args)
+        try:
+            return await answer
+        except asyncio.CancelledError:
+            self.cancel(number)
+            raise
+
+    def cancel(self, number: int) -> None:
+        """Question ``number`` is no longer wanted: forgotten here, and the worker told to skip it (one frame, only
+        when a question is cancelled: nothing is added to a picture that is answered)."""
+        answer = self.waiting.pop(number, None)
+        if answer is None:
+            return
+        answer.cancel()
+        if not self.waiting:
+            self.idle.set()
+        if not self.gone:
+            self._send(_HEAD.pack(0, number))
 
     def _send(self, data: bytes) -> None:
         if self._out:  # (still draining: after what waits)
@@ -200,32 +278,34 @@ class _Worker:
 
     def _readable(self) -> None:
         try:
-            data = self.sock.recv(1 << 18)
+            got = self.sock.recv_into(self._chunk)
         except BlockingIOError:
             return
         except OSError:
-            data = b""
-        if not data:
+            got = 0
+        if not got:
             self._end(WorkerDied("a render worker died"))
             return
-        self._in += data
-        while len(self._in) >= _HEAD.size:
-            size = _HEAD.unpack_from(self._in)[0]
-            if len(self._in) < _HEAD.size + size:
+        self._in += self._chunk[:got]
+        at = 0
+        while len(self._in) - at >= _HEAD.size:
+            size, number = _HEAD.unpack_from(self._in, at)
+            if len(self._in) - at - _HEAD.size < size:
                 break
-            body = bytes(memoryview(self._in)[_HEAD.size:_HEAD.size + size])
-            del self._in[:_HEAD.size + size]
-            answer = self.waiting.popleft()  # (first: an answer that does not unpickle is still this question's)
+            start, at = at + _HEAD.size, at + _HEAD.size + size
+            # (taken first: an answer that does not unpickle is still this question's; none, its asker cancelled it)
+            answer = self.waiting.pop(number, None)
+            if answer is None or answer.done():
+                continue  # (not even unpickled)
             try:
-                ok, value = pickle.loads(body)
+                ok, value = pickle.loads(bytes(memoryview(self._in)[start:at]))
             except Exception as err:
                 ok, value = False, RuntimeError(f"a render worker's answer did not unpickle: {err!r}")
-            if answer.done():  # (its asker was cancelled)
-                pass
-            elif ok:
+            if ok:
                 answer.set_result(value)
             else:
                 answer.set_exception(value)
+        del self._in[:at]
         if not self.waiting:
             self.idle.set()
 
@@ -238,8 +318,8 @@ class _Worker:
             self.loop.remove_reader(self.fd)
             self.loop.remove_writer(self.fd)
         self.sock.close()
-        while self.waiting:
-            answer = self.waiting.popleft()
+        waiting, self.waiting = self.waiting, {}
+        for answer in waiting.values():
             if not answer.done() and not self.loop.is_closed():  # (a closed loop's futures wait for no one)
                 answer.set_exception(error)
         self.idle.set()
@@ -264,6 +344,28 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+
+
+async def _ended(process: multiprocessing.process.BaseProcess, timeout: float) -> None:
+    """Wait, without blocking the loop, for ``process`` to end (its sentinel readable), ``timeout`` seconds, then kill
+    it; it is reaped either way."""
+    loop = asyncio.get_running_loop()
+    ended = loop.create_future()
+    sentinel = process.sentinel
+
+    def readable() -> None:
+        if not ended.done():
+            ended.set_result(None)
+
+    loop.add_reader(sentinel, readable)
+    try:
+        await asyncio.wait_for(ended, timeout)
+    except TimeoutError:
+        process.kill()
+    finally:
+        loop.remove_reader(sentinel)
+    if process.is_alive():  # (killed just now: it ends at once; reaped in a thread, not on the loop)
+        await asyncio.to_thread(process.join)
 
 
 def _in_thread_of(loop: asyncio.AbstractEventLoop) -> bool:
@@ -312,7 +414,7 @@ class RenderPool:
     async def ask(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in the least busy worker (a module-level function: it goes by its name)."""
         worker = min(self._live(), key=lambda w: len(w.waiting))
-        return await worker.ask(function, args)
+        return await worker.answer(function, args)
 
     async def render(self, key: str, view: Any, names: Sequence[str]) -> bytes:
         """The PNG of ``view``, drawn by a worker; a worker that died is replaced and the picture asked once more
@@ -329,21 +431,50 @@ class RenderPool:
     async def warm(self) -> None:
         """Start every worker now and wait until each has loaded the renderers (the bot does this at start, in the
         background, so that the first boards are not kept waiting for a process to start)."""
-        await asyncio.gather(*(worker.ask(os.getpid, ()) for worker in self._live()))
+        await asyncio.gather(*(worker.answer(os.getpid, ()) for worker in self._live()))
 
     def pids(self) -> list[int]:
         """The workers' process ids (those started)."""
         with self._lock:
             return [w.process.pid for w in self._slots if w.process.pid is not None]
 
+    def _close(self) -> list[_Worker]:
+        with self._lock:
+            self._closed = True
+            slots, self._slots = self._slots, []
+        return slots
+
+    async def aclose(self) -> None:
+        """Stop the workers, on the event loop without blocking it (code on the loop; :meth:`close` is for other
+        threads): the pictures already asked are drawn and answered first, for up to :attr:`STOP_WITHIN` seconds in
+        all; a picture still waiting then is abandoned (its asker gets :class:`WorkerDied`), and a worker that has not
+        ended by then is killed."""
+        loop = asyncio.get_running_loop()
+        slots = self._close()
+        deadline = loop.time() + self.STOP_WITHIN
+        try:
+            for worker in slots:
+                left = max(0.0, deadline - loop.time())
+                if worker.loop is loop:
+                    if worker.waiting and left:
+                        await asyncio.wait(list(worker.waiting.values()), timeout=left)
+                elif worker.loop.is_running():  # (another loop's, running in another thread)
+                    await asyncio.to_thread(worker.idle.wait, left)
+                worker.stop()
+            await asyncio.gather(*(_ended(w.process, max(0.1, deadline - loop.time())) for w in slots))
+        finally:  # (cancelled meanwhile: stopped and killed at once)
+            for worker in slots:
+                worker.stop()
+                if worker.process.is_alive():
+                    worker.process.kill()
+
     def close(self) -> None:
         """Stop the workers, from any thread. Called from another thread than the running loop's (the bot, as it
         stops), the pictures already asked are drawn and answered first, for up to :attr:`STOP_WITHIN` seconds in all;
         a picture still waiting then is abandoned (its asker gets :class:`WorkerDied`), and a worker that has not
-        ended is killed."""
-        with self._lock:
-            self._closed = True
-            slots, self._slots = self._slots, []
+        ended is killed. On the loop's own thread this waits for no picture but still for the workers to end (up to
+        :attr:`STOP_WITHIN`, the picture each draws): code on the loop awaits :meth:`aclose` instead."""
+        slots = self._close()
         deadline = time.monotonic() + self.STOP_WITHIN
         for worker in slots:
             if worker.loop.is_running() and not _in_thread_of(worker.loop):
@@ -381,14 +512,26 @@ def shared() -> RenderPool | None:
         return _shared
 
 
-def shutdown() -> None:
-    """Stop the shared pool's workers (the bot is stopping); a later picture reads the setting again and would start
-    a new pool."""
+def _forget_shared() -> RenderPool | None:
     global _shared, _threads
     with _shared_lock:
         pool, _shared, _threads = _shared, None, False
+    return pool
+
+
+def shutdown() -> None:
+    """Stop the shared pool's workers (the bot is stopping), from a thread other than the event loop's (see
+    :func:`ashutdown`); a later picture reads the setting again and would start a new pool."""
+    pool = _forget_shared()
     if pool is not None:
         pool.close()
+
+
+async def ashutdown() -> None:
+    """:func:`shutdown` on the event loop, without blocking it (:meth:`RenderPool.aclose`)."""
+    pool = _forget_shared()
+    if pool is not None:
+        await pool.aclose()
 
 
 async def render(key: str, render: Callable[[Any, Sequence[str]], bytes], view: Any, names: Sequence[str],

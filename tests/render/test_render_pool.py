@@ -8,6 +8,7 @@ import os
 import signal
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,6 +109,80 @@ async def test_a_cancelled_asker_leaves_the_next_answers_to_their_askers(pool: r
     assert await pool.ask(str, "next") == "next"
 
 
+def gate(path: str) -> str:
+    """In a worker: wait until the test opens the named pipe ``path`` and writes a byte (a question that holds its
+    worker until the test lets it go: no bet on time)."""
+    with open(path, "rb") as pipe:
+        return pipe.read(1).decode()
+
+
+def let_go(path: str) -> None:
+    with open(path, "wb") as pipe:
+        pipe.write(b"x")
+
+
+def note(path: str, word: str) -> str:
+    """In a worker: ``word`` written down as drawn (a question whose drawing can be counted)."""
+    with open(path, "a") as log:
+        log.write(word + "\n")
+    return word
+
+
+async def test_a_cancelled_question_is_not_drawn(pool: renderer.RenderPool, tmp_path: Path) -> None:
+    """An asker cancelled while its question waits behind another in the worker: the worker skips the question
+    (the CPU is not spent on a picture no one wants), the others are answered each to its asker, and the worker goes
+    on."""
+    fifo, drawn = tmp_path / "gate", tmp_path / "drawn"
+    os.mkfifo(fifo)
+    await pool.warm()
+    held = asyncio.ensure_future(pool.ask(gate, str(fifo)))
+    asked = {word: asyncio.ensure_future(pool.ask(note, str(drawn), word)) for word in ("a", "b", "c", "d", "e")}
+    await asyncio.sleep(0)  # (every question sent)
+    for word in ("b", "d", "e"):
+        asked[word].cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asked[word]  # (its worker told to skip it)
+    await asyncio.to_thread(let_go, str(fifo))
+    assert await held == "x"
+    assert [await asked["a"], await asked["c"]] == ["a", "c"]
+    assert await pool.ask(note, str(drawn), "f") == "f"
+    assert drawn.read_text().split() == ["a", "c", "f"], "the cancelled questions were drawn"
+    assert not pool._slots[0].waiting
+
+
+async def test_a_cancelled_picture_is_cancelled_in_its_worker(pool: renderer.RenderPool, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for pictures: a move's task cancelled while its picture waits (:func:`tables.renderer.render`) sends
+    the worker a "cancel" frame for that picture's question, and the next picture is its asker's."""
+    fifo = tmp_path / "gate"
+    os.mkfifo(fifo)
+    await pool.warm()
+    view = some_views("breaks", 2, 2)[-1]
+    held = asyncio.ensure_future(pool.ask(gate, str(fifo)))
+    await asyncio.sleep(0)
+    [worker] = pool._slots
+    sent: list[bytes] = []
+    send = worker._send
+
+    def spy(data: bytes) -> None:
+        sent.append(bytes(data))
+        send(data)
+
+    monkeypatch.setattr(worker, "_send", spy)
+    wanted = asyncio.ensure_future(renderer.render("breaks", CATALOG.entry("breaks").render, view, NAMES, pool=pool))
+    unwanted = asyncio.ensure_future(pool.render("breaks", view, NAMES))
+    await asyncio.sleep(0)
+    unwanted.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await unwanted
+    cancel = renderer._HEAD.unpack(sent[-1])
+    assert len(sent) == 3 and cancel[0] == 0 and cancel[1] == renderer._HEAD.unpack_from(sent[1])[1]
+    await asyncio.to_thread(let_go, str(fifo))
+    assert await held == "x"
+    assert await wanted == CATALOG.entry("breaks").render(view, NAMES)
+    assert await pool.ask(renderer.renderers_loaded) == (pool.pids()[0], True)
+
+
 async def test_a_loop_that_cannot_watch_sockets_draws_in_threads(pool: renderer.RenderPool,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Windows' proactor loop has no add_reader: no worker is started, and pictures are drawn in threads."""
@@ -193,6 +268,61 @@ async def test_a_picture_longer_than_the_close_allows_is_abandoned() -> None:
         assert not alive(pid)
     with pytest.raises(RuntimeError):
         await pool.ask(os.getpid)
+
+
+async def test_closing_on_the_loop_answers_what_was_asked_without_blocking_it(tmp_path: Path) -> None:
+    """``aclose`` on the loop: the pictures already asked are answered first while the loop goes on (a question
+    held in the worker is let go by the loop itself, through a thread, while the pool closes), then the workers end
+    and the pool refuses new pictures."""
+    pool = renderer.RenderPool(2)
+    pool.STOP_WITHIN = 600.0  # (the close waits for the answers: no bet on this machine's speed)
+    await pool.warm()
+    pids = pool.pids()
+    fifo = tmp_path / "gate"
+    os.mkfifo(fifo)
+    held = asyncio.ensure_future(pool.ask(gate, str(fifo)))
+    view = some_views("breaks", 2, 3)[-1]
+    drawing = asyncio.ensure_future(pool.render("breaks", view, NAMES))
+    await asyncio.sleep(0)
+    closing = asyncio.ensure_future(pool.aclose())
+    await asyncio.sleep(0)
+    assert not closing.done()
+    with pytest.raises(RuntimeError):
+        await pool.ask(os.getpid)  # (closed at once to new questions)
+    await asyncio.to_thread(let_go, str(fifo))  # (the loop runs while the pool closes)
+    assert await held == "x"
+    assert await drawing == CATALOG.entry("breaks").render(view, NAMES)
+    await closing
+    for pid in pids:
+        assert not alive(pid)
+
+
+async def test_closing_on_the_loop_abandons_a_picture_longer_than_it_allows(tmp_path: Path) -> None:
+    pool = renderer.RenderPool(1)
+    pool.STOP_WITHIN = 0.2
+    await pool.warm()
+    pids = pool.pids()
+    fifo = tmp_path / "gate"
+    os.mkfifo(fifo)
+    held = asyncio.ensure_future(pool.ask(gate, str(fifo)))  # (never let go)
+    await asyncio.sleep(0)
+    await pool.aclose()
+    with pytest.raises(renderer.WorkerDied):
+        await held
+    for pid in pids:
+        assert not alive(pid)
+
+
+async def test_the_shared_pool_closes_on_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    renderer.shutdown()
+    monkeypatch.setenv(renderer.WORKERS_SETTING, "1")
+    pool = renderer.shared()
+    assert pool is not None
+    await pool.warm()
+    [pid] = pool.pids()
+    await renderer.ashutdown()
+    assert renderer._shared is None and not alive(pid)
+    await renderer.ashutdown()  # (nothing to close: nothing done)
 
 
 def alive(pid: int) -> bool:
