@@ -205,8 +205,12 @@ def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(mon
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda p: breaks.render(*p), pictures))
     # What a player's picture is: its pixels (palette indices) and its other chunks (size, palette). Its deflated
-    # bytes may differ by a few bytes for the same rows when drawn four at once (seen in ~1 of 10 runs: every row
-    # the same once inflated, every other chunk the same; not explained yet), so they are not compared here.
+    # bytes may differ by a few bytes for the same rows when drawn four at once (seen in ~1 of 10 runs), so they are
+    # not compared here. Session 18 traced it to ISA-L's deflate itself: the very same rows, copied to private bytes,
+    # deflated twice in a row in one thread gave two streams (both inflate to the rows) that part at the band's third
+    # byte (a run of equal pixels taken from there or one byte later); only with several threads drawing, never with
+    # stdlib zlib in their place, never in one thread (150 runs of 270 pictures: 92,261 band deflates, each rows one
+    # stream). A render worker draws in one thread. bench/README.md, "Threads make other deflated bytes".
     def shown(png: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
         return zlib.decompress(idat(png)), png_chunks(png)
 
