@@ -20,6 +20,7 @@ from simcord.env import Env
 
 import tables.bots
 from cogs.client import Blockhouse
+from render.common import recording_on
 from storage import Database
 from storage.postgres import is_url
 from tables.bots import Thinker
@@ -51,7 +52,16 @@ def pg_server() -> Iterator[PgServer]:
         server.stop()
 
 
-ON_POSTGRESQL = os.environ.get("BLOCKHOUSE_TEST_DB", "") == "postgresql"  # the whole suite's databases on the server
+TEST_DB = os.environ.get("BLOCKHOUSE_TEST_DB", "").strip() or "both"
+"""Where the tests' databases are (issue 26): ``both`` (the default) runs every service and Discord test
+(:data:`ON_BOTH`) with a database twice, ``[sqlite]`` and ``[postgresql]``, the rest on SQLite; ``sqlite`` runs the
+whole suite on SQLite files; ``postgresql`` puts the whole suite's databases on the server. tests/storage runs on both
+backends in every case (its own parameters). The PostgreSQL variants skip, saying how to install it, where its
+server is missing."""
+if TEST_DB not in ("both", "sqlite", "postgresql"):
+    raise pytest.UsageError(f"BLOCKHOUSE_TEST_DB must be both, sqlite or postgresql, not {TEST_DB!r}")
+ON_POSTGRESQL = TEST_DB == "postgresql"  # the whole suite's databases on the server
+ON_BOTH = ("tests/tables/", "tests/cogs/")  # under TEST_DB=both: each test on each backend
 
 
 # Tests that stay on SQLite under BLOCKHOUSE_TEST_DB=postgresql, and why (node id, or its start)
@@ -69,12 +79,36 @@ SQLITE_ONLY = {
 }
 
 
+def _relative(path: Path) -> str:
+    return path.relative_to(Path(__file__).parent.parent).as_posix()
+
+
+WITH_DATABASE = {"db_path", "db_file", "tmp_path"}
+"""A test whose fixtures reach one of these may open a database (the bot's file, the service tests' file, or one of
+its own in its temporary folder); the others (menus, words, layouts) run once."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Under ``BLOCKHOUSE_TEST_DB=both`` (the default), each test of :data:`ON_BOTH` that may open a database
+    (:data:`WITH_DATABASE`) runs on SQLite and on PostgreSQL (a parameter ``backend``, read by
+    :func:`_databases_on_postgresql`)."""
+    if (TEST_DB == "both" and _relative(metafunc.definition.path).startswith(ON_BOTH)
+            and WITH_DATABASE & set(metafunc.fixturenames)):
+        metafunc.fixturenames.append("backend")
+        metafunc.parametrize("backend", ["sqlite", "postgresql"])
+
+
+def _on_postgresql(node: pytest.Item | pytest.FixtureRequest) -> bool:
+    """Whether this test's databases are on the PostgreSQL server (not counting tests/storage's own parameters)."""
+    spec = getattr(node, "callspec", None)
+    return ON_POSTGRESQL or (spec is not None and spec.params.get("backend") == "postgresql")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``BLOCKHOUSE_TEST_DB=postgresql``, the tests of SQLite itself (:data:`SQLITE_ONLY`) are skipped, saying
-    why."""
-    if not ON_POSTGRESQL:
-        return
+    """On PostgreSQL, the tests of SQLite itself (:data:`SQLITE_ONLY`) are skipped, saying why."""
     for item in items:
+        if not _on_postgresql(item):
+            continue
         why = next((why for start, why in SQLITE_ONLY.items() if item.nodeid.startswith(start)), None)
         if why is not None:
             item.add_marker(pytest.mark.skip(reason=f"SQLite only: {why}"))
@@ -82,11 +116,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def _databases_on_postgresql(request: pytest.FixtureRequest) -> Iterator[None]:
-    """With ``BLOCKHOUSE_TEST_DB=postgresql``, every database a test opens by an SQLite path (its fixtures', a bot's,
+    """On PostgreSQL (:data:`TEST_DB`), every database a test opens by an SQLite path (its fixtures', a bot's,
     a restart's) is a PostgreSQL database of the session's server instead: one per path, copied from the migrated
     template when first opened, the same one when opened again, dropped after the test. tests/storage, which runs on
     both backends anyway, is left as it is. (Issue 26: the service and Discord tests on PostgreSQL.)"""
-    if not ON_POSTGRESQL or "tests/storage/" in str(request.node.path).replace(os.sep, "/"):
+    if not _on_postgresql(request.node) or "tests/storage/" in str(request.node.path).replace(os.sep, "/"):
         yield
         return
     server: PgServer = request.getfixturevalue("pg_server")
@@ -198,6 +232,8 @@ def _each_board_drawn_once() -> Iterator[None]:
     drawing = LazyRenderer.__call__
 
     def remembered(self: LazyRenderer[Any], view: Mapping[str, Any], names: Sequence[str]) -> bytes:
+        if recording_on():  # a test reading the texts drawn (render.common.recording) sees the board drawn
+            return drawing(self, view, names)
         key = hashlib.blake2b(pickle.dumps((self._load.__qualname__, view, list(names)))).digest()
         with lock:
             png = memo.get(key)
