@@ -28,6 +28,7 @@ import aiosqlite
 
 from storage.postgres import WRITER_LOCK, PgConnection, Refused, is_url, schema_sql
 from storage.records import RecordStore, settle_reads, settle_writes
+from storage.shards import Shards, mine
 from storage.sql import Connection, Step, rollback, run, steps
 from storage.tournaments import TournamentStore, record_game
 
@@ -35,6 +36,7 @@ LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 DEFAULT_CLOCK = 24 * 3600  # a new server's turn clock, until /settings says otherwise (clock=off: none)
+CLAIM_LEASE = 300.0  # seconds a claim of the clock's or the outbox's holds (a process that died lets go then)
 ARCHIVE_HOURS = 24  # a finished game's thread is archived this long after its end, unless the server set otherwise
 # (the same default as guild_settings.archive_hours's, migration 0012)
 
@@ -241,6 +243,11 @@ class Database:
         self._closed = False
         self.records = RecordStore(self)  # results and ratings
         self.tournaments = TournamentStore(self)
+        self.shards: Shards | None = None
+        """The gateway shards this process runs (:mod:`storage.shards`): what runs from a timer or at start-up (the
+        clock's time-outs and reminders, owed boards, the catch-up, archives, tournaments' deadlines) selects only the
+        tables of their guilds. None: every table (one process)."""
+        self.lease = CLAIM_LEASE
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -652,6 +659,34 @@ class Database:
         async with self._reading() as conn:
             return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
+    async def claim_reminders(self, now: float, limit: int = 100) -> tuple[list[int], float]:
+        """:meth:`reminders_due` for the clock's tick: this process's tables (:attr:`shards`) whose reminder is due,
+        claimed in one statement by moving their ``remind_at`` to the lease's end (returned with the ids): another
+        process finds them not due; the reminder, once sent, sets the next one; a process that dies holding the
+        claim lets go when the lease runs out (the reminder comes that late, or not at all once the deadline has
+        passed). A table whose ``remind_at`` is no longer the claim's when it is read was changed by a move: the
+        claim is void."""
+        until = now + self.lease
+        rows = (await self._write([Step(
+            "UPDATE tables SET remind_at = ? WHERE remind_at IS NOT NULL AND remind_at <= ? AND id IN "
+            "(SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ?"
+            f"{mine(self.shards)} ORDER BY remind_at LIMIT ?) RETURNING id", (until, now, now, limit),
+            fetch=True)]))[0]
+        return sorted(r["id"] for r in rows), until
+
+    async def claim_owed(self, table_ids: Sequence[int], now: float) -> set[int]:
+        """Of ``table_ids``, those whose owed boards this process now posts: still owed, and claimed by no other
+        process (the claim lasts :attr:`lease` seconds; posting marks the rows delivered, and a process that dies
+        meanwhile lets go when it runs out). One statement."""
+        if not table_ids:
+            return set()
+        marks = ",".join("?" for _ in table_ids)
+        rows = (await self._write([Step(
+            f"UPDATE tables SET owed_until = ? WHERE id IN ({marks}) AND (owed_until IS NULL OR owed_until <= ?) "
+            f"AND id IN (SELECT table_id FROM outbox WHERE delivered_at IS NULL AND table_id IN ({marks})) "
+            "RETURNING id", (now + self.lease, *table_ids, now, *table_ids), fetch=True)]))[0]
+        return {r["id"] for r in rows}
+
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
         await self._write([Step("UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))])
 
@@ -759,8 +794,8 @@ class Database:
         # archive_at again on each row it locks)
         found = (await self._write([
             Step("UPDATE tables SET archive_at = NULL WHERE archive_at IS NOT NULL AND archive_at <= ? AND id IN "
-                 "(SELECT id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ? ORDER BY id LIMIT ?) "
-                 "RETURNING id, channel_id", (now, now, limit), fetch=True),
+                 f"(SELECT id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ?{mine(self.shards)} "
+                 "ORDER BY id LIMIT ?) RETURNING id, channel_id", (now, now, limit), fetch=True),
         ]))[0]
         return sorted((r["id"], r["channel_id"]) for r in found)
 
@@ -770,6 +805,20 @@ class Database:
                "ORDER BY deadline LIMIT ?")
         async with self._reading() as conn:
             return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
+
+    async def claim_due(self, now: float, limit: int = 100) -> list[int]:
+        """:meth:`due` for the clock's tick: this process's tables (:attr:`shards`) whose deadline has passed and
+        that no other process is timing out, each claimed for :attr:`lease` seconds, in one statement (most overdue
+        first). The claim names the deadline it was made for: the time-out moves the deadline and so ends the claim
+        without a write of its own; a process that dies holding one lets go when the lease runs out. (PostgreSQL
+        checks the conditions again on each row it locks: of two processes claiming at once, one gets the row.)"""
+        free = "(clock_until IS NULL OR clock_until <= ? OR clock_claim IS NOT deadline)"
+        due = "deadline IS NOT NULL AND status = 'active' AND deadline <= ?"
+        rows = (await self._write([Step(
+            f"UPDATE tables SET clock_claim = deadline, clock_until = ? WHERE {due} AND {free} AND id IN "
+            f"(SELECT id FROM tables WHERE {due} AND {free}{mine(self.shards)} ORDER BY deadline LIMIT ?) "
+            "RETURNING id, deadline", (now + self.lease, now, now, now, now, limit), fetch=True)]))[0]
+        return [r["id"] for r in sorted(rows, key=lambda r: (r["deadline"], r["id"]))]
 
     async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None, *,
                         board: bool = True, lobby: bool = True) -> int | None:
@@ -795,14 +844,17 @@ class Database:
         return next(iter(await self.undelivered(table_id=table_id)), None)
 
     async def undelivered(self, between: tuple[float, float] | None = None, *, table_id: int | None = None,
-                          after: int = 0, limit: int = -1) -> list[Owed]:
+                          after: int = 0, limit: int = -1, owned: bool = False) -> list[Owed]:
         """What is still owed, one :class:`Owed` per table in table order, over its rows: the newest version, the
         moves to tell, the notes, and whether a board or the lobby card is owed. With ``between=(oldest, newest)``,
         only tables whose latest owed row was committed in that time span; with ``table_id``, that table only;
-        ``after`` and ``limit``: a page of them (the tables after table ``after``, at most ``limit``)."""
+        ``after`` and ``limit``: a page of them (the tables after table ``after``, at most ``limit``); ``owned``: only
+        the tables of this process's shards (:attr:`shards`)."""
+        owner = mine(self.shards, "t.guild_id") if owned else ""
         sql = ("SELECT table_id, MAX(version) AS version, MIN(first_ply) AS first_ply, MAX(last_ply) AS last_ply, "
                "GROUP_CONCAT(NULLIF(note, ''), ' ') AS notes, MAX(board) AS board, MAX(lobby) AS lobby "
                "FROM outbox WHERE delivered_at IS NULL AND table_id > ? "
+               + (f"AND EXISTS (SELECT 1 FROM tables t WHERE t.id = outbox.table_id{owner}) " if owner else "")
                + ("AND table_id = ? " if table_id is not None else "") + "GROUP BY table_id "
                + ("HAVING MAX(created_at) BETWEEN ? AND ? " if between is not None else "")
                + "ORDER BY table_id LIMIT ?")

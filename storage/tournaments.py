@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from community.tournament import Final, Format, Round, Tournament, TournamentError
+from storage.shards import mine
 from storage.sql import Connection, run
 
 if TYPE_CHECKING:
@@ -229,10 +230,11 @@ class TournamentStore:
                 return _row(await cur.fetchone())
 
     async def due(self, now: float) -> list[TournamentRow]:
-        """Tournaments whose round deadline has passed (running, not paused) or whose sign-ups close now."""
+        """Tournaments whose round deadline has passed (running, not paused) or whose sign-ups close now, of this
+        process's shards (their guild's: ``db.shards``)."""
         async with self.db._reading() as conn, conn.execute(
-                "SELECT * FROM tournaments WHERE (status = 'running' AND paused = 0 AND round_deadline <= ?) OR "
-                "(status = 'signup' AND signup_until <= ?) ORDER BY id", (now, now)) as cur:
+                "SELECT * FROM tournaments WHERE ((status = 'running' AND paused = 0 AND round_deadline <= ?) OR "
+                f"(status = 'signup' AND signup_until <= ?)){mine(self.db.shards)} ORDER BY id", (now, now)) as cur:
             return [_row(r) for r in await cur.fetchall()]
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
@@ -250,11 +252,11 @@ class TournamentStore:
                     for r in await cur.fetchall()]
 
     async def all_owed_games(self) -> list[OwedGame]:
-        """Every running tournament's games not started yet (see :meth:`owed_games`)."""
+        """Every running tournament's games not started yet (see :meth:`owed_games`), of this process's shards."""
         async with self.db._reading() as conn, conn.execute(
                 "SELECT g.* FROM tournament_tables g JOIN tournaments t ON t.id = g.tournament_id LEFT JOIN tables x "
-                "ON x.id = g.table_id WHERE (g.table_id IS NULL OR x.status = 'lobby') AND t.status = 'running' "
-                "ORDER BY g.tournament_id") as cur:
+                "ON x.id = g.table_id WHERE (g.table_id IS NULL OR x.status = 'lobby') AND t.status = 'running'"
+                f"{mine(self.db.shards, 't.guild_id')} ORDER BY g.tournament_id") as cur:
             return [OwedGame(r["tournament_id"], r["round"], r["number"], r["game"], r["table_id"])
                     for r in await cur.fetchall()]
 
@@ -271,6 +273,8 @@ class TournamentStore:
         sql, args = "SELECT * FROM tournament_posts WHERE delivered_at IS NULL", list[Any]()
         if tournament_id is not None:
             sql, args = sql + " AND tournament_id = ?", [tournament_id]
+        elif (owner := mine(self.db.shards, "t.guild_id")):  # every tournament's: those of this process's shards
+            sql += f" AND EXISTS (SELECT 1 FROM tournaments t WHERE t.id = tournament_posts.tournament_id{owner})"
         async with self.db._reading() as conn, conn.execute(sql + " ORDER BY tournament_id, seq", args) as cur:
             return [OwedPost(r["tournament_id"], r["seq"], r["kind"], r["round"]) for r in await cur.fetchall()]
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import logging
 
-from storage import ACTIVE, TableRow
+from storage import ACTIVE, StaleVersion, TableRow
 from storage.db import next_reminder
 from tables.core import Core
-from tables.outcome import Actor, DirectMessage, Outcome, Post, Refusal
+from tables.outcome import Actor, DirectMessage, Outcome, Post, Refusal, StaleButton
 from tables.play import Late, Play, Run
 from tables.presenter import COLOUR_PLAY, Presenter, duration_text, timeout_words
 from tables.situation import Situation
@@ -38,16 +38,23 @@ class TurnClock:
         clock's tick asks a few at a time and posts them before asking again, so that a restart after a long stop
         plays its late turns in the background while requests go on."""
         outs = []
-        due = await self.core.db.due(self.core.clock(), limit)
+        # this process's late tables (its shards'), each claimed in the database: another process never times out
+        # the same turn (storage.db.Database.claim_due)
+        due = await self.core.db.claim_due(self.core.clock(), limit)
         for table_id in due:
             async with self.core.locks[table_id]:
                 table = await self.core.table(table_id)
                 if table.status != ACTIVE or table.deadline is None or table.deadline > self.core.clock():
                     continue
                 sit = self.core.situation(table, self.core.game(table.game))
-                if await self._away(table, sit):
+                try:
+                    if await self._away(table, sit):
+                        continue
+                    out = await self._time_out(table, sit)
+                except (StaleVersion, StaleButton):  # a change got there first (here or in another process, whose
+                    # time-out or move is told): this one is not stored, and says nothing
+                    log.info("table %s: its time-out lost to a change made meanwhile", table_id)
                     continue
-                out = await self._time_out(table, sit)
                 if out is not None:
                     outs.append(out)
         return len(due), outs
@@ -58,8 +65,12 @@ class TurnClock:
         for those who chose DMs; not for a player on vacation or over the day's cap."""
         now = self.core.clock()
         outs = []
-        for table_id in await self.core.db.reminders_due(now):
+        # this process's due reminders, claimed (storage.db.Database.claim_reminders): sent by one process only
+        claimed, until = await self.core.db.claim_reminders(now)
+        for table_id in claimed:
             table = await self.core.table(table_id)
+            if table.remind_at != until:  # a move reset the clock since the claim: its own reminder comes later
+                continue
             if table.status != ACTIVE or table.deadline is None or table.deadline <= now:
                 await self.core.db.set_remind_at(table_id, None)
                 continue

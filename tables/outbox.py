@@ -60,9 +60,14 @@ class Outbox:
         between = (0.0, now) if settled is None else (now - OWED_FOR_AT_MOST, now - settled)
         after = 0
         while True:
-            owed_page = await self.core.db.undelivered(between, after=after, limit=page)
+            # this process's tables (its shards'), each claimed in the database before its board is made: two
+            # processes never post the same owed board (storage.db.Database.claim_owed)
+            owed_page = await self.core.db.undelivered(between, after=after, limit=page, owned=True)
+            claimed = await self.core.db.claim_owed([o.table_id for o in owed_page], now)
             out = []
             for owed in owed_page:
+                if owed.table_id not in claimed:  # posted meanwhile, or another process is posting it
+                    continue
                 try:
                     outcome = await self._owed(owed)
                 except Exception:  # one table that can't be read (a game no longer offered…) keeps none of the others

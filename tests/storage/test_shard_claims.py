@@ -1,0 +1,222 @@
+"""Gateway shards across processes (issue 26), on both backends: a process owns the tables of its shards' guilds
+(what its clock, outbox and start-up catch-up take on), and what two processes with overlapping shards both select
+is claimed in the database, so that a due time-out, a reminder and an owed board each happen once. Two
+``Database``/``TableService`` pairs over one database stand for two processes (two connections: on PostgreSQL two
+server sessions, on SQLite two connections to one file), run concurrently; nothing waits for time."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from storage import Database
+from storage.catchup import bot_tables
+from storage.shards import Shards
+from storage.sql import Step
+from tables import Actor, TableService
+from tables.catalog import default_catalog
+from tables.quick import resume_bots
+
+HOUR = 3600.0
+COUNT = 4  # shards
+
+
+def guild_on(shard: int, n: int = 1) -> int:
+    """A guild id Discord sends to ``shard`` of :data:`COUNT` (``(id >> 22) % count``)."""
+    return ((shard + COUNT * n) << 22) | 0x2A
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+Opened = Callable[..., Any]
+
+
+@pytest.fixture
+async def place(new_place: Callable[..., str]) -> str:
+    return new_place(migrated=True)
+
+
+@pytest.fixture
+async def opened() -> AsyncIterator[Opened]:
+    """Opens a database (another process's connection to the same place), closed after the test."""
+    dbs: list[Database] = []
+
+    async def open_(where: str, shards: Shards | None = None) -> Database:
+        db = await Database.open(where)
+        db.shards = shards
+        dbs.append(db)
+        return db
+
+    yield open_
+    for db in dbs:
+        await db.close()
+
+
+def service(db: Database, clock: Clock) -> TableService:
+    return TableService(db, default_catalog(), clock=clock, seeds=lambda: 11, render=False)
+
+
+async def started(svc: TableService, guild_id: int | None, channel: int, options: str = "clock=1h",
+                  bot: bool = False) -> int:
+    """A started two-seat Breaks table in ``guild_id``'s ``channel``, its players its own (each player's daily
+    reminders are counted: tables sharing players would run into the cap)."""
+    host, other = Actor(channel * 10, "Host"), Actor(channel * 10 + 1, "Guest")
+    out = await svc.open_lobby(guild_id=guild_id, channel_id=channel, host=host, game_key="breaks",
+                               options_text=options)
+    assert out.table_id is not None
+    if bot:
+        await svc.add_bot(out.table_id, host)
+    else:
+        await svc.join(out.table_id, other)
+    await svc.start(out.table_id, host)
+    return out.table_id
+
+
+async def test_a_process_owns_the_tables_of_its_shards_guilds(place: str, opened: Opened) -> None:
+    clock = Clock()
+    everyone = service(await opened(place), clock)
+    tables = {shard: await started(everyone, guild_on(shard), 100 + shard) for shard in range(COUNT)}
+    dm = await started(everyone, None, 200)  # a table without a guild falls on shard 0, as DMs do
+    mine = await opened(place, Shards.of([0, 2], COUNT))
+    assert {o.table_id for o in await mine.undelivered(owned=True)} == {tables[0], tables[2], dm}, \
+        "the boards owed: its own tables'"
+    assert {o.table_id for o in await mine.undelivered()} == {*tables.values(), dm}, "(unasked, every table's)"
+    clock.now += HOUR + 1
+    assert sorted(await mine.claim_due(clock.now)) == sorted([tables[0], tables[2], dm])
+    other = await opened(place, Shards.of([1, 3], COUNT))
+    assert sorted(await other.claim_due(clock.now)) == sorted([tables[1], tables[3]])
+    one_process = await opened(place)  # no shard settings: every table, as before
+    clock.now += 1
+    assert await one_process.claim_due(clock.now) == [], "each claimed already (for the lease)"
+    assert sorted(await one_process.due(clock.now)) == sorted([*tables.values(), dm]), "(still due: unplayed)"
+
+
+async def test_the_catch_up_looks_only_at_its_own_shards_bots(place: str, opened: Opened) -> None:
+    clock = Clock()
+    everyone = service(await opened(place), clock)
+    tables = {shard: await started(everyone, guild_on(shard), 300 + shard, bot=True) for shard in range(COUNT)}
+    mine = await opened(place, Shards.of([3], COUNT))
+    seen: list[int] = []
+    after: int | None = 0
+    while after is not None:
+        after, found = await bot_tables(mine, after, page=2)
+        seen += [b.table_id for b in found]
+    assert seen == [tables[3]]
+
+
+async def cut_short(db: Database, table_id: int) -> None:
+    """The seat to act becomes a bot's, as when the process stopped while its bot thought (the bot is to move at
+    the next start)."""
+    svc = service(db, Clock())
+    table = await db.get_table(table_id)
+    assert table is not None and table.state is not None
+    game = svc.game(table.game)
+    seat = min(game.to_act(game.load(table.state)))
+    await db._write([Step("UPDATE seats SET user_id = NULL, bot = 'easy', name = 'Bot' WHERE table_id = ? AND "
+                          "seat = ?", (table_id, seat))])
+
+
+async def test_a_bot_move_cut_short_is_chosen_again_by_the_process_owning_the_table(place: str,
+                                                                                    opened: Opened) -> None:
+    clock = Clock()
+    first = service(await opened(place), clock)
+    table_id = await started(first, guild_on(1), 400)
+    before = await first.db.get_table(table_id)
+    assert before is not None
+    await cut_short(first.db, table_id)
+    # after the restart: the process of shards 0 and 2 does not touch it; the one of shard 1 plays the bot's move
+    not_owner = service(await opened(place, Shards.of([0, 2], COUNT)), clock)
+    assert [out async for out in resume_bots(not_owner)] == []
+    owner = service(await opened(place, Shards.of([1], COUNT)), clock)
+    outs = [out async for out in resume_bots(owner)]
+    assert [o.table_id for o in outs] == [table_id] and outs[0].public, "its move, told"
+    after = await owner.db.get_table(table_id)
+    assert after is not None and after.version > before.version and after.last_ply > before.last_ply
+    assert [out async for out in resume_bots(owner)] == [], "played once: nothing left to resume"
+
+
+async def both(a: Any, b: Any) -> list[Any]:
+    """Two processes' calls at once; their results together."""
+    first, second = await asyncio.gather(a, b)
+    return [*first, *second]
+
+
+async def two_processes(place: str, opened: Opened, clock: Clock) -> tuple[TableService, TableService]:
+    """Two processes whose shards overlap (1 and 2 are both's: a mistaken configuration, or a re-shard while the
+    old processes still run)."""
+    a = service(await opened(place, Shards.of([0, 1, 2], COUNT)), clock)
+    b = service(await opened(place, Shards.of([1, 2, 3], COUNT)), clock)
+    return a, b
+
+
+async def test_overlapping_processes_fire_each_due_reminder_and_timeout_once(place: str, opened: Opened) -> None:
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    tables = [await started(a, guild_on(1 + i % 2, i), 500 + i) for i in range(6)]  # all on the shared shards
+    before = {t: await a.db.get_table(t) for t in tables}
+    clock.now += 0.5 * HOUR + 1  # half time: the reminders
+    reminders = await both(a.remind(), b.remind())
+    assert sorted(o.table_id for o in reminders) == sorted(tables), "each table's reminder once"
+    assert all("left for your turn" in (o.public[0].content or "") for o in reminders)
+    assert await both(a.remind(), b.remind()) == [], "and not again"
+    clock.now += 0.5 * HOUR  # the deadlines
+    outs = await both(a.turn_clock.expire(), b.turn_clock.expire())
+    assert sorted(o.table_id for o in outs) == sorted(tables), "each time-out once"
+    assert all("ran out of time" in (o.public[0].description or "") for o in outs)
+    for t in tables:
+        row = await b.db.get_table(t)
+        old = before[t]
+        assert row is not None and old is not None and row.version > old.version
+        moves = await b.db.moves(t)
+        assert len({m.seat for m in moves}) == 1, "one turn played, by one process"
+        assert row.deadline == clock.now + HOUR, "the next player's clock runs"
+    assert await both(a.turn_clock.expire(), b.turn_clock.expire()) == []
+
+
+async def test_a_claim_of_a_process_that_died_runs_out(place: str, opened: Opened) -> None:
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    table_id = await started(a, guild_on(2), 600)
+    clock.now += 0.5 * HOUR + 1
+    claimed, _ = await a.db.claim_reminders(clock.now)  # a claims the reminder, then dies before sending it
+    assert claimed == [table_id]
+    assert await b.remind() == [], "claimed: b leaves it"
+    clock.now += a.db.lease  # the lease ran out: b sends it (the deadline has not passed)
+    assert [o.table_id for o in await b.remind()] == [table_id]
+    clock.now = (await b.db.get_table(table_id)).deadline + 1  # type: ignore[union-attr]
+    assert await a.db.claim_due(clock.now) == [table_id]  # a claims the time-out, then dies
+    assert await b.turn_clock.expire() == []
+    clock.now += a.db.lease
+    outs = await b.turn_clock.expire()
+    assert [o.table_id for o in outs] == [table_id] and "ran out of time" in outs[0].public[0].description
+
+
+async def test_two_time_outs_of_one_turn_leave_one_and_the_loser_says_nothing(place: str, opened: Opened) -> None:
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    a.db.lease = b.db.lease = 0.0  # no claim holds: both processes take the same late turn
+    tables = [await started(a, guild_on(1, i), 700 + i) for i in range(4)]
+    clock.now += HOUR + 1
+    outs = await both(a.turn_clock.expire(), b.turn_clock.expire())
+    assert sorted(o.table_id for o in outs) == sorted(tables), "the version check kept one time-out of each"
+    for t in tables:
+        assert len({m.seat for m in await a.db.moves(t)}) == 1
+
+
+async def test_overlapping_processes_post_each_owed_board_once(place: str, opened: Opened) -> None:
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    tables = [await started(a, guild_on(1 + i % 2, i), 800 + i) for i in range(5)]
+    theirs = await started(a, guild_on(0), 900)  # a's alone
+    posted = await both(a.outbox.undelivered(), b.outbox.undelivered())  # both start up: the start-up sweep
+    assert sorted(o.table_id for o in posted) == sorted([*tables, theirs]), "each table's owed board once"
+    assert all(o.owed for o in posted)
