@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -29,6 +30,7 @@ from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
 from storage.postgres import is_url, shown
+from storage.shards import ShardError, Shards, parse_ids
 from tables import TableService, renderer
 from tables.catalog import Catalog, default_catalog
 from tables.workers import map_large_blocks
@@ -57,6 +59,9 @@ class Settings:
     discord_api: str | None = None
     """Benches and tests only: the address of a Discord double (``BLOCKHOUSE_DISCORD_API=http://127.0.0.1:PORT``)
     whose REST routes are under ``/api/v10`` and whose gateway is ``/gateway`` (``bench.loopback``)."""
+    shards: Shards | None = None
+    """The gateway shards this process connects and whose guilds' tables it owns (``BLOCKHOUSE_SHARDS`` out of
+    ``BLOCKHOUSE_SHARD_COUNT``; :mod:`storage.shards`); None: one connection, every table (no shard settings)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -78,7 +83,29 @@ class Settings:
             raise ConfigError(f"BLOCKHOUSE_DISCORD_API must be an http:// or https:// address, not {api!r}.")
         return cls(token=token, test_guild=int(guild) if guild else None,
                    database=env.get("BLOCKHOUSE_DB", "").strip() or DEFAULT_DB, log_level=level,
-                   discord_api=api or None)
+                   discord_api=api or None, shards=shards_from(env))
+
+
+def shards_from(env: dict[str, str]) -> Shards | None:
+    """``BLOCKHOUSE_SHARDS`` (``0-3``, ``0,2,5``, ``4``) and ``BLOCKHOUSE_SHARD_COUNT`` (``8``), both or neither."""
+    ids_text = env.get("BLOCKHOUSE_SHARDS", "").strip()
+    count_text = env.get("BLOCKHOUSE_SHARD_COUNT", "").strip()
+    if not ids_text and not count_text:
+        return None
+    if not ids_text or not count_text:
+        given, missing = ("BLOCKHOUSE_SHARDS", "BLOCKHOUSE_SHARD_COUNT") if ids_text else \
+            ("BLOCKHOUSE_SHARD_COUNT", "BLOCKHOUSE_SHARDS")
+        raise ConfigError(f"{given} is set but {missing} is not: set both (e.g. BLOCKHOUSE_SHARDS=0-3 and "
+                          "BLOCKHOUSE_SHARD_COUNT=8: this process runs shards 0 to 3 of 8), or neither (one process "
+                          "runs everything).")
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"BLOCKHOUSE_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    try:
+        return Shards.of(parse_ids(ids_text), int(count_text))
+    except ShardError as err:
+        raise ConfigError(f"BLOCKHOUSE_SHARDS={ids_text!r} with BLOCKHOUSE_SHARD_COUNT={count_text}: {err}. "
+                          "Give shard ids from 0 to the count minus one, as a list (0,2,5), a range (0-3) or one "
+                          "id (4).") from err
 
 
 class Tree(app_commands.CommandTree):
@@ -108,8 +135,12 @@ class Blockhouse(commands.Bot):
         # and Blockhouse needs no message events (it reads its own boards back over REST), so Discord sends it none
         # (each board posted or edited would come back as one to parse and cache) and discord.py keeps no message
         # cache. Ready 0.5 s after the gateway's last server arrives (discord.py waits 2 s by default).
+        # Given shards (BLOCKHOUSE_SHARDS), the bot is an AutoShardedBot (ShardedBlockhouse) connecting those;
+        # without, a plain Bot's one connection, started as before
+        sharding: dict[str, Any] = {} if settings.shards is None or not isinstance(self, discord.AutoShardedClient) \
+            else {"shard_ids": list(settings.shards.ids), "shard_count": settings.shards.count}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True),
-                         max_messages=None, help_command=None, guild_ready_timeout=0.5, tree_cls=Tree)
+                         max_messages=None, help_command=None, guild_ready_timeout=0.5, tree_cls=Tree, **sharding)
         self.settings = settings
         self.registry = registry or default_catalog()
         self.sync_commands = sync
@@ -127,6 +158,11 @@ class Blockhouse(commands.Bot):
         path = database_path(self.settings)
         self.db = await Database.open(path)
         log.info("database opened: %s (journal mode %s)", shown(path), await self.db.journal_mode())
+        if self.settings.shards is not None:
+            # what runs from a timer or at start-up takes only the tables of this process's shards' guilds
+            self.db.shards = self.settings.shards
+            log.info("shards %s of %d: this process owns their guilds' tables",
+                     ",".join(map(str, self.settings.shards.ids)), self.settings.shards.count)
         self.service = TableService(self.db, self.registry)
         if self.seeds is not None:
             self.service.seeds = self.seeds
@@ -184,6 +220,23 @@ class Blockhouse(commands.Bot):
         logging.getLogger("discord.app_commands.tree").removeFilter(self._expired_filter)
 
 
+class ShardedBlockhouse(Blockhouse, commands.AutoShardedBot):
+    """The bot given shards (``BLOCKHOUSE_SHARDS`` of ``BLOCKHOUSE_SHARD_COUNT``): discord.py's
+    ``AutoShardedBot`` connecting those shards only (``shard_ids``, ``shard_count``), one gateway connection each,
+    with everything else Blockhouse's."""
+
+    def __init__(self, settings: Settings, registry: Catalog | None = None, *, sync: bool = True,
+                 seeds: Callable[[], int] | None = None, clock: Callable[[], float] | None = None) -> None:
+        if settings.shards is None:
+            raise ConfigError("a sharded bot needs BLOCKHOUSE_SHARDS and BLOCKHOUSE_SHARD_COUNT")
+        super().__init__(settings, registry, sync=sync, seeds=seeds, clock=clock)
+
+
+def bot_for(settings: Settings) -> Blockhouse:
+    """The bot the settings call for: :class:`ShardedBlockhouse` given shards, else :class:`Blockhouse`."""
+    return Blockhouse(settings) if settings.shards is None else ShardedBlockhouse(settings)
+
+
 def database_path(settings: Settings) -> str:
     """Where the database is: ``BLOCKHOUSE_DB``, a file relative to the repository unless absolute, or a PostgreSQL
     server's ``postgresql://`` URL."""
@@ -239,7 +292,7 @@ def main() -> int:
             "ws" + settings.discord_api.removeprefix("http") + "/gateway")
         log.warning("talking to a Discord double at %s, not to Discord", settings.discord_api)
     tune_process()
-    bot = Blockhouse(settings)
+    bot = bot_for(settings)
     try:
         asyncio.run(serve(bot, settings.token))
     except KeyboardInterrupt:  # Ctrl-C: the bot closed in order on its way out (asyncio.run cancelled serve)
