@@ -795,7 +795,7 @@ class Database:
         found = (await self._write([
             Step("UPDATE tables SET archive_at = NULL WHERE archive_at IS NOT NULL AND archive_at <= ? AND id IN "
                  f"(SELECT id FROM tables WHERE archive_at IS NOT NULL AND archive_at <= ?{mine(self.shards)} "
-                 "ORDER BY id LIMIT ?) RETURNING id, channel_id", (now, now, limit), fetch=True),
+                 "ORDER BY archive_at LIMIT ?) RETURNING id, channel_id", (now, now, limit), fetch=True),
         ]))[0]
         return sorted((r["id"], r["channel_id"]) for r in found)
 
