@@ -62,21 +62,45 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "committed whose board had not come are counted as owed, not doubled)")
     p.add_argument("--folder", type=Path, default=None,
                    help="keep the database and the bot's log here (default: a temporary folder, removed)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="bot processes, each given one shard of that many, the guilds split between them (issue 26)")
+    p.add_argument("--postgresql", action="store_true",
+                   help="the bots' database on a throwaway PostgreSQL server (tests/pg.py) instead of SQLite")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 
 
 async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
+    server = None
+    if args.postgresql:
+        from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
+        binaries = server_binaries()
+        if binaries is None:
+            raise SystemExit(HOW_TO_INSTALL)
+        server = PgServer(binaries)
+        server.start()
+    try:
+        return await _runs(args, server)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+async def _runs(args: argparse.Namespace, server: Any) -> list[dict[str, Any]]:
     results = []
     for count in (int(x) for x in args.tables.split(",")):
         warmup, measure = window_of(args, count)
+        url = server.create(migrated=False) if server is not None else None
         r = await run_loopback(args.game, count, players=args.players or DEFAULT_PLAYERS[args.game], seed=args.seed,
                                warmup=warmup, measure=measure, options=args.options, slash_share=args.slash,
                                patience=args.patience,
                                think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal),
                                under_load=args.stop_under_load,
-                               folder=args.folder / f"{args.game}-{count}" if args.folder else None)
+                               folder=args.folder / f"{args.game}-{count}" if args.folder else None,
+                               processes=args.processes, database_url=url)
         r["stop_signal"] = args.signal
+        r["processes"], r["backend"] = args.processes, "postgresql" if url else "sqlite"
+        print(f"{r['processes']} process(es) on {r['backend']}")
         show(r)
         sys.stdout.flush()
         results.append(r)

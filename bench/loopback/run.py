@@ -273,8 +273,8 @@ class BotProcess:
             return ""
 
 
-def start_bot(double: Double, database: Path, folder: Path, name: str = "bot", extra: dict[str, str] | None = None
-              ) -> BotProcess:
+def start_bot(double: Double, database: Path | str, folder: Path, name: str = "bot",
+              extra: dict[str, str] | None = None) -> BotProcess:
     """``python bot.py`` pointed at the double, on ``database``; its output to ``folder/<name>.log``."""
     env = dict(os.environ)
     env.update({"DISCORD_TOKEN": TOKEN, "BLOCKHOUSE_DB": str(database), "BLOCKHOUSE_DISCORD_API": double.url,
@@ -307,15 +307,27 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
                        patience: float = 60.0, think: float = 0.0, folder: Path | None = None,
                        guilds: int = 1, stop_signal: int = signal.SIGINT, under_load: bool = False,
                        expiry_s: float = 3.0,
-                       env: dict[str, str] | None = None) -> dict[str, Any]:
+                       env: dict[str, str] | None = None, processes: int = 1, database_url: str | None = None
+                       ) -> dict[str, Any]:
+    """``processes`` > 1: that many bot processes, process ``i`` given shard ``i`` of ``processes``
+    (``BLOCKHOUSE_SHARDS``), the guilds (at least one per process) spread over the shards, so the tables split
+    between the processes as Discord would split them (issue 26); the CPU figures are the first process's.
+    ``database_url``: the bots' database (an empty PostgreSQL database) instead of an SQLite file."""
     with tempfile.TemporaryDirectory(prefix="bench-loopback-") as tmp:
         where = folder or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
-        database = where / f"loopback-{game}-{tables}.db"
+        database: Any = where / f"loopback-{game}-{tables}.db"
         database.unlink(missing_ok=True)
+        if database_url is not None:
+            database = database_url
         double = Double(expiry_s=expiry_s)
         await double.start()
-        made = [double.create_guild(f"guild {i}") for i in range(guilds)]
+        if processes > 1:
+            made = [double.create_guild(f"guild {i}", shard=(i % processes, processes))
+                    for i in range(max(guilds, processes))]
+        else:
+            made = [double.create_guild(f"guild {i}") for i in range(guilds)]
+        others: list[BotProcess] = []
         traffic = LoopTraffic(double)
         bot: BotProcess | None = None
         load = LoopLoad(double, traffic, game, players, seed, options, slash_share, patience, think,
@@ -325,9 +337,18 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
         stopped: tuple[float, int | None] = (math.nan, None)
         try:
             table_objs = await load.open_tables_in(made, tables)
-            bot = start_bot(double, database, where, extra=env)
-            await wait_for(lambda: bool(double.commands) and any(c.identified for c in double.connections),
-                           120.0, bot)
+            if processes > 1:
+                shard = {"BLOCKHOUSE_SHARD_COUNT": str(processes)}
+                bot = start_bot(double, database, where, extra={**(env or {}), **shard, "BLOCKHOUSE_SHARDS": "0"})
+                # (the first migrates the database: the others start once it is connected)
+                await wait_for(lambda: any(c.identified for c in double.connections), 120.0, bot)
+                others = [start_bot(double, database, where, f"bot{i}",
+                                    extra={**(env or {}), **shard, "BLOCKHOUSE_SHARDS": str(i)})
+                          for i in range(1, processes)]
+            else:
+                bot = start_bot(double, database, where, extra=env)
+            await wait_for(lambda: bool(double.commands) and
+                           sum(c.identified for c in double.connections) >= processes, 120.0, bot)
             connected_s = time.perf_counter() - bot.started
             gate = asyncio.Semaphore(8)
 
@@ -364,6 +385,8 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             load.retract(everything=True)
             if not under_load:
                 stopped = await asyncio.to_thread(bot.stop, stop_signal)
+            for other in others:
+                await asyncio.to_thread(other.stop, stop_signal)
             result = await report(load, table_objs, database, game, tables, players, setup_s, connected_s)
             result["stop_s"] = round(stopped[0], 2)
             result["stopped_under_load"] = under_load
@@ -376,8 +399,9 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             return result
         finally:
-            if bot is not None and bot.proc.poll() is None:  # (off the loop: the double serves its close meanwhile)
-                await asyncio.to_thread(bot.stop, signal.SIGTERM, 30.0)
+            for running in [bot, *others]:
+                if running is not None and running.proc.poll() is None:  # (off the loop: the double serves its
+                    await asyncio.to_thread(running.stop, signal.SIGTERM, 30.0)  # close meanwhile)
             await double.stop()
 
 
