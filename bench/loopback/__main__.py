@@ -23,7 +23,8 @@ def show(r: dict[str, Any]) -> None:
           f"(n={r['answer_ms']['n']}); move → board p50/p95 {r['move_to_board_ms']['p50']}/"
           f"{r['move_to_board_ms']['p95']} ms (n={r['move_to_board_ms']['n']})\n"
           f"  CPU/move: bot process {c['bot']} ms; its children: {kids}; double + members process "
-          f"{c['double_and_members']} ms; REST requests/move {r['requests_per_move']}\n"
+          f"{c['double_and_members']} ms; every bot process and the database server, children included: "
+          f"{c['all']} ms; REST requests/move {r['requests_per_move']}\n"
           f"  interactions {r['interactions']}: late acks refused (10062) {r['late_acks']} "
           f"({r['late_acks_total']} in the whole run), answered twice {r['doubled_acks']}, never acked "
           f"{r['never_acked']}, refused {r['refused']}, stuck {r['stuck']}\n"
@@ -37,6 +38,15 @@ def show(r: dict[str, Any]) -> None:
         print(f"  restarted: connected in {a['restart_connected_s']} s; the outbox owed posts at "
               f"{a['tables_owing_at_stop']} tables when it stopped, at {a['still_owing']} after "
               f"{a['delivered_within_s']} s; its log {a['log']}")
+    if "kill" in r:
+        k = r["kill"]
+        print(f"  kill -9 of the last process for {k['outage_s']} s: the other processes' tables "
+              f"{k['others_moves_per_s_before']} moves/s before, {k['others_moves_per_s_while_dead']} while it was "
+              f"dead; its own tables {k['victim_moves_while_dead']} moves while dead; restarted and connected in "
+              f"{k['restart_connected_s']} s, its tables moving again {k['victim_moved_again_after_s']} s later "
+              f"({'yes' if k['victim_moved_again'] else 'NO'})")
+        print("  per shard: " + "; ".join(f"{name}: {v}" for name, v in k.items() if name.startswith("shard "))
+              + f"; outbox owing at the end {k['outbox_owing_at_end']}")
     if r["refusals"]:
         print(f"  refusals the members were told (the most common): {r['refusals']}")
     for sample in r["mismatch_samples"]:
@@ -66,6 +76,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="bot processes, each given one shard of that many, the guilds split between them (issue 26)")
     p.add_argument("--postgresql", action="store_true",
                    help="the bots' database on a throwaway PostgreSQL server (tests/pg.py) instead of SQLite")
+    p.add_argument("--kill", type=float, default=None, metavar="SECONDS",
+                   help="with --processes 2 or more: kill -9 the last process a quarter of the way through the measured moves, "
+                        "restart it after SECONDS, and report whether the others' tables stalled")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 
@@ -86,6 +99,11 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
             server.stop()
 
 
+def server_pid(server: Any) -> int:
+    """The PostgreSQL server's postmaster (its backends are its children)."""
+    return int((server.data / "postmaster.pid").read_text().split()[0])
+
+
 async def _runs(args: argparse.Namespace, server: Any) -> list[dict[str, Any]]:
     results = []
     for count in (int(x) for x in args.tables.split(",")):
@@ -97,7 +115,8 @@ async def _runs(args: argparse.Namespace, server: Any) -> list[dict[str, Any]]:
                                think=args.think, guilds=args.guilds, stop_signal=getattr(signal, args.signal),
                                under_load=args.stop_under_load,
                                folder=args.folder / f"{args.game}-{count}" if args.folder else None,
-                               processes=args.processes, database_url=url)
+                               processes=args.processes, database_url=url, kill_outage_s=args.kill,
+                               server_pids=(lambda: [server_pid(server)]) if server is not None else None)
         r["stop_signal"] = args.signal
         r["processes"], r["backend"] = args.processes, "postgresql" if url else "sqlite"
         print(f"{r['processes']} process(es) on {r['backend']}")

@@ -191,10 +191,14 @@ class LoopLoad(bl.Load):
         self.owed_tables: dict[int, int] = {}  # table id -> moves owed
         self.outbox_owed: list[int] = []  # tables whose outbox owes a post, after the bot stopped
         self.owed_samples: list[str] = []
+        self.all_pids: Callable[[], list[int]] = lambda: [self.bot_pid()]
+        """Every process serving the members (the bot processes, a database server): their CPU and their children's
+        is summed as "all" (issue 26's several processes)."""
 
     def snapshot(self) -> dict[str, Any]:
         pid = self.bot_pid()
         return {"t": time.perf_counter(), "moves": self.tally.moves, "bot": proc_cpu_s(pid),
+                "all": sum(proc_cpu_s(p) + sum(proc_cpu_s(k) for k in children_of(p)) for p in self.all_pids()),
                 "children": {k: proc_cpu_s(k) for k in children_of(pid)}, "double": own_cpu_s(),
                 "names": {k: process_name(k) for k in children_of(pid)},
                 "late_acks": self.double.late_acks, "interactions": self.tally.interactions,
@@ -307,12 +311,15 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
                        patience: float = 60.0, think: float = 0.0, folder: Path | None = None,
                        guilds: int = 1, stop_signal: int = signal.SIGINT, under_load: bool = False,
                        expiry_s: float = 3.0,
-                       env: dict[str, str] | None = None, processes: int = 1, database_url: str | None = None
+                       env: dict[str, str] | None = None, processes: int = 1, database_url: str | None = None,
+                       kill_outage_s: float | None = None, server_pids: Callable[[], list[int]] | None = None
                        ) -> dict[str, Any]:
     """``processes`` > 1: that many bot processes, process ``i`` given shard ``i`` of ``processes``
     (``BLOCKHOUSE_SHARDS``), the guilds (at least one per process) spread over the shards, so the tables split
     between the processes as Discord would split them (issue 26); the CPU figures are the first process's.
-    ``database_url``: the bots' database (an empty PostgreSQL database) instead of an SQLite file."""
+    ``database_url``: the bots' database (an empty PostgreSQL database) instead of an SQLite file.
+    ``kill_outage_s`` (with ``processes`` > 1): half way through the measured moves the last process is killed
+    (SIGKILL), left dead that many seconds and started again, the members still playing (:func:`kill_and_restart`)."""
     with tempfile.TemporaryDirectory(prefix="bench-loopback-") as tmp:
         where = folder or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
@@ -333,6 +340,8 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
         load = LoopLoad(double, traffic, game, players, seed, options, slash_share, patience, think,
                         lambda: bot.pid if bot is not None else 0)
         load.under_load = under_load
+        load.all_pids = lambda: ([b.pid for b in [bot, *others] if b is not None]
+                                 + (server_pids() if server_pids else []))
         wall0 = time.perf_counter()
         stopped: tuple[float, int | None] = (math.nan, None)
         try:
@@ -371,6 +380,12 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
 
             pruner = asyncio.ensure_future(pruning())
             playing = asyncio.gather(*(t.play(stop) for t in table_objs))
+            killing = None
+            if kill_outage_s is not None and others:
+                extra = {**(env or {}), "BLOCKHOUSE_SHARD_COUNT": str(processes),
+                         "BLOCKHOUSE_SHARDS": str(processes - 1)}
+                killing = asyncio.ensure_future(kill_and_restart(load, double, table_objs, others, processes,
+                                                                 database, where, extra, kill_outage_s, measure))
             if under_load:  # stopped as the window closes, the members still playing; the double keeps serving
                 await stop.wait()
                 stopped = await asyncio.to_thread(bot.stop, stop_signal)
@@ -383,6 +398,7 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             done.set()
             await pruner
             load.retract(everything=True)
+            killed = await killing if killing is not None else None
             if not under_load:
                 stopped = await asyncio.to_thread(bot.stop, stop_signal)
             for other in others:
@@ -395,6 +411,9 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             result["bot_log"] = bot.log_counts()
             if under_load:
                 result["after_restart"] = await restart_and_check(load, double, database, where, env, patience)
+            if killed is not None:
+                killed.update(await by_shard(load, table_objs, database, double, processes))
+                result["kill"] = killed
             result["double_errors"] = double.errors[:10]
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
             return result
@@ -403,6 +422,86 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
                 if running is not None and running.proc.poll() is None:  # (off the loop: the double serves its
                     await asyncio.to_thread(running.stop, signal.SIGTERM, 30.0)  # close meanwhile)
             await double.stop()
+
+
+def shard_tables(double: Double, tables: Sequence[LoopTable], processes: int) -> dict[int, list[LoopTable]]:
+    """The tables by the shard (process) their guild falls on."""
+    out: dict[int, list[LoopTable]] = {i: [] for i in range(processes)}
+    for table in tables:
+        out[double.shard_of(table.channel.guild_id or 0, processes)].append(table)
+    return out
+
+
+async def kill_and_restart(load: LoopLoad, double: Double, tables: Sequence[LoopTable], others: list[BotProcess],
+                           processes: int, database: Path | str, folder: Path, extra: dict[str, str],
+                           outage_s: float, measure: int) -> dict[str, Any]:
+    """A quarter of the way through the measured moves, kill -9 the last process (``others[-1]``), leave it dead ``outage_s``
+    seconds while the members go on playing, start it again (its shard, the same database) and wait for its tables
+    to move again: the moves told per second on the other processes' tables before the kill and while it was dead
+    (they must not stall), the victim's while dead (0: nobody answers its guilds), and how long until its tables
+    moved again (its members give up on an interaction after their patience, then look at the board again)."""
+    shards = shard_tables(double, tables, processes)
+    victim = processes - 1
+
+    def told(shard: int) -> int:
+        return sum(len(load.played.get(t, [])) for table in shards[shard] for t in table.tables)
+
+    def others_told() -> int:
+        return sum(told(s) for s in shards if s != victim)
+
+    w = load.window
+    assert w is not None
+    while not w.open:
+        await asyncio.sleep(0.05)
+    t_open, open_told = time.perf_counter(), others_told()
+    while load.tally.moves < w.warmup + measure // 4 and not w.closed:
+        await asyncio.sleep(0.05)
+    t_kill, before = time.perf_counter(), (others_told(), told(victim))
+    others[-1].proc.kill()
+    await asyncio.to_thread(others[-1].proc.wait)
+    await asyncio.sleep(outage_s)  # the outage itself (a bench's scenario, not a test's wait)
+    t_back, during = time.perf_counter(), (others_told(), told(victim))
+    known = set(map(id, double.connections))
+    others[-1] = start_bot(double, database, folder, f"bot{victim}-restart", extra)
+    await wait_for(lambda: any(id(c) not in known and c.identified and c.shard == (victim, processes)
+                               for c in double.connections), 120.0, others[-1], "the restarted process")
+    t_ready = time.perf_counter()
+    while told(victim) == during[1] and time.perf_counter() - t_ready < 4 * load.patience:
+        await asyncio.sleep(0.05)
+    t_moved = time.perf_counter()
+    return {"outage_s": round(t_back - t_kill, 2),
+            "others_moves_per_s_before": round((before[0] - open_told) / max(t_kill - t_open, 1e-9), 2),
+            "others_moves_per_s_while_dead": round((during[0] - before[0]) / max(t_back - t_kill, 1e-9), 2),
+            "victim_moves_while_dead": during[1] - before[1],
+            "restart_connected_s": round(t_ready - t_back, 2),
+            "victim_moved_again_after_s": round(t_moved - t_ready, 2),
+            "victim_moved_again": told(victim) > during[1]}
+
+
+async def by_shard(load: LoopLoad, tables: Sequence[LoopTable], database: Path | str, double: Double,
+                   processes: int) -> dict[str, Any]:
+    """After the run, per shard: moves told, stored, told-not-stored (lost) and stored-not-told (moves the killed
+    process committed as it died, whose members were never answered: their boards are the outbox's to post)."""
+    out: dict[str, Any] = {}
+    db = await Database.open(database)
+    try:
+        for shard, mine in shard_tables(double, tables, processes).items():
+            told_n = stored_n = lost = untold = 0
+            for table in mine:
+                for table_id in table.tables:
+                    row = await db.get_table(table_id)
+                    seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
+                    stored: Counter[tuple[int | None, str]] = Counter((m.seat, m.notation)
+                                                                      for m in await db.moves(table_id))
+                    told = Counter((seat_of.get(member), n) for member, n in load.played.get(table_id, []))
+                    told_n, stored_n = told_n + sum(told.values()), stored_n + sum(stored.values())
+                    lost += sum((told - stored).values())
+                    untold += sum((stored - told).values())
+            out[f"shard {shard}"] = {"told": told_n, "stored": stored_n, "lost": lost, "stored_not_told": untold}
+        out["outbox_owing_at_end"] = len(await db.undelivered())
+    finally:
+        await db.close()
+    return out
 
 
 def owing(database: Path) -> int:
@@ -483,7 +582,7 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
                       "max": round(bl.pct(tally.answer_s, 100) * 1000, 1)},
         "move_to_board_ms": {"n": len(tally.board_s), "p50": round(bl.pct(tally.board_s, 50) * 1000, 1),
                              "p95": round(bl.pct(tally.board_s, 95) * 1000, 1)},
-        "cpu_ms_per_move": {"bot": per(e["bot"] - s["bot"]), "children": kids,
+        "cpu_ms_per_move": {"bot": per(e["bot"] - s["bot"]), "children": kids, "all": per(e["all"] - s["all"]),
                             "double_and_members": per(e["double"] - s["double"])},
         "requests_per_move": round((e["requests"] - s["requests"]) / moves, 1) if moves else math.nan,
         "interactions": e["interactions"] - s["interactions"], "late_acks": e["late_acks"] - s["late_acks"],
