@@ -45,8 +45,10 @@ def show(r: dict[str, Any]) -> None:
               f"dead; its own tables {k['victim_moves_while_dead']} moves while dead; restarted and connected in "
               f"{k['restart_connected_s']} s, its tables moving again {k['victim_moved_again_after_s']} s later "
               f"({'yes' if k['victim_moved_again'] else 'NO'})")
-        print("  per shard: " + "; ".join(f"{name}: {v}" for name, v in k.items() if name.startswith("shard "))
-              + f"; outbox owing at the end {k['outbox_owing_at_end']}")
+    if "by_shard" in r:
+        b = r["by_shard"]
+        print("  per shard: " + "; ".join(f"{name}: {v}" for name, v in b.items() if name.startswith("shard "))
+              + f"; outbox owing at the end {b['outbox_owing_at_end']}")
     if r["refusals"]:
         print(f"  refusals the members were told (the most common): {r['refusals']}")
     for sample in r["mismatch_samples"]:
@@ -77,8 +79,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--postgresql", action="store_true",
                    help="the bots' database on a throwaway PostgreSQL server (tests/pg.py) instead of SQLite")
     p.add_argument("--kill", type=float, default=None, metavar="SECONDS",
-                   help="with --processes 2 or more: kill -9 the last process a quarter of the way through the measured moves, "
-                        "restart it after SECONDS, and report whether the others' tables stalled")
+                   help="with --processes 2 or more: kill -9 the last process a quarter of the way through the "
+                        "measured moves, restart it after SECONDS, and report whether the others' tables stalled")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 

@@ -411,8 +411,9 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             result["bot_log"] = bot.log_counts()
             if under_load:
                 result["after_restart"] = await restart_and_check(load, double, database, where, env, patience)
+            if processes > 1:
+                result["by_shard"] = await by_shard(load, table_objs, database, double, processes)
             if killed is not None:
-                killed.update(await by_shard(load, table_objs, database, double, processes))
                 result["kill"] = killed
             result["double_errors"] = double.errors[:10]
             result["wall_s"] = round(time.perf_counter() - wall0, 1)
@@ -435,11 +436,11 @@ def shard_tables(double: Double, tables: Sequence[LoopTable], processes: int) ->
 async def kill_and_restart(load: LoopLoad, double: Double, tables: Sequence[LoopTable], others: list[BotProcess],
                            processes: int, database: Path | str, folder: Path, extra: dict[str, str],
                            outage_s: float, measure: int) -> dict[str, Any]:
-    """A quarter of the way through the measured moves, kill -9 the last process (``others[-1]``), leave it dead ``outage_s``
-    seconds while the members go on playing, start it again (its shard, the same database) and wait for its tables
-    to move again: the moves told per second on the other processes' tables before the kill and while it was dead
-    (they must not stall), the victim's while dead (0: nobody answers its guilds), and how long until its tables
-    moved again (its members give up on an interaction after their patience, then look at the board again)."""
+    """A quarter of the way through the measured moves, kill -9 the last process (``others[-1]``), leave it dead
+    ``outage_s`` seconds while the members go on playing, start it again (its shard, the same database) and wait for
+    its tables to move again: the moves told per second on the other processes' tables before the kill and while it
+    was dead (they must not stall), the victim's while dead (0: nobody answers its guilds), and how long until its
+    tables moved again (its members give up on an interaction after their patience, then look at the board again)."""
     shards = shard_tables(double, tables, processes)
     victim = processes - 1
 
