@@ -17,7 +17,8 @@ import pytest
 from cogs.client import Blockhouse, ConfigError, Settings, ShardedBlockhouse, bot_for
 from cogs.game import GameCog
 from storage.shards import Shards
-from tests.cogs.discord_helpers import board_messages, last_board, moves_made
+from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, moves_made
+from tests.cogs.test_blocbybloc_trades import G, S, W, seed_with_workers_and_students, sharing
 from tests.support import OPEN_BOTS, make_bot
 
 
@@ -162,3 +163,41 @@ async def test_one_process_without_shard_settings_runs_every_guilds_clock(db_pat
     await tick(simcord_env)
     assert [len(board_messages(t)) for t in threads] == [b + 1 for b in boards]
     assert all(timed_out(t) for t in threads)
+
+
+async def test_a_dm_click_reaches_the_process_of_shard_0_which_plays_it_in_another_shards_guild(
+        db_path: Path, simcord_env: Any) -> None:
+    """Discord sends a DM's interactions to shard 0: a trade answered from its DM's buttons is played by the process
+    of shard 0 even though the game's guild is shard 1's (requests are not filtered: the version check keeps two
+    processes' moves apart), and the board reaches the guild's thread over REST."""
+    clock, seeds = Clock(), itertools.count(1)
+    await simcord_env.restart_bot(sharded(db_path, [0, 1], 2, clock, seeds))
+    guild = simcord_env.create_guild(shard_id=1)
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(simcord_env.create_user(n)) for n in ("alice", "bob", "carol")]
+    simcord_env.bot.service.seeds = seed_with_workers_and_students
+    await people[0].slash(channel, "game new", game="blocbybloc", options="city=beginner")
+    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
+    for member in people[1:]:
+        await member.click(lobby, label="Join")
+    await people[0].click(lobby, label="Start")
+    thread = channel.threads[0]
+    db = simcord_env.bot.db
+    table = await db.latest_table_in(thread.id)
+    state = sharing(G.load(table.state))
+    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
+    by_faction = {f: people[state.controller[f]] for f in state.order}
+    workers, students = by_faction[W], by_faction[S]
+    res = await workers.slash(thread, "move", move="offer S molotov1 for 1")
+    assert "Played" in (res.response.content or "")
+    dm = students.user.dm_channel.history()[-1]
+    assert [b.label for b in move_buttons(dm)][-1] == "Decline offer #1"
+    boards = len(board_messages(thread))
+    # the process of shard 0 alone (the guild's own, shard 1's, is another process, not running here)
+    zero = sharded(db_path, [0], 2, clock, seeds)
+    await simcord_env.restart_bot(zero)
+    assert zero.get_guild(guild.id) is None, "not a guild of its shards"
+    res = await students.user.click(dm, label="Accept offer #1: give Medic Kit")
+    assert "Played: Accept offer #1: give Medic Kit." in (res.response.content or ""), res.response
+    assert len(board_messages(thread)) == boards + 1
+    assert "Students accept trade #1" in (last_board(thread).embeds[0].description or "")
