@@ -31,9 +31,9 @@ class BotTable:
 
 async def bot_tables(db: Database, after: int, page: int = PAGE) -> tuple[int | None, list[BotTable]]:
     """One page of the running tables of this process's shards (``db.shards``) whose id is above ``after``, at most
-    ``page`` of them: (the last id the page
-    looked at, None when no running table is left; those of its tables with a seat a bot plays). One hold of the
-    lock for the page's ids, one for the states and seats of those with a bot."""
+    ``page`` of them: (the last id the page looked at, None when no running table is left; those of its tables with
+    a seat a bot plays). One hold of the lock for the page's ids, one for the states and seats of those with a
+    bot."""
     ids_sql = f"SELECT id FROM tables WHERE status = 'active' AND id > ?{mine(db.shards)} ORDER BY id LIMIT ?"
     async with db._reading() as conn, conn.execute(ids_sql, (after, page)) as cur:
         ids = [r[0] for r in await cur.fetchall()]
