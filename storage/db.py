@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -31,6 +32,8 @@ from storage.records import RecordStore, settle_reads, settle_writes
 from storage.shards import Shards, mine
 from storage.sql import Connection, Step, rollback, run, steps
 from storage.tournaments import TournamentStore, record_game
+
+log = logging.getLogger(__name__)
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
@@ -248,6 +251,9 @@ class Database:
         clock's time-outs and reminders, owed boards, the catch-up, archives, tournaments' deadlines) selects only the
         tables of their guilds. None: every table (one process)."""
         self.lease = CLAIM_LEASE
+        # the claims this connection made that may still hold, by kind: each lease's end -> when it was claimed (let
+        # go when the process closes in order: its restart, or another process, need not wait for the lease)
+        self._held: dict[str, dict[float, float]] = {"clock": {}, "remind": {}, "owed": {}}
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
@@ -280,10 +286,20 @@ class Database:
         return db
 
     async def close(self) -> None:
-        """Close the connection; closing twice is harmless."""
+        """Close the connection, after letting go of the claims it still holds (:meth:`release_claims`); closing
+        twice is harmless."""
         if self._closed:
             return
         self._closed = True
+        try:
+            if any(self._held.values()):
+                await self.release_claims()
+        except Exception:  # (a claim not let go holds until its lease runs out: later, not lost)
+            log.warning("the clock's claims could not be let go on closing", exc_info=True)
+        finally:
+            await self._close()
+
+    async def _close(self) -> None:
         if isinstance(self._conn, PgConnection):
             try:
                 await self._conn.close()
@@ -659,6 +675,32 @@ class Database:
         async with self._reading() as conn:
             return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
+    def _hold(self, kind: str, until: float, now: float) -> None:
+        """Note a claim of ``kind`` made at ``now`` until ``until`` (those whose lease has run out are forgotten)."""
+        held = self._held[kind]
+        for old in [u for u in held if u <= now]:
+            del held[old]
+        held[until] = now
+
+    async def release_claims(self) -> None:
+        """Let go of the claims this connection made whose lease has not run out, in one write (the bot closing in
+        order: what its tick or sweep claimed and did not finish is free at once for its restart or another process).
+        A time-out claim ends; an owed board's claim ends; a reminder claimed is due again from when it was
+        claimed (one whose reminder was sent has moved on: its ``remind_at`` is no longer the claim's)."""
+        clock, owed, remind = (sorted(self._held[k].items()) for k in ("clock", "owed", "remind"))
+        todo = []
+        if clock:
+            todo.append(Step(f"UPDATE tables SET clock_until = NULL WHERE clock_until IN "
+                             f"({','.join('?' for _ in clock)})", [u for u, _ in clock]))
+        if owed:
+            todo.append(Step(f"UPDATE tables SET owed_until = NULL WHERE owed_until IN "
+                             f"({','.join('?' for _ in owed)})", [u for u, _ in owed]))
+        todo += [Step("UPDATE tables SET remind_at = ? WHERE remind_at = ?", (at, until)) for until, at in remind]
+        if todo:
+            await self._write(todo)
+        for held in self._held.values():
+            held.clear()
+
     async def claim_reminders(self, now: float, limit: int = 100) -> tuple[list[int], float]:
         """:meth:`reminders_due` for the clock's tick: this process's tables (:attr:`shards`) whose reminder is due,
         claimed in one statement by moving their ``remind_at`` to the lease's end (returned with the ids): another
@@ -672,6 +714,8 @@ class Database:
             "(SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ?"
             f"{mine(self.shards)} ORDER BY remind_at LIMIT ?) RETURNING id", (until, now, now, limit),
             fetch=True)]))[0]
+        if rows:
+            self._hold("remind", until, now)
         return sorted(r["id"] for r in rows), until
 
     async def claim_owed(self, table_ids: Sequence[int], now: float) -> set[int]:
@@ -685,6 +729,8 @@ class Database:
             f"UPDATE tables SET owed_until = ? WHERE id IN ({marks}) AND (owed_until IS NULL OR owed_until <= ?) "
             f"AND id IN (SELECT table_id FROM outbox WHERE delivered_at IS NULL AND table_id IN ({marks})) "
             "RETURNING id", (now + self.lease, *table_ids, now, *table_ids), fetch=True)]))[0]
+        if rows:
+            self._hold("owed", now + self.lease, now)
         return {r["id"] for r in rows}
 
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
@@ -818,6 +864,8 @@ class Database:
             f"UPDATE tables SET clock_claim = deadline, clock_until = ? WHERE {due} AND {free} AND id IN "
             f"(SELECT id FROM tables WHERE {due} AND {free}{mine(self.shards)} ORDER BY deadline LIMIT ?) "
             "RETURNING id, deadline", (now + self.lease, now, now, now, now, limit), fetch=True)]))[0]
+        if rows:
+            self._hold("clock", now + self.lease, now)
         return [r["id"] for r in sorted(rows, key=lambda r: (r["deadline"], r["id"]))]
 
     async def delivered(self, table_id: int, version: int, now: float, board_message_id: int | None = None, *,

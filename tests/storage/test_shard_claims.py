@@ -16,7 +16,7 @@ from storage import Database
 from storage.catchup import bot_tables
 from storage.shards import Shards
 from storage.sql import Step
-from tables import Actor, TableService
+from tables import Actor, Outcome, TableService
 from tables.catalog import default_catalog
 from tables.quick import resume_bots
 
@@ -144,6 +144,11 @@ async def test_a_bot_move_cut_short_is_chosen_again_by_the_process_owning_the_ta
     assert [out async for out in resume_bots(owner)] == [], "played once: nothing left to resume"
 
 
+def ids(outs: list[Outcome]) -> list[int]:
+    """The tables of the outcomes, in order."""
+    return sorted(o.table_id or 0 for o in outs)
+
+
 async def both(a: Any, b: Any) -> list[Any]:
     """Two processes' calls at once; their results together."""
     first, second = await asyncio.gather(a, b)
@@ -220,3 +225,26 @@ async def test_overlapping_processes_post_each_owed_board_once(place: str, opene
     posted = await both(a.outbox.undelivered(), b.outbox.undelivered())  # both start up: the start-up sweep
     assert sorted(o.table_id for o in posted) == sorted([*tables, theirs]), "each table's owed board once"
     assert all(o.owed for o in posted)
+
+
+async def test_a_process_closing_in_order_lets_go_of_its_claims(place: str, opened: Opened) -> None:
+    """A process stopped in order (a deploy's restart) lets go of what it claimed and did not finish: its restart,
+    or another process, takes it at once rather than after the lease."""
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    tables = sorted([await started(a, guild_on(1), 960), await started(a, guild_on(2), 961)])
+    clock.now += HOUR + 1
+    assert sorted(await a.db.claim_due(clock.now)) == tables  # claimed, then a stops before timing them out
+    assert await a.db.claim_owed(tables, clock.now) == set(tables)
+    assert await b.turn_clock.expire() == [] and await b.outbox.undelivered() == [], "a's claims hold"
+    await a.db.close()
+    assert ids(await b.turn_clock.expire()) == tables, "let go: b times them out now"
+    assert ids(await b.outbox.undelivered()) == tables, "and posts what they owe"
+    clock.now += 0.5 * HOUR + 1  # the next turns' reminders
+    c = service(await opened(place, Shards.of([1, 2], COUNT)), clock)
+    claimed, _ = await c.db.claim_reminders(clock.now)
+    assert claimed == tables
+    assert await b.remind() == []
+    await c.db.close()
+    assert ids(await b.remind()) == tables, "due again from when c claimed them"
+    assert await b.remind() == []
