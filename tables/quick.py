@@ -17,9 +17,9 @@ import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
-from storage import ACTIVE
+from storage import ACTIVE, StaleVersion
 from storage.catchup import PAGE, BotTable, bot_tables, open_version
-from tables.outcome import Actor, Choice, Outcome
+from tables.outcome import Actor, Choice, Outcome, StaleButton
 from tables.play import Run
 from tables.recent import Recent
 from tables.service import TableService
@@ -129,6 +129,10 @@ async def resume_bots(service: TableService, page: int = PAGE,
         for candidate in found:
             try:
                 out = await _resume(service, candidate)
+            except (StaleVersion, StaleButton):  # a change got there first (a request, or another process resuming the
+                # same bot after a shards' overlap, whose move is told): this one is not stored, and says nothing
+                log.info("table %s: its bot's resumed move lost to a change made meanwhile", candidate.table_id)
+                out = None
             except Exception:  # one table that cannot go on (a state this version cannot read…) stops no other
                 log.exception("table %s: its bot could not resume its move", candidate.table_id)
                 out = None  # (and still yields below: a run of such tables, each logged, keeps no request waiting)

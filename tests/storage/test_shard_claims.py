@@ -144,6 +144,29 @@ async def test_a_bot_move_cut_short_is_chosen_again_by_the_process_owning_the_ta
     assert [out async for out in resume_bots(owner)] == [], "played once: nothing left to resume"
 
 
+async def test_two_processes_resuming_one_bot_play_its_move_once_and_the_loser_says_nothing(
+        place: str, opened: Opened, caplog: pytest.LogCaptureFixture) -> None:
+    """Overlapping shards after a restart: both processes find the bot's move cut short and resume it at once; the
+    move is stored once, told once, and the process that lost the version check logs no error."""
+    clock = Clock()
+    first = service(await opened(place), clock)
+    table_id = await started(first, guild_on(1), 450)
+    before = await first.db.get_table(table_id)
+    assert before is not None
+    await cut_short(first.db, table_id)
+    a, b = await two_processes(place, opened, clock)
+    with caplog.at_level("INFO"):
+        outs = await both(collect(resume_bots(a)), collect(resume_bots(b)))
+    assert [o.table_id for o in outs] == [table_id], "told once"
+    after = await a.db.get_table(table_id)
+    assert after is not None and after.last_ply == before.last_ply + 1, "stored once"
+    assert not [r for r in caplog.records if r.levelno >= 40], "the loser logs no error"
+
+
+async def collect(outs: AsyncIterator[Outcome]) -> list[Outcome]:
+    return [out async for out in outs]
+
+
 def ids(outs: list[Outcome]) -> list[int]:
     """The tables of the outcomes, in order."""
     return sorted(o.table_id or 0 for o in outs)
