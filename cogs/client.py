@@ -213,7 +213,7 @@ class Blockhouse(commands.Bot):
         if self._warming is not None:
             self._warming.cancel()
             await asyncio.gather(self._warming, return_exceptions=True)
-        await asyncio.to_thread(renderer.shutdown)  # the render workers, if pictures are drawn in processes
+        await renderer.ashutdown()  # the render workers, if pictures are drawn in processes (without blocking the loop)
         if self.db is not None:
             await self.db.close()
             self.db = None
