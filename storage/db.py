@@ -733,6 +733,15 @@ class Database:
             self._hold("owed", now + self.lease, now)
         return {r["id"] for r in rows}
 
+    async def release_owed(self, table_ids: Sequence[int], now: float) -> None:
+        """Let go of this process's claims (:meth:`claim_owed` at ``now``) on ``table_ids``' owed boards once their
+        page is delivered, or refused: a board the table owes later (one Discord refuses) is the next sweep's at once,
+        not after the lease. One statement; a claim made since by another process is not this one's."""
+        if table_ids:
+            marks = ",".join("?" for _ in table_ids)
+            await self._write([Step(f"UPDATE tables SET owed_until = NULL WHERE id IN ({marks}) AND owed_until = ?",
+                                    (*table_ids, now + self.lease))])
+
     async def set_remind_at(self, table_id: int, remind_at: float | None) -> None:
         await self._write([Step("UPDATE tables SET remind_at = ? WHERE id = ?", (remind_at, table_id))])
 

@@ -75,8 +75,11 @@ class Outbox:
                     continue
                 out.append(outcome)
                 log.info("table %s: posting what is owed since version %s", owed.table_id, owed.version)
-            if out:
-                yield out
+            try:
+                if out:
+                    yield out  # (delivered, or refused, when the caller comes back for the next page)
+            finally:  # the page is done: its tables' claims go, so what they owe later is not kept for the lease
+                await self.core.db.release_owed(sorted(claimed), now)
             if len(owed_page) < page:
                 return
             after = owed_page[-1].table_id

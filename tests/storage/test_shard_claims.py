@@ -240,14 +240,40 @@ async def test_two_time_outs_of_one_turn_leave_one_and_the_loser_says_nothing(pl
         assert len({m.seat for m in await a.db.moves(t)}) == 1
 
 
+async def post_owed(svc: TableService) -> list[Outcome]:
+    """A start-up sweep as the bot makes it (cogs.game's redeliver): each page's boards posted, and marked delivered,
+    before the next page is read."""
+    posted = []
+    async for page in svc.outbox.undelivered_pages():
+        for out in page:
+            assert out.outbox is not None
+            await svc.outbox.delivered(*out.outbox)
+        posted += page
+    return posted
+
+
 async def test_overlapping_processes_post_each_owed_board_once(place: str, opened: Opened) -> None:
     clock = Clock()
     a, b = await two_processes(place, opened, clock)
     tables = [await started(a, guild_on(1 + i % 2, i), 800 + i) for i in range(5)]
     theirs = await started(a, guild_on(0), 900)  # a's alone
-    posted = await both(a.outbox.undelivered(), b.outbox.undelivered())  # both start up: the start-up sweep
+    posted = await both(post_owed(a), post_owed(b))  # both start up: the start-up sweep
     assert sorted(o.table_id for o in posted) == sorted([*tables, theirs]), "each table's owed board once"
     assert all(o.owed for o in posted)
+
+
+async def test_an_owed_board_refused_is_tried_again_at_the_next_tick_not_after_the_lease(place: str,
+                                                                                        opened: Opened) -> None:
+    """A sweep lets go of its claims once its page is delivered or refused: Discord refusing the board, the next
+    tick's sweep (of either process) tries it again, not the claim's lease later."""
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    table = await started(a, guild_on(1), 950)
+    assert [o.table_id for o in await a.outbox.undelivered()] == [table]  # posted, and refused: still owed
+    clock.now += 61
+    assert [o.table_id for o in await b.outbox.undelivered(settled=60)] == [table], "tried again at once"
+    clock.now += 61
+    assert [o.table_id for o in await a.outbox.undelivered(settled=60)] == [table], "and again"
 
 
 async def test_a_process_closing_in_order_lets_go_of_its_claims(place: str, opened: Opened) -> None:
