@@ -32,3 +32,22 @@ def idat(png: bytes) -> bytes:
             data += body
         at += 12 + length
     return data
+
+
+def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """A PNG's chunks but its image data, as (kind, data)."""
+    at, out = 8, []
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        if kind != b"IDAT":
+            out.append((kind, png[at + 8:at + 8 + length]))
+        at += 12 + length
+    return out
+
+
+def shown(png: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """What a player's picture is: its rows (the image data inflated: palette indices) and its other chunks (size,
+    palette). Pictures of Breaks and Blockers! are deflated band by band with ISA-L, whose deflate may give another
+    stream (a few bytes) for the very same rows in a process with several threads (bench/README.md, "Threads make
+    other deflated bytes"): tests that compare pictures drawn two ways compare these, not the bytes."""
+    return zlib.decompress(idat(png)), chunks(png)

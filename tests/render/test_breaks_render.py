@@ -18,7 +18,7 @@ from engine.breaks.view import BreaksView
 from render.breaks import HIGHLIGHT, LAYOUTS, render
 from render.common import YELLOW, recording
 from tables.catalog import default_catalog
-from tests.render.png_helpers import decode
+from tests.render.png_helpers import decode, shown
 from tests.view_schema import problems
 
 GAME = default_catalog().get("breaks")
@@ -361,4 +361,4 @@ def test_a_fan_drawn_with_a_deck_made_by_another_thread() -> None:
     breaks._deck.cache_clear()  # ...while the board is drawn with another, made as the first was
     assert breaks._deck(style) is not None
     breaks.forget_kept()  # (drawn again, not pasted from the panels and bands kept of the first picture)
-    assert render(view, NAMES) == before
+    assert shown(render(view, NAMES)) == shown(before)

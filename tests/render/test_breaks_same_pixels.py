@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import struct
 import sys
 import zlib
 from collections import Counter
@@ -29,7 +28,7 @@ from PIL import Image, ImageChops
 
 from engine.rng import Rng
 from tables.catalog import default_catalog
-from tests.render.png_helpers import idat
+from tests.render.png_helpers import idat, shown
 
 FIXTURE = Path(__file__).with_name("breaks_pixels.json")
 OPTION_SETS: list[dict[str, Any]] = [
@@ -211,24 +210,10 @@ def test_pictures_drawn_in_threads_at_once_are_the_pictures_drawn_one_by_one(mon
     # byte (a run of equal pixels taken from there or one byte later); only with several threads drawing, never with
     # stdlib zlib in their place, never in one thread (150 runs of 270 pictures: 92,261 band deflates, each rows one
     # stream). A render worker draws in one thread. bench/README.md, "Threads make other deflated bytes".
-    def shown(png: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
-        return zlib.decompress(idat(png)), png_chunks(png)
-
     differ = [i for i, (a, b) in enumerate(zip(alone, together, strict=True)) if shown(a) != shown(b)]
     where = [(pictures[i][0]["ply"], pictures[i][0]["viewer"]) for i in differ[:5]]
     assert not differ, f"{len(differ)} of {len(pictures)} pictures differ: {differ[:10]}; plies and viewers {where}"
     assert all(len(idle) <= 2 for idle in breaks._IDLE.values())
-
-
-def png_chunks(png: bytes) -> list[tuple[bytes, bytes]]:
-    """A PNG's chunks but its image data, as (kind, data)."""
-    at, out = 8, []
-    while at < len(png):
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        if kind != b"IDAT":
-            out.append((kind, png[at + 8:at + 8 + length]))
-        at += 12 + length
-    return out
 
 
 def test_what_is_kept_stays_within_its_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
