@@ -59,7 +59,7 @@ async def build(path: Path, games: int, overdue: int, now: float) -> None:
     seat_cols = [r[1] for r in con.execute("PRAGMA table_info(seats)")]
     rows, seat_rows = [], []
     for i in range(2, games + 1):
-        row = dict(template, id=i, channel_id=1000 + i)
+        row = dict(template, id=i, channel_id=1000 + i, guild_id=(i << 22) | 1)  # (a guild each: on shard i % count)
         late = i <= overdue + 1
         row["deadline"] = now - rng.uniform(60, 3600) if late else now + rng.uniform(3600, WEEK)
         row["remind_at"] = now + rng.uniform(60, WEEK / 2)
