@@ -59,11 +59,12 @@ async def followup(interaction: discord.Interaction, content: str | None = None,
                    **kwargs: Any) -> None:
     """``interaction.followup.send(content, ephemeral=..., **kwargs)``: another message answering the interaction
     (through the interaction's webhook: the application's id and the interaction's token). An argument ``None`` is
-    left out."""
+    left out, the content too, as ``send`` does."""
     http = interaction.client.http
     given = {key: value for key, value in kwargs.items() if value is not None}
     flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
-    with handle_message_parameters(content=content, flags=flags, previous_allowed_mentions=interaction.client.
+    text = discord.utils.MISSING if content is None else content
+    with handle_message_parameters(content=text, flags=flags, previous_allowed_mentions=interaction.client.
                                    allowed_mentions, **given) as params:
         await async_context.get().execute_webhook(
             interaction.application_id, interaction.token, session=interaction._session, proxy=http.proxy,

@@ -129,6 +129,10 @@ async def test_full_game_from_lobby_to_result(simcord_env: Any) -> None:
     # custom id, and discord.py would otherwise keep a 15-minute timer per private message.
     timers = [t for t in asyncio.all_tasks() if "timeout_task" in repr(t.get_coro())]
     assert not timers, f"{len(timers)} private views still timed"
+    # ...and discord.py kept no view nor dynamic item to run a click itself (GameCog.on_interaction runs them all: a
+    # view it kept would run a click a second time)
+    store = simcord_env.bot._connection._view_store
+    assert not store._views and not store._dynamic_items and not store._synced_message_views
 
 
 async def test_one_person_against_a_bot_seat_then_a_rematch(simcord_env: Any) -> None:
