@@ -208,6 +208,11 @@ class TournamentStore:
         from storage.db import StaleVersion
 
         async with self.db.transaction() as conn:
+            # the version first, so that a change that lost (a request, or another process handling the same
+            # deadline) stops here, before its pairing's rows meet the winner's
+            if await run(conn, "UPDATE tournaments SET version = version + 1 WHERE id = ? AND version = ?",
+                         (row.id, row.version)) != 1:
+                raise StaleVersion(f"tournament {row.id} changed since version {row.version}")
             for kind, number in posts:
                 await _owe_post(conn, row.id, kind, number, now)
             if pause is True:
@@ -220,12 +225,9 @@ class TournamentStore:
                 status = await paired(conn, row.id, pairing, now)
             if reported_at is not None:
                 status = await reported(conn, row, t, *reported_at, now)
-            changed = await run(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, version = version + 1, "
-                                "updated_at = ? WHERE id = ? AND version = ?",
-                                (json.dumps(t.dump()), json.dumps({str(k): v for k, v in (names or row.names).items()}),
-                                 status or row.status, now, row.id, row.version))
-            if changed != 1:
-                raise StaleVersion(f"tournament {row.id} changed since version {row.version}")
+            await run(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, updated_at = ? WHERE id = ?",
+                      (json.dumps(t.dump()), json.dumps({str(k): v for k, v in (names or row.names).items()}),
+                       status or row.status, now, row.id))
             async with conn.execute("SELECT * FROM tournaments WHERE id = ?", (row.id,)) as cur:
                 return _row(await cur.fetchone())
 

@@ -361,6 +361,9 @@ class Tournaments:
                     outs.append(await self._close_signups(row))
                 else:
                     outs += await self._round_over(row)
+            except StaleButton:  # a change got there first (a request, or another process whose shards overlap this
+                # one's and which handled the same deadline, telling it): this one is not stored, and says nothing
+                log.info("tournament %s: its deadline lost to a change made meanwhile", row.id)
             except Exception:  # one tournament that can't keeps none of the others from theirs
                 log.exception("tournament %s: its deadline could not be handled", row.id)
         return outs

@@ -163,6 +163,24 @@ async def test_two_processes_resuming_one_bot_play_its_move_once_and_the_loser_s
     assert not [r for r in caplog.records if r.levelno >= 40], "the loser logs no error"
 
 
+async def test_a_tournaments_deadline_handled_by_two_processes_is_handled_once_and_the_loser_says_nothing(
+        place: str, opened: Opened, caplog: pytest.LogCaptureFixture) -> None:
+    clock = Clock()
+    a, b = await two_processes(place, opened, clock)
+    made = await a.tournaments.create(guild_id=guild_on(1), channel_id=960, actor=Actor(1, "P1"), organiser=True,
+                                      game_key="breaks", fmt="swiss", options_text="signup=1h")
+    assert made.tournament_id is not None
+    for user in range(1, 5):
+        await a.tournaments.join(made.tournament_id, Actor(user, f"P{user}"))
+    clock.now += 3700  # sign-ups close: both processes' ticks see it at once
+    with caplog.at_level("INFO"):
+        outs = await both(a.tournaments.expire(), b.tournaments.expire())
+    assert [o.tournament_id for o in outs] == [made.tournament_id], "closed once, told once"
+    assert (await a.tournaments._row(made.tournament_id)).status == "running"
+    assert len(await a.tournaments.owed_games(made.tournament_id)) == 2, "paired once"
+    assert not [r for r in caplog.records if r.levelno >= 40], "the loser logs no error"
+
+
 async def collect(outs: AsyncIterator[Outcome]) -> list[Outcome]:
     return [out async for out in outs]
 
