@@ -30,7 +30,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -110,6 +110,18 @@ _HEAD = struct.Struct("!IQ")
 _CHUNK = 1 << 18  # bytes read from a socket at most at once
 
 
+def _frames(buffer: bytearray) -> Iterator[tuple[int, int, int]]:
+    """The whole frames at the start of ``buffer``, in order: (the question's number, where its bytes start, where they
+    end); the caller then deletes ``buffer[:end]`` of the last one (what is left is a frame not yet whole)."""
+    at = 0
+    while len(buffer) - at >= _HEAD.size:
+        size, number = _HEAD.unpack_from(buffer, at)
+        if len(buffer) - at - _HEAD.size < size:
+            return
+        start, at = at + _HEAD.size, at + _HEAD.size + size
+        yield number, start, at
+
+
 class _Questions:
     """A worker's end of the socket: the questions asked and not yet answered, in order, less those cancelled."""
 
@@ -127,17 +139,13 @@ class _Questions:
             self.closed = True
             return
         self._in += self._chunk[:got]
-        at = 0
-        while len(self._in) - at >= _HEAD.size:
-            size, number = _HEAD.unpack_from(self._in, at)
-            if len(self._in) - at - _HEAD.size < size:
-                break
-            if size:
-                self.waiting[number] = bytes(memoryview(self._in)[at + _HEAD.size:at + _HEAD.size + size])
+        end = 0
+        for number, start, end in _frames(self._in):
+            if end > start:
+                self.waiting[number] = bytes(memoryview(self._in)[start:end])
             else:  # cancelled (not there if it was answered already)
                 self.waiting.pop(number, None)
-            at += _HEAD.size + size
-        del self._in[:at]
+        del self._in[:end]
 
     def next(self) -> tuple[int, bytes] | None:
         """The oldest question still wanted (None: the bot closed its end). What has already come is read first,
@@ -287,25 +295,21 @@ class _Worker:
             self._end(WorkerDied("a render worker died"))
             return
         self._in += self._chunk[:got]
-        at = 0
-        while len(self._in) - at >= _HEAD.size:
-            size, number = _HEAD.unpack_from(self._in, at)
-            if len(self._in) - at - _HEAD.size < size:
-                break
-            start, at = at + _HEAD.size, at + _HEAD.size + size
+        end = 0
+        for number, start, end in _frames(self._in):
             # (taken first: an answer that does not unpickle is still this question's; none, its asker cancelled it)
             answer = self.waiting.pop(number, None)
             if answer is None or answer.done():
                 continue  # (not even unpickled)
             try:
-                ok, value = pickle.loads(bytes(memoryview(self._in)[start:at]))
+                ok, value = pickle.loads(bytes(memoryview(self._in)[start:end]))
             except Exception as err:
                 ok, value = False, RuntimeError(f"a render worker's answer did not unpickle: {err!r}")
             if ok:
                 answer.set_result(value)
             else:
                 answer.set_exception(value)
-        del self._in[:at]
+        del self._in[:end]
         if not self.waiting:
             self.idle.set()
 

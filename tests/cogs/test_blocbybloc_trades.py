@@ -53,10 +53,11 @@ def seed_with_workers_and_students() -> int:
 
 
 async def three_at_a_table(env: Any, students: tuple[str, ...] = ("medic", "banner"),
-                           workers: tuple[str, ...] = ("molotov1", "energy")) -> tuple[Any, dict[int, Any], Any]:
-    """alice, bob and carol in a 3-player game on the beginner city, set up by :func:`sharing`: (thread, players by
-    faction, bot)."""
-    guild = env.create_guild()
+                           workers: tuple[str, ...] = ("molotov1", "energy"), guild: Any = None
+                           ) -> tuple[Any, dict[int, Any], Any]:
+    """alice, bob and carol in a 3-player game on the beginner city, set up by :func:`sharing`, in ``guild`` (by
+    default a new one): (thread, players by faction, bot)."""
+    guild = guild or env.create_guild()
     channel = guild.create_text_channel("games")
     people = [guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol")]
     env.bot.service.seeds = seed_with_workers_and_students

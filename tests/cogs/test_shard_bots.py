@@ -18,7 +18,7 @@ from cogs.client import Blockhouse, ConfigError, Settings, ShardedBlockhouse, bo
 from cogs.game import GameCog
 from storage.shards import Shards
 from tests.cogs.discord_helpers import board_messages, last_board, move_buttons, moves_made
-from tests.cogs.test_blocbybloc_trades import G, S, W, seed_with_workers_and_students, sharing
+from tests.cogs.test_blocbybloc_trades import S, W, three_at_a_table
 from tests.support import OPEN_BOTS, make_bot
 
 
@@ -173,20 +173,7 @@ async def test_a_dm_click_reaches_the_process_of_shard_0_which_plays_it_in_anoth
     clock, seeds = Clock(), itertools.count(1)
     await simcord_env.restart_bot(sharded(db_path, [0, 1], 2, clock, seeds))
     guild = simcord_env.create_guild(shard_id=1)
-    channel = guild.create_text_channel("games")
-    people = [guild.add_member(simcord_env.create_user(n)) for n in ("alice", "bob", "carol")]
-    simcord_env.bot.service.seeds = seed_with_workers_and_students
-    await people[0].slash(channel, "game new", game="blocbybloc", options="city=beginner")
-    lobby = [m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or "")][-1]
-    for member in people[1:]:
-        await member.click(lobby, label="Join")
-    await people[0].click(lobby, label="Start")
-    thread = channel.threads[0]
-    db = simcord_env.bot.db
-    table = await db.latest_table_in(thread.id)
-    state = sharing(G.load(table.state))
-    await db.record_moves(table.id, table.version, [], G.dump(state), 0.0)
-    by_faction = {f: people[state.controller[f]] for f in state.order}
+    thread, by_faction, _ = await three_at_a_table(simcord_env, guild=guild)
     workers, students = by_faction[W], by_faction[S]
     res = await workers.slash(thread, "move", move="offer S molotov1 for 1")
     assert "Played" in (res.response.content or "")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from storage import Database
+from storage import Database, TableRow
 from storage.catchup import bot_tables
 from storage.shards import Shards
 from storage.sql import Step
@@ -125,14 +125,21 @@ async def cut_short(db: Database, table_id: int) -> None:
                           "seat = ?", (table_id, seat))])
 
 
-async def test_a_bot_move_cut_short_is_chosen_again_by_the_process_owning_the_table(place: str,
-                                                                                    opened: Opened) -> None:
-    clock = Clock()
+async def a_bot_cut_short(place: str, opened: Opened, clock: Clock, channel: int) -> tuple[int, TableRow]:
+    """A game in a guild of shard 1 whose seat to act is a bot's that had not moved when the process stopped: its
+    table and its row then."""
     first = service(await opened(place), clock)
-    table_id = await started(first, guild_on(1), 400)
+    table_id = await started(first, guild_on(1), channel)
     before = await first.db.get_table(table_id)
     assert before is not None
     await cut_short(first.db, table_id)
+    return table_id, before
+
+
+async def test_a_bot_move_cut_short_is_chosen_again_by_the_process_owning_the_table(place: str,
+                                                                                    opened: Opened) -> None:
+    clock = Clock()
+    table_id, before = await a_bot_cut_short(place, opened, clock, 400)
     # after the restart: the process of shards 0 and 2 does not touch it; the one of shard 1 plays the bot's move
     not_owner = service(await opened(place, Shards.of([0, 2], COUNT)), clock)
     assert [out async for out in resume_bots(not_owner)] == []
@@ -149,11 +156,7 @@ async def test_two_processes_resuming_one_bot_play_its_move_once_and_the_loser_s
     """Overlapping shards after a restart: both processes find the bot's move cut short and resume it at once; the
     move is stored once, told once, and the process that lost the version check logs no error."""
     clock = Clock()
-    first = service(await opened(place), clock)
-    table_id = await started(first, guild_on(1), 450)
-    before = await first.db.get_table(table_id)
-    assert before is not None
-    await cut_short(first.db, table_id)
+    table_id, before = await a_bot_cut_short(place, opened, clock, 450)
     a, b = await two_processes(place, opened, clock)
     with caplog.at_level("INFO"):
         outs = await both(collect(resume_bots(a)), collect(resume_bots(b)))
