@@ -39,6 +39,10 @@ LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 DEFAULT_CLOCK = 24 * 3600  # a new server's turn clock, until /settings says otherwise (clock=off: none)
+# what makes a table's time-out or reminder due: one condition for the reads (due, reminders_due) and the clock's
+# claims of them (claim_due, claim_reminders), so that what the tests read as due is what the clock takes
+DEADLINE_DUE = "deadline IS NOT NULL AND status = 'active' AND deadline <= ?"
+REMINDER_DUE = "remind_at IS NOT NULL AND status = 'active' AND remind_at <= ?"
 CLAIM_LEASE = 300.0  # seconds a claim of the clock's or the outbox's holds (a process that died lets go then)
 ARCHIVE_HOURS = 24  # a finished game's thread is archived this long after its end, unless the server set otherwise
 # (the same default as guild_settings.archive_hours's, migration 0012)
@@ -669,9 +673,9 @@ class Database:
         await self._write([Step("UPDATE tables SET answer_seconds = ? WHERE id = ?", (seconds, table_id))])
 
     async def reminders_due(self, now: float, limit: int = 100) -> list[int]:
-        """Games whose next turn-clock reminder is due (an indexed query)."""
-        sql = ("SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ? "
-               "ORDER BY remind_at LIMIT ?")
+        """Games whose next turn-clock reminder is due (an indexed query; a read: the clock claims them,
+        :meth:`claim_reminders`)."""
+        sql = f"SELECT id FROM tables WHERE {REMINDER_DUE} ORDER BY remind_at LIMIT ?"
         async with self._reading() as conn:
             return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
@@ -711,9 +715,8 @@ class Database:
         until = now + self.lease
         rows = (await self._write([Step(
             "UPDATE tables SET remind_at = ? WHERE remind_at IS NOT NULL AND remind_at <= ? AND id IN "
-            "(SELECT id FROM tables WHERE remind_at IS NOT NULL AND status = 'active' AND remind_at <= ?"
-            f"{mine(self.shards)} ORDER BY remind_at LIMIT ?) RETURNING id", (until, now, now, limit),
-            fetch=True)]))[0]
+            f"(SELECT id FROM tables WHERE {REMINDER_DUE}{mine(self.shards)} ORDER BY remind_at LIMIT ?) RETURNING id",
+            (until, now, now, limit), fetch=True)]))[0]
         if rows:
             self._hold("remind", until, now)
         return sorted(r["id"] for r in rows), until
@@ -855,9 +858,9 @@ class Database:
         return sorted((r["id"], r["channel_id"]) for r in found)
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
-        """Games whose turn deadline has passed, the most overdue first (an indexed query)."""
-        sql = ("SELECT id FROM tables WHERE deadline IS NOT NULL AND status = 'active' AND deadline <= ? "
-               "ORDER BY deadline LIMIT ?")
+        """Games whose turn deadline has passed, the most overdue first (an indexed query; a read: the clock claims
+        them, :meth:`claim_due`)."""
+        sql = f"SELECT id FROM tables WHERE {DEADLINE_DUE} ORDER BY deadline LIMIT ?"
         async with self._reading() as conn:
             return [r["id"] for r in await conn.execute_fetchall(sql, (now, limit))]
 
@@ -868,10 +871,9 @@ class Database:
         without a write of its own; a process that dies holding one lets go when the lease runs out. (PostgreSQL
         checks the conditions again on each row it locks: of two processes claiming at once, one gets the row.)"""
         free = "(clock_until IS NULL OR clock_until <= ? OR clock_claim IS NOT deadline)"
-        due = "deadline IS NOT NULL AND status = 'active' AND deadline <= ?"
         rows = (await self._write([Step(
-            f"UPDATE tables SET clock_claim = deadline, clock_until = ? WHERE {due} AND {free} AND id IN "
-            f"(SELECT id FROM tables WHERE {due} AND {free}{mine(self.shards)} ORDER BY deadline LIMIT ?) "
+            f"UPDATE tables SET clock_claim = deadline, clock_until = ? WHERE {DEADLINE_DUE} AND {free} AND id IN "
+            f"(SELECT id FROM tables WHERE {DEADLINE_DUE} AND {free}{mine(self.shards)} ORDER BY deadline LIMIT ?) "
             "RETURNING id, deadline", (now + self.lease, now, now, now, now, limit), fetch=True)]))[0]
         if rows:
             self._hold("clock", now + self.lease, now)
