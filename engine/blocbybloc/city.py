@@ -131,7 +131,7 @@ def rotated_corners(tile: Tile, rotation: int) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Connection:
     id: str  # "B3-C3" (a street) or "C5:SW" (a highway link)
     a: int  # its two districts, a < b
@@ -151,7 +151,8 @@ class City:
     connections: tuple[Connection, ...]
     by_id: dict[str, Connection]
     touching: tuple[tuple[Connection, ...], ...]  # by cell: the connections with that district at one end
-    adjacent: tuple[frozenset[int], ...]  # by cell
+    adjacent: tuple[tuple[int, ...], ...]  # by cell, in the order a frozenset of them iterates (kept as a tuple:
+    # a quarter of the size; the order, which moves follow, is the frozenset's, as it always was)
     metro: tuple[int, ...]  # cells with a metro station
     districts: tuple[int, ...]  # cells holding a district (not a highway tile)
 
@@ -221,7 +222,7 @@ def build_city(tiles: tuple[str, ...], rotations: tuple[int, ...]) -> City:
     return City(
         tiles=tiles, rotations=rotations, connections=tuple(conns), by_id={c.id: c for c in conns},
         touching=tuple(tuple(t) for t in touching),
-        adjacent=tuple(frozenset(c.other(cell) for c in touching[cell]) for cell in range(CELLS)),
+        adjacent=tuple(tuple(frozenset(c.other(cell) for c in touching[cell])) for cell in range(CELLS)),
         metro=tuple(c for c in range(CELLS) if kinds[c].metro),
         districts=tuple(c for c in range(CELLS) if not kinds[c].highway),
     )
