@@ -37,7 +37,7 @@ from engine.blocbybloc.agendas import AGENDAS, alone
 from engine.blocbybloc.scenarios import SCENARIOS, SEMI, progress
 from engine.rng import Rng
 
-OUT = Path("bench/out/blocbybloc_scenarios.jsonl")
+OUT = Path("bench/results/blocbybloc_scenarios.jsonl")  # tracked: the games played so far outlast a checkout
 MAX_PLIES = 5000
 FIRST_SEED = 1000
 
