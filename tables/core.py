@@ -33,7 +33,8 @@ from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
-SITUATIONS_KEPT = 32  # positions kept across requests (a menu walked pick by pick, /move's autocomplete, My view)
+SITUATIONS_KEPT = 256  # tables whose newest position is kept across requests (a menu walked pick by pick, /move's
+# autocomplete, My view, the next move): 5-25 KB each with its offers and menus (a BLOCK drop: up to ~540 KB)
 
 LEFT = {"resigned": "resigned", "removed": "removed", "forfeit": "out of time"}
 """How a player left a game in progress (``SeatRow.left_how``), as a tag beside their name."""
@@ -63,34 +64,47 @@ class TableLocks:
 
 
 class Situations:
-    """The situations last worked out, by table and version, so that requests at one position share one: a player
-    walking a move menu one pick at a time, opening My view, typing in /move's autocomplete. A table's stored state
-    changes only with its version (every change bumps it), and a :class:`Situation` is never changed in place (the
-    engine's ``apply`` returns a new state), so one kept at the version read is that version's. The key holds the
-    table's creation time too, in case an id is used again. The last :data:`SITUATIONS_KEPT` are kept: a BLOCK
-    player's menu holds thousands of drops."""
+    """The situation last worked out for each table, so that requests at one position share one: a player walking a
+    move menu one pick at a time, opening My view, typing in /move's autocomplete, moving next. A table's stored
+    state changes only with its version (every change bumps it), and a :class:`Situation` is never changed in place
+    (the engine's ``apply`` returns a new state), so one kept at the version read is that version's. One entry per
+    table, its newest version: a request reads the table's current row, so an older position is not asked for again
+    (one entry per version filled the cache with positions gone by: with 32 kept, at 200 tables in play every request
+    missed and loaded its position again). The key holds the table's creation time too, in case an id is used again.
+    The last :data:`SITUATIONS_KEPT` tables with a request are kept; a finished game's position is not."""
 
     def __init__(self, kept: int = SITUATIONS_KEPT) -> None:
-        self._known: Recent[tuple[int, float, int, str], Situation] = Recent(kept)
+        self._known: Recent[tuple[int, float], tuple[int, str, Situation]] = Recent(kept)
         self.hits = 0
         self.misses = 0
 
     def keep(self, table: TableRow, sit: Situation) -> None:
         """Keep ``sit`` as the position of ``table`` as just stored (the row a change returned): the next request
         there finds it with what was worked out for the answer to the move (the mover's menu, say)."""
-        self._known.put((table.id, table.created_at, table.version, sit.game.key), sit)
+        self._put(table, sit.game.key, sit)
 
     def of(self, table: TableRow, game: Game) -> Situation:
         """The situation of ``table`` as read: the one kept for its version, else loaded (and kept)."""
-        key = (table.id, table.created_at, table.version, game.key)
-        sit = self._known.get(key)
-        if sit is not None:
+        kept = self._known.get((table.id, table.created_at))
+        if kept is not None and kept[0] == table.version and kept[1] == game.key:
             self.hits += 1
-            return sit
+            return kept[2]
         self.misses += 1
         sit = Situation.of(game, game.load(table.state or {}))
-        self._known.put(key, sit)
+        self._put(table, game.key, sit)
         return sit
+
+    def _put(self, table: TableRow, game_key: str, sit: Situation) -> None:
+        key = (table.id, table.created_at)
+        if sit.over:
+            self._known.pop(key)  # no request plays on from a finished game's position
+            return
+        kept = self._known.get(key)
+        if kept is None or kept[0] <= table.version:  # (a request that read an older row keeps no older position)
+            self._known.put(key, (table.version, game_key, sit))
+
+    def __len__(self) -> int:
+        return len(self._known)
 
 
 class Core:
@@ -105,7 +119,7 @@ class Core:
         self.render_images = render
         self.locks = TableLocks()  # one request at a time per table
         self.thinker = Thinker()  # medium and hard bots think in a worker process
-        self.situations = Situations()  # the positions last worked out, by table and version
+        self.situations = Situations()  # the newest position worked out of each table in play
         self._rules: dict[int, RatingRules] = {}  # each server's rating rules, read once (lobby cards say them)
 
     async def rating_rules(self, guild_id: int | None) -> RatingRules:

@@ -3,6 +3,7 @@ game, and a request asks the engine once per position: a test counts the calls o
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -10,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from engine.base import Result
 from engine.rng import Rng
 from tables import Actor, TableService
 from tables.catalog import default_catalog
 from tables.menu import MenuNode
 from tables.situation import Situation
-from tests.tables.helpers import ALICE, BOB, CARL, read, started
+from tests.tables.helpers import ALICE, BOB, CARL, lobby, read, started, whose_turn
 
 GAMES = [g.key for g in default_catalog().all()]
 
@@ -183,3 +185,41 @@ async def test_the_position_kept_after_a_move_is_the_one_stored(svc: TableServic
         seat = sorted(fresh.may_act)[0]
         move = game.sample_move(fresh.state, seat, rng)
         await svc.submit(people[seat], game.format_move(move), table_id=tid, version=table.version)
+
+
+async def test_every_table_in_play_keeps_its_newest_position(svc: TableService) -> None:
+    """With more tables in play than the service once kept positions (one per version, 32 in all: at 200 tables every
+    request loaded its position again), each table's next request finds the position its last move stored; a table
+    read at an older version than the one kept loads that position without displacing the newer one."""
+    game = svc.game("breaks")
+    tables = []
+    for i in range(40):
+        tid = await lobby(svc, ALICE, BOB, channel=5000 + i)
+        await svc.start(tid, ALICE)
+        tables.append(tid)
+    before = {}
+    for tid in tables:  # one move at each table, in turn
+        table, actor, notation = await whose_turn(svc, tid)
+        before[tid] = table
+        await svc.submit(actor, notation, table_id=tid, version=table.version)
+    hits, misses = svc.core.situations.hits, svc.core.situations.misses
+    for tid in tables:
+        assert svc.core.situations.of(await read(svc, tid), game).state is not None
+    assert (svc.core.situations.hits - hits, svc.core.situations.misses - misses) == (40, 0)
+    old = before[tables[0]]  # a request that read the row before the move
+    assert game.dump(svc.core.situations.of(old, game).state) == old.state
+    assert svc.core.situations.of(await read(svc, tables[0]), game) is not None
+    assert svc.core.situations.misses - misses == 1, "the older read displaced the newest position"
+
+
+async def test_a_finished_games_position_is_not_kept(svc: TableService) -> None:
+    """The position of a game the engine has ended is not kept (no request plays on from it): the move that ends it
+    drops the table's entry."""
+    tid, _ = await started(svc, ALICE, BOB)
+    table = await read(svc, tid)
+    game = svc.game("breaks")
+    sit = svc.core.situations.of(table, game)
+    assert len(svc.core.situations) == 1
+    ended = Situation(game, sit.state, (), Result(scores=(1.0, 0.0), ranks=(1, 2), winners=frozenset({0})))
+    svc.core.situations.keep(dataclasses.replace(table, version=table.version + 1), ended)
+    assert len(svc.core.situations) == 0
