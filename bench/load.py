@@ -87,6 +87,7 @@ from simcord.http import router as sc_router
 
 from bench.dbcalls import on_hops
 from cogs.client import Blockhouse, Settings, tune_process
+from cogs.controls import board_stamp
 from storage import Database
 from tables import Actor, TableService
 from tables.catalog import default_catalog
@@ -101,6 +102,8 @@ EPHEMERAL, LOADING = 1 << 6, 1 << 7
 # menu "↩️ Not played: <why>"): its attempt is a stored move, its roll and what came of it stand
 CANCELLED = ("Not played:", "↩️ Not played:")
 LAG_INTERVAL = 0.010  # the loop-lag probe's sleep
+ACK_SECONDS = 3.5  # a member whose interaction has no answer by then was shown "This interaction failed" (after 3 s;
+# simcord refuses a later first answer, as Discord does)
 KEEP_MESSAGES = 12  # messages kept per channel in simcord's store (older ones are pruned: Discord keeps them, a
 # long run in memory would not; the bot only edits the newest board and the previous one)
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -362,6 +365,16 @@ class Traffic:
                 self.wake(channel)
             self.router_s += time.thread_time() - cpu - (self.parsed_s - parsed)
 
+    def acknowledged(self, record: Any) -> bool:
+        """Whether the bot answered the interaction at all (its first answer; a late one is refused as Discord
+        refuses it)."""
+        return record.id in self.acked
+
+    @property
+    def ack_seconds(self) -> float:
+        """How long a member waits for the first answer before Discord shows "This interaction failed"."""
+        return ACK_SECONDS
+
     def shown(self, record: Any) -> list[Any]:
         """The messages the bot's answers to ``record`` made or edited (its followups, its response), newest first."""
         out = []
@@ -588,6 +601,12 @@ def is_board(message: Any) -> bool:
             and "table #" in (message.embeds[0].get("title") or ""))
 
 
+def board_version(message: Any) -> int | None:
+    """The table version a board shows (its stamped My view or Rematch button), None when it has none."""
+    stamps = (board_stamp(str(c.get("custom_id", ""))) for c in controls(message))
+    return next((stamp[1] for stamp in stamps if stamp is not None), None)
+
+
 def move_controls(message: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     comps = controls(message)
     buttons = [c for c in comps if c.get("type") == BUTTON and str(c.get("custom_id", "")).startswith("bh:mv:")
@@ -610,6 +629,7 @@ class Tally:
     refused: int = 0  # answered with a refusal (stale control, not your turn...)
     cancelled: int = 0  # stored, and answered "Not played": the game cancelled the move after the roll it set off
     stuck: int = 0  # no answer within the bench's patience
+    failed: int = 0  # not acknowledged within Discord's 3 s: shown "This interaction failed", given up
     panels: int = 0
     slash_moves: int = 0
     menu_picks: int = 0
@@ -674,6 +694,7 @@ class Load:
                 "router": self.traffic.router_s, "driver": self.driver_s, "children": children_cpu_s(),
                 "rss": rss_mb(), "late_acks": self.traffic.late_acks, "late_calls": self.traffic.late_calls,
                 "interactions": self.tally.interactions, "refused": self.tally.refused, "stuck": self.tally.stuck,
+                "failed": self.tally.failed,
                 "errors": LOG.errors, "warnings": LOG.warnings, "tracebacks": LOG.tracebacks}
 
     def counted_move(self) -> None:
@@ -915,7 +936,7 @@ class Seat:
         if expect_choices:
             return ("choices", record.autocomplete_choices) if record.autocomplete_choices is not None else None
         board = self.table.newest_board()
-        moved_on = board is not None and board.id != board_id
+        moved_on = board is not None and board.id != board_id and not self._same_position(board, board_id)
         on_board = record.source_message_id == board_id
         shown = self.traffic.shown(record)
         for message in shown:
@@ -927,6 +948,16 @@ class Seat:
         texts = [m for m in shown if m.content or m.embeds]
         return ("text", texts[0]) if texts else None
 
+    def _same_position(self, board: Any, board_id: int) -> bool:
+        """A newer board of the same version as the board ``board_id``: the same position posted again (a board
+        whose delivery a killed process had not recorded, posted after the restart where the channel's history
+        could not be read), not the move the member's click made."""
+        version = board_version(board)
+        if version is None:
+            return False
+        old = next((m for ch in self.table.channels() for m in self.table.messages(ch) if m.id == board_id), None)
+        return old is not None and board_version(old) == version
+
     async def _send(self, kind: int, data: dict[str, Any], source: Any, board_id: int,
                     expect_choices: bool = False) -> Any:
         load = self.load
@@ -935,8 +966,16 @@ class Seat:
         started = time.perf_counter()
         record = self.last = self.traffic.emit(self.member, self.table.thread_id or 0, kind, data, source=source)
         load.tally.interactions += 1
-        answer = await self.traffic.until(self.table.channels(),
-                                          lambda: self._answer(record, board_id, expect_choices), load.patience)
+        channels, answer_of = self.table.channels(), partial(self._answer, record, board_id, expect_choices)
+        first = min(self.traffic.ack_seconds, load.patience)
+        answer = await self.traffic.until(channels, answer_of, first)
+        if answer is None and not self.traffic.acknowledged(record):
+            # no answer in Discord's 3 s: the member is shown "This interaction failed" and gives up on it (the bot's
+            # process may have died with it: the member looks at the newest board again, as a person does)
+            load.tally.failed += 1
+            return None
+        if answer is None:
+            answer = await self.traffic.until(channels, answer_of, load.patience - first)
         if load.in_window():
             load.tally.answer_s.append(time.perf_counter() - started)
             if answer is not None and answer[0] == "board":
@@ -1142,7 +1181,7 @@ async def check_and_report(load: Load, tables: list[Table], game: str, count: in
         "db_calls_per_move": round((e["db"] - s["db"]) / moves, 1) if moves else math.nan,
         "interactions": e["interactions"] - s["interactions"],
         "late_acks": e["late_acks"] - s["late_acks"], "late_calls": e["late_calls"] - s["late_calls"],
-        "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"],
+        "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"], "failed": e["failed"] - s["failed"],
         "log_errors": e["errors"] - s["errors"], "log_warnings": e["warnings"] - s["warnings"],
         "tracebacks": e["tracebacks"] - s["tracebacks"],
         "never_acked": sum(1 for iid, made in load.traffic.created.items()
@@ -1335,8 +1374,8 @@ def show(r: dict[str, Any]) -> None:
           f"{r.get('adopted_after_window')}\n"
           f"  database calls/move {r['db_calls_per_move']}; interactions {r['interactions']}: acked after 3 s "
           f"{r['late_acks']} (later calls refused {r['late_calls']}), never acked {r['never_acked']}, refused "
-          f"{r['refused']}, stuck {r['stuck']}; log ERROR {r['log_errors']} (tracebacks {r['tracebacks']}), "
-          f"WARNING {r['log_warnings']}\n"
+          f"{r['refused']}, stuck {r['stuck']}, shown as failed {r['failed']}; log ERROR {r['log_errors']} "
+          f"(tracebacks {r['tracebacks']}), WARNING {r['log_warnings']}\n"
           f"  RSS {r['rss_mb']['after_warmup']} → {r['rss_mb']['end']} MB, {r['rss_mb']['growth_per_1000_moves']} "
           f"MB per 1,000 moves; loop lag p50/p99/max {r['loop_lag_ms']['p50']}/{r['loop_lag_ms']['p99']}/"
           f"{r['loop_lag_ms']['max']} ms\n"

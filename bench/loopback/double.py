@@ -441,6 +441,8 @@ class Double:
         method = request.method
         try:
             body, files = await _body(request)
+            if method == "GET":
+                body = dict(request.query)  # (a GET has no body: its parameters are the query's)
             return await self._route(method, parts, body, files)
         except _Refusal as err:
             return _error(err.status, err.code, err.message)
@@ -515,6 +517,8 @@ class Double:
                                         else "CHANNEL_UPDATE", channel.json(self))
                 return _json(channel.json(self))
         if n >= 3 and p[2] == "messages":
+            if n == 3 and method == "GET":  # the channel's history, newest first, as Discord gives it
+                return _json([m.json(self) for m in self._history(channel.id, body)])
             if n == 3 and method == "POST":
                 message = Message(self.snowflake(), channel.id, self.bot_user.id)
                 self._fill(message, body, files, new=True)
@@ -539,6 +543,18 @@ class Double:
         if n == 3 and p[2] == "threads" and method == "POST":
             return _json(await self._thread(channel, body, None))
         raise _Refusal(404, 0, f"404: Not Found ({method} /{'/'.join(p)})")
+
+    def _history(self, channel_id: int, query: dict[str, str]) -> list[Message]:
+        """``GET /channels/{id}/messages``: up to ``limit`` (1-100, default 50) messages ``before`` or ``after`` a
+        message id (the newest when neither), newest first. (A board the bot posted just before it was killed is
+        looked for there after the restart, so that it is not posted twice; without it the bot posted it again.)"""
+        limit = max(1, min(100, int(query.get("limit", 50))))
+        ids = sorted(self.messages.get(channel_id, {}), reverse=True)
+        if "before" in query:
+            ids = [i for i in ids if i < int(query["before"])]
+        if "after" in query:
+            ids = [i for i in ids if i > int(query["after"])][-limit:]
+        return [self.messages[channel_id][i] for i in ids[:limit]]
 
     async def _thread(self, parent: Channel, body: dict[str, Any], message_id: int | None) -> dict[str, Any]:
         thread = Channel(message_id or self.snowflake(), PUBLIC_THREAD, str(body.get("name", "thread"))[:100],

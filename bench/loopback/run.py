@@ -119,6 +119,13 @@ class LoopTraffic(bl.Traffic):
         self.refusals: dict[int, str] = {}  # interaction id -> the words of its refusal
         double.on_touch = self.wake
 
+    def acknowledged(self, record: Any) -> bool:
+        return record.acked is not None
+
+    @property
+    def ack_seconds(self) -> float:  # the double's expiry (Discord's 3 s; tests set it long), and a margin
+        return self.double.expiry_s + 0.5
+
     def shown(self, record: Any) -> list[Any]:
         out = []
         for mid in dict.fromkeys(reversed(record.answers)):
@@ -202,7 +209,8 @@ class LoopLoad(bl.Load):
                 "children": {k: proc_cpu_s(k) for k in children_of(pid)}, "double": own_cpu_s(),
                 "names": {k: process_name(k) for k in children_of(pid)},
                 "late_acks": self.double.late_acks, "interactions": self.tally.interactions,
-                "refused": self.tally.refused, "stuck": self.tally.stuck, "requests": self.double.requests}
+                "refused": self.tally.refused, "stuck": self.tally.stuck, "failed": self.tally.failed,
+                "requests": self.double.requests}
 
     async def open_tables_in(self, guilds: Sequence[Guild], count: int, at_once: int = 8) -> list[LoopTable]:
         tables = []
@@ -588,7 +596,7 @@ async def figures(load: LoopLoad, tables: list[LoopTable], database: Path, game:
         "requests_per_move": round((e["requests"] - s["requests"]) / moves, 1) if moves else math.nan,
         "interactions": e["interactions"] - s["interactions"], "late_acks": e["late_acks"] - s["late_acks"],
         "late_acks_total": load.double.late_acks, "doubled_acks": load.double.doubled_acks, "never_acked": never,
-        "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"],
+        "refused": e["refused"] - s["refused"], "stuck": e["stuck"] - s["stuck"], "failed": e["failed"] - s["failed"],
         "lost": tally.lost, "doubled": tally.doubled, "moves_checked": tally.checked, "moves_stored": tally.stored,
         "cancelled": tally.cancelled, "owed": owed,
         "outbox_owing": len(load.outbox_owed),
