@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -89,11 +89,23 @@ FRAGMENTS: dict[str, str] = {
     "? * (tournament_id IS NULL)": "? * (tournament_id IS NULL)::int",
 }
 
+_QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"")  # a string literal or a quoted name: never rewritten
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\?")
+_RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
+_UNTRANSLATED = re.compile(r"^\s*(INSERT\s+OR\s+(REPLACE|ABORT|FAIL|ROLLBACK)|REPLACE\s+INTO)\b", re.IGNORECASE)
 _IS_NOT = re.compile(r"\bIS NOT (?!NULL\b)", re.IGNORECASE)
 _OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO\b", re.IGNORECASE)
 _LIMIT = re.compile(r"\bLIMIT \?", re.IGNORECASE)
 _MIN_MAX = re.compile(r"\b(MIN|MAX)\(", re.IGNORECASE)
+
+
+def _outside_quotes(sql: str, rewrite: Callable[[str], str]) -> str:
+    """``sql`` with ``rewrite`` applied to each stretch outside string literals and quoted names, in order."""
+    out, at = [], 0
+    for m in _QUOTED.finditer(sql):
+        out += [rewrite(sql[at:m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, rewrite(sql[at:])])
 
 
 def _scalar_min_max(sql: str) -> str:
@@ -129,10 +141,25 @@ def query_sql(sql: str) -> str:
             sql = sql.replace(sqlite_words, pg_words)
     if sql.strip().upper() == "BEGIN IMMEDIATE":
         return "BEGIN"
+    if _UNTRANSLATED.match(sql):
+        raise ValueError(f"no PostgreSQL translation for {' '.join(sql.split()[:3])!r}: write the conflict as "
+                         "INSERT … ON CONFLICT (…) DO UPDATE, which both databases run")
     if _OR_IGNORE.match(sql):
-        sql = _OR_IGNORE.sub("INSERT INTO", sql) + " ON CONFLICT DO NOTHING"
-    sql = _IS_NOT.sub("IS DISTINCT FROM ", sql)
-    sql = _LIMIT.sub("LIMIT NULLIF(?, -1)", sql)
+        sql = _OR_IGNORE.sub("INSERT INTO", sql)
+        placed = False
+
+        def before_returning(part: str) -> str:  # PostgreSQL's conflict clause comes before RETURNING
+            nonlocal placed
+            if placed:
+                return part
+            part, n = _RETURNING.subn("ON CONFLICT DO NOTHING RETURNING", part, count=1)
+            placed = bool(n)
+            return part
+
+        sql = _outside_quotes(sql, before_returning)
+        if not placed:
+            sql += " ON CONFLICT DO NOTHING"
+    sql = _outside_quotes(sql, lambda part: _LIMIT.sub("LIMIT NULLIF(?, -1)", _IS_NOT.sub("IS DISTINCT FROM ", part)))
     sql = _scalar_min_max(sql)
     number = 0
 

@@ -25,6 +25,12 @@ from storage.postgres import FRAGMENTS, is_url, query_sql, schema_sql, shown
      "SELECT '?', \"?\" FROM t WHERE x = $1 AND y = 'it''s ?'"),
     ("BEGIN IMMEDIATE", "BEGIN"),
     ("INSERT OR IGNORE INTO t (a) VALUES (?)", "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING"),
+    # the conflict clause before RETURNING (PostgreSQL's order), not after it; a RETURNING in a literal is words
+    ("INSERT OR IGNORE INTO t (a, b) VALUES (?, 'RETURNING') RETURNING id",
+     "INSERT INTO t (a, b) VALUES ($1, 'RETURNING') ON CONFLICT DO NOTHING RETURNING id"),
+    # words inside string literals and quoted names are never rewritten
+    ("SELECT 'IS NOT so', \"LIMIT ?\" FROM t WHERE a IS NOT ? LIMIT ?",
+     "SELECT 'IS NOT so', \"LIMIT ?\" FROM t WHERE a IS DISTINCT FROM $1 LIMIT NULLIF($2, -1)"),
     ("WHERE a IS NOT excluded.a OR b IS NOT NULL", "WHERE a IS DISTINCT FROM excluded.a OR b IS NOT NULL"),
     ("SET p = MAX(0, d - ?), q = MIN(a, COALESCE(?, b + 1)), r = (SELECT MAX(x) FROM s)",
      "SET p = GREATEST(0, d - $1), q = LEAST(a, COALESCE($2, b + 1)), r = (SELECT MAX(x) FROM s)"),
@@ -33,6 +39,13 @@ from storage.postgres import FRAGMENTS, is_url, query_sql, schema_sql, shown
 ])
 def test_statements_are_translated_word_by_word(sqlite: str, postgresql: str) -> None:
     assert query_sql(sqlite) == postgresql
+
+
+@pytest.mark.parametrize("sqlite", ["INSERT OR REPLACE INTO t (a) VALUES (?)", "replace into t (a) VALUES (?)",
+                                    "INSERT OR ABORT INTO t (a) VALUES (?)"])
+def test_a_statement_with_no_translation_is_refused_saying_what_to_write(sqlite: str) -> None:
+    with pytest.raises(ValueError, match="ON CONFLICT"):
+        query_sql(sqlite)
 
 
 def test_each_fragment_rewritten_is_one_storage_says() -> None:
