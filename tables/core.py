@@ -12,6 +12,7 @@ import logging
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,13 +29,15 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
-from tables.recent import Recent
 from tables.situation import Situation
 
 log = logging.getLogger(__name__)
 
 SITUATIONS_KEPT = 256  # tables whose newest position is kept across requests (a menu walked pick by pick, /move's
-# autocomplete, My view, the next move): 5-25 KB each with its offers and menus (a BLOCK drop: up to ~540 KB)
+# autocomplete, My view, the next move)
+SITUATIONS_WEIGHT = 1 << 16  # and at most this weight of them: a position weighs POSITION_WEIGHT plus the moves its
+# menus offer (measured: ~25 KB a position and ~0.4 KB a move offered with its menu; a BLOCK drop offers ~1,300): ~26 MB
+POSITION_WEIGHT = 64
 
 LEFT = {"resigned": "resigned", "removed": "removed", "forfeit": "out of time"}
 """How a player left a game in progress (``SeatRow.left_how``), as a tag beside their name."""
@@ -71,10 +74,13 @@ class Situations:
     table, its newest version: a request reads the table's current row, so an older position is not asked for again
     (one entry per version filled the cache with positions gone by: with 32 kept, at 200 tables in play every request
     missed and loaded its position again). The key holds the table's creation time too, in case an id is used again.
-    The last :data:`SITUATIONS_KEPT` tables with a request are kept; a finished game's position is not."""
+    The last :data:`SITUATIONS_KEPT` tables with a request are kept, within :data:`SITUATIONS_WEIGHT` (a position's
+    weight is weighed again whenever it is used: menus are built after it is kept); a finished game's is not kept."""
 
-    def __init__(self, kept: int = SITUATIONS_KEPT) -> None:
-        self._known: Recent[tuple[int, float], tuple[int, str, Situation]] = Recent(kept)
+    def __init__(self, kept: int = SITUATIONS_KEPT, weight: int = SITUATIONS_WEIGHT) -> None:
+        self.kept, self.budget = kept, weight
+        self._known: OrderedDict[tuple[int, float], tuple[int, str, Situation, int]] = OrderedDict()
+        self.weight = 0
         self.hits = 0
         self.misses = 0
 
@@ -88,6 +94,7 @@ class Situations:
         kept = self._known.get((table.id, table.created_at))
         if kept is not None and kept[0] == table.version and kept[1] == game.key:
             self.hits += 1
+            self._set((table.id, table.created_at), kept[:3])
             return kept[2]
         self.misses += 1
         sit = Situation.of(game, game.load(table.state or {}))
@@ -96,12 +103,25 @@ class Situations:
 
     def _put(self, table: TableRow, game_key: str, sit: Situation) -> None:
         key = (table.id, table.created_at)
-        if sit.over:
-            self._known.pop(key)  # no request plays on from a finished game's position
-            return
         kept = self._known.get(key)
+        if sit.over:
+            if kept is not None:  # no request plays on from a finished game's position
+                self.weight -= self._known.pop(key)[3]
+            return
         if kept is None or kept[0] <= table.version:  # (a request that read an older row keeps no older position)
-            self._known.put(key, (table.version, game_key, sit))
+            self._set(key, (table.version, game_key, sit))
+
+    def _set(self, key: tuple[int, float], entry: tuple[int, str, Situation]) -> None:
+        """Put (or put again) ``entry`` as the most recently used, weighed now; then the least recently used go
+        while there are too many or they weigh too much."""
+        old = self._known.pop(key, None)
+        if old is not None:
+            self.weight -= old[3]
+        weight = POSITION_WEIGHT + entry[2].moves_offered()
+        self._known[key] = (*entry, weight)
+        self.weight += weight
+        while len(self._known) > self.kept or (self.weight > self.budget and len(self._known) > 1):
+            self.weight -= self._known.popitem(last=False)[1][3]
 
     def __len__(self) -> int:
         return len(self._known)

@@ -175,6 +175,10 @@ class Situation:
     def _offered(self) -> dict[int, Offered]:
         return {}
 
+    def moves_offered(self) -> int:
+        """The moves offered in the menus worked out so far (what a kept position weighs, beside the position)."""
+        return sum(len(offered) for offered in self._offered.values())
+
 
 class _Words:
     """One seat's moves in one position in words (:class:`tables.outcome.MoveWords`), for its choices."""

@@ -15,6 +15,7 @@ from engine.base import Result
 from engine.rng import Rng
 from tables import Actor, TableService
 from tables.catalog import default_catalog
+from tables.core import POSITION_WEIGHT, Situations
 from tables.menu import MenuNode
 from tables.situation import Situation
 from tests.tables.helpers import ALICE, BOB, CARL, lobby, read, started, whose_turn
@@ -223,3 +224,35 @@ async def test_a_finished_games_position_is_not_kept(svc: TableService) -> None:
     ended = Situation(game, sit.state, (), Result(scores=(1.0, 0.0), ranks=(1, 2), winners=frozenset({0})))
     svc.core.situations.keep(dataclasses.replace(table, version=table.version + 1), ended)
     assert len(svc.core.situations) == 0
+
+
+async def test_kept_positions_stay_within_their_weight_weighed_again_when_used(svc: TableService) -> None:
+    """Positions are kept within a weight (a position and the moves its menus offer: a BLOCK drop's menus hold
+    ~1,300), the least recently used going first; a position is weighed again when it is used, since menus are built
+    after it is kept."""
+    game = svc.game("breaks")
+    budget = 3 * POSITION_WEIGHT + 40
+    svc.core.situations = Situations(weight=budget)
+    tables = []
+    for i in range(5):
+        tid = await lobby(svc, ALICE, BOB, channel=6000 + i)
+        await svc.start(tid, ALICE)
+        table, actor, notation = await whose_turn(svc, tid)
+        await svc.submit(actor, notation, table_id=tid, version=table.version)
+        tables.append(tid)
+    kept = svc.core.situations
+    assert 1 <= len(kept) <= 3 and kept.weight <= budget
+    hits = kept.hits
+    kept.of(await read(svc, tables[-1]), game)
+    assert kept.hits == hits + 1, "the newest table's position is kept"
+    kept.of(await read(svc, tables[0]), game)
+    assert kept.hits == hits + 1, "the oldest went first"
+    svc.core.situations = kept = Situations()
+    table = await read(svc, tables[0])
+    sit = kept.of(table, game)
+    weight, offered = kept.weight, sit.moves_offered()
+    for seat in range(2):
+        sit.offered(seat)
+    assert sit.moves_offered() > offered
+    assert kept.of(table, game) is sit
+    assert kept.weight == weight + sit.moves_offered() - offered
