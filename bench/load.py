@@ -366,9 +366,9 @@ class Traffic:
             self.router_s += time.thread_time() - cpu - (self.parsed_s - parsed)
 
     def acknowledged(self, record: Any) -> bool:
-        """Whether the bot answered the interaction at all (its first answer; a late one is refused as Discord
-        refuses it)."""
-        return record.id in self.acked
+        """Whether simcord took the bot's first answer to the interaction (one after its 3 s is refused, as Discord
+        refuses it: not an answer)."""
+        return bool(record.responded)
 
     @property
     def ack_seconds(self) -> float:
@@ -601,10 +601,10 @@ def is_board(message: Any) -> bool:
             and "table #" in (message.embeds[0].get("title") or ""))
 
 
-def board_version(message: Any) -> int | None:
-    """The table version a board shows (its stamped My view or Rematch button), None when it has none."""
+def board_version(message: Any) -> tuple[int, int] | None:
+    """The (table, version) a board shows (its stamped My view or Rematch button), None when it has none."""
     stamps = (board_stamp(str(c.get("custom_id", ""))) for c in controls(message))
-    return next((stamp[1] for stamp in stamps if stamp is not None), None)
+    return next((stamp for stamp in stamps if stamp is not None), None)
 
 
 def move_controls(message: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -949,14 +949,14 @@ class Seat:
         return ("text", texts[0]) if texts else None
 
     def _same_position(self, board: Any, board_id: int) -> bool:
-        """A newer board of the same version as the board ``board_id``: the same position posted again (a board
-        whose delivery a killed process had not recorded, posted after the restart where the channel's history
+        """A newer board of the same table and version as the board ``board_id``: the same position posted again (a
+        board whose delivery a killed process had not recorded, posted after the restart where the channel's history
         could not be read), not the move the member's click made."""
-        version = board_version(board)
-        if version is None:
+        stamp = board_version(board)
+        if stamp is None:
             return False
         old = next((m for ch in self.table.channels() for m in self.table.messages(ch) if m.id == board_id), None)
-        return old is not None and board_version(old) == version
+        return old is not None and board_version(old) == stamp
 
     async def _send(self, kind: int, data: dict[str, Any], source: Any, board_id: int,
                     expect_choices: bool = False) -> Any:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load import DEFAULT_PLAYERS, run_bench, window_of
-from bench.loopback.run import run_loopback
+from bench.loopback.run import DYING_S, run_loopback
 
 
 def show(r: dict[str, Any]) -> None:
@@ -28,8 +28,7 @@ def show(r: dict[str, Any]) -> None:
           f"  interactions {r['interactions']}: late acks refused (10062) {r['late_acks']} "
           f"({r['late_acks_total']} in the whole run), answered twice {r['doubled_acks']}, never acked "
           f"{r['never_acked']}, refused {r['refused']}, stuck {r['stuck']}, shown as failed {r['failed']}\n"
-          f"  lost {r['lost']}, {'stored not told' if 'kill' in r else 'doubled'} {r['doubled']} of "
-          f"{r['moves_checked']} moves checked against the database "
+          f"  lost {r['lost']}, doubled {r['doubled']} of {r['moves_checked']} moves checked against the database "
           f"({r['games']['started']} games, {r['games']['finished']} finished; ways {r['ways']})\n"
           f"  owed: moves committed as the bot stopped that their members were not told {r['owed']}\n"
           f"  bot stopped by {r['stop_signal']}{' under load' if r['stopped_under_load'] else ''} in {r['stop_s']} s, "
@@ -46,9 +45,11 @@ def show(r: dict[str, Any]) -> None:
               f"dead; its own tables {k['victim_moves_while_dead']} moves while dead; restarted and connected in "
               f"{k['restart_connected_s']} s, its tables moving again {k['victim_moved_again_after_s']} s later "
               f"({'yes' if k['victim_moved_again'] else 'NO'})")
-    if "kill" in r:
-        print("  (stored not told: moves the killed process committed as it died, their members never answered; their "
-              "boards are the outbox's to post after the restart)")
+    if "kill" in r and "by_shard" in r:
+        shards = [v for name, v in r["by_shard"].items() if name.startswith("shard ")]
+        print(f"  of the doubled, committed by the killed process in its last {DYING_S:.0f} s, their members never "
+              f"answered (the outbox posted their boards): {sum(v['committed_as_it_died'] for v in shards)}; "
+              f"stored twice or otherwise not told: {sum(v['doubled'] for v in shards)}")
     if "by_shard" in r:
         b = r["by_shard"]
         print("  per shard: " + "; ".join(f"{name}: {v}" for name, v in b.items() if name.startswith("shard "))

@@ -546,10 +546,15 @@ class Double:
 
     def _history(self, channel_id: int, query: dict[str, str]) -> list[Message]:
         """``GET /channels/{id}/messages``: up to ``limit`` (1-100, default 50) messages ``before`` or ``after`` a
-        message id (the newest when neither), newest first. (A board the bot posted just before it was killed is
-        looked for there after the restart, so that it is not posted twice; without it the bot posted it again.)"""
+        message id (the newest when neither), newest first, ephemeral ones left out. (A board the bot posted just
+        before it was killed is looked for there after the restart, so that it is not posted twice; without it the
+        bot posted it again.)"""
+        anchors = [a for a in ("around", "before", "after") if a in query]
+        if len(anchors) > 1 or "around" in anchors:  # (Discord takes one anchor; discord.py sends no "around" here)
+            raise _Refusal(400, 50035, f"400: the double serves one of before/after, not {anchors}")
         limit = max(1, min(100, int(query.get("limit", 50))))
-        ids = sorted(self.messages.get(channel_id, {}), reverse=True)
+        kept = self.messages.get(channel_id, {})
+        ids = sorted((i for i, m in kept.items() if not m.flags & EPHEMERAL), reverse=True)  # (none in the history)
         if "before" in query:
             ids = [i for i in ids if i < int(query["before"])]
         if "after" in query:

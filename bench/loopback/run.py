@@ -420,7 +420,7 @@ async def run_loopback(game: str = "breaks", tables: int = 2, *, players: int = 
             if under_load:
                 result["after_restart"] = await restart_and_check(load, double, database, where, env, patience)
             if processes > 1:
-                result["by_shard"] = await by_shard(load, table_objs, database, double, processes)
+                result["by_shard"] = await by_shard(load, table_objs, database, double, processes, killed)
             if killed is not None:
                 result["kill"] = killed
             result["double_errors"] = double.errors[:10]
@@ -466,6 +466,7 @@ async def kill_and_restart(load: LoopLoad, double: Double, tables: Sequence[Loop
     while load.tally.moves < w.warmup + measure // 4 and not w.closed:
         await asyncio.sleep(0.05)
     t_kill, before = time.perf_counter(), (others_told(), told(victim))
+    killed_at = time.time()  # (the clock the bots stamp their moves with)
     others[-1].proc.kill()
     await asyncio.to_thread(others[-1].proc.wait)
     await asyncio.sleep(outage_s)  # the outage itself (a bench's scenario, not a test's wait)
@@ -484,29 +485,40 @@ async def kill_and_restart(load: LoopLoad, double: Double, tables: Sequence[Loop
             "victim_moves_while_dead": during[1] - before[1],
             "restart_connected_s": round(t_ready - t_back, 2),
             "victim_moved_again_after_s": round(t_moved - t_ready, 2),
-            "victim_moved_again": told(victim) > during[1]}
+            "victim_moved_again": told(victim) > during[1], "killed_at": killed_at, "victim": victim}
+
+
+DYING_S = 10.0  # a move the killed process committed this long before the kill may still have been unanswered
 
 
 async def by_shard(load: LoopLoad, tables: Sequence[LoopTable], database: Path | str, double: Double,
-                   processes: int) -> dict[str, Any]:
-    """After the run, per shard: moves told, stored, told-not-stored (lost) and stored-not-told (moves the killed
-    process committed as it died, whose members were never answered: their boards are the outbox's to post)."""
+                   processes: int, killed: dict[str, Any] | None = None) -> dict[str, Any]:
+    """After the run, per shard: moves told, stored, told-not-stored (lost), and stored-not-told split in two: on the
+    killed process's tables, moves it committed in the :data:`DYING_S` seconds before the kill whose members were
+    never answered (their boards are the outbox's to post: "died"), and every other one ("doubled": should be 0)."""
     out: dict[str, Any] = {}
     db = await Database.open(database)
     try:
         for shard, mine in shard_tables(double, tables, processes).items():
-            told_n = stored_n = lost = untold = 0
+            told_n = stored_n = lost = died = doubled = 0
             for table in mine:
                 for table_id in table.tables:
                     row = await db.get_table(table_id)
                     seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
-                    stored: Counter[tuple[int | None, str]] = Counter((m.seat, m.notation)
-                                                                      for m in await db.moves(table_id))
+                    moves = await db.moves(table_id)
+                    stored: Counter[tuple[int | None, str]] = Counter((m.seat, m.notation) for m in moves)
                     told = Counter((seat_of.get(member), n) for member, n in load.played.get(table_id, []))
                     told_n, stored_n = told_n + sum(told.values()), stored_n + sum(stored.values())
                     lost += sum((told - stored).values())
-                    untold += sum((stored - told).values())
-            out[f"shard {shard}"] = {"told": told_n, "stored": stored_n, "lost": lost, "stored_not_told": untold}
+                    untold = stored - told
+                    dying: Counter[tuple[int | None, str]] = Counter()
+                    if killed is not None and shard == killed["victim"]:
+                        dying = Counter((m.seat, m.notation) for m in moves
+                                        if killed["killed_at"] - DYING_S <= m.created_at <= killed["killed_at"] + 1)
+                    died += sum((untold & dying).values())
+                    doubled += sum((untold - dying).values())
+            out[f"shard {shard}"] = {"told": told_n, "stored": stored_n, "lost": lost,
+                                     "committed_as_it_died": died, "doubled": doubled}
         out["outbox_owing_at_end"] = len(await db.undelivered())
     finally:
         await db.close()

@@ -9,7 +9,7 @@ import discord
 import pytest
 from discord.http import handle_message_parameters
 
-from bench.loopback.double import TOKEN, Double
+from bench.loopback.double import EPHEMERAL, TOKEN, Double
 
 
 async def test_history_newest_first_with_limit_before_and_after(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,6 +28,10 @@ async def test_history_newest_first_with_limit_before_and_after(monkeypatch: pyt
         assert [int(m["id"]) for m in newest] == sent[:1:-1]  # boards 4, 3, 2
         assert [m["content"] for m in await http.logs_from(channel.id, 50, before=sent[2])] == ["board 1", "board 0"]
         assert [m["content"] for m in await http.logs_from(channel.id, 2, after=sent[1])] == ["board 3", "board 2"]
+        double.messages[channel.id][sent[3]].flags |= EPHEMERAL  # an answer only its member sees: not in the history
+        assert [m["content"] for m in await http.logs_from(channel.id, 3)] == ["board 4", "board 2", "board 1"]
+        with pytest.raises(discord.HTTPException):
+            await http.logs_from(channel.id, 3, around=sent[2])  # (discord.py's history never sends it)
     finally:
         await http.close()
         await double.stop()
