@@ -44,7 +44,7 @@ Run from the repository root (``nice`` it: it takes a core)::
     python -m bench.load                                  # Breaks at 1, 20 and 200 tables
     python -m bench.load --game blockers --tables 1,20
     python -m bench.load --tables 20 --moves 1000 --json /tmp/load.json
-    python -m bench.load --startup --stored 10000 --running 10000
+    python -m bench.load --startup --stored 10000 --running 10000 [--postgresql]
 
 Measurements, not tests: it always exits 0 unless the bench itself breaks.
 """
@@ -190,7 +190,17 @@ def instrument(db: Database, stats: DbStats) -> None:
     def seen(fn: Any, args: tuple[Any, ...]) -> None:
         stats.calls += 1
 
-    on_hops(db, seen)
+    if db.postgres:  # every statement is a round trip to the server (PgConnection._run)
+        conn: Any = db._conn
+        run = conn._run
+
+        async def counted(sql: str, args: Any) -> Any:
+            stats.calls += 1
+            return await run(sql, args)
+
+        conn._run = counted
+    else:
+        on_hops(db, seen)
     lock: Any = db._lock
     take, give = lock.acquire, lock.release
 
@@ -243,7 +253,7 @@ class BenchBot(Blockhouse):
         self.calls_at_catch_up = self.db_stats.calls
 
 
-def make_bot(path: Path, seed: int) -> BenchBot:
+def make_bot(path: Path | str, seed: int) -> BenchBot:
     tune_process()  # as bot.py's main sets it
     seeds = itertools.count(seed * 1000 + 1)
     bot = BenchBot(Settings(token="bench-token", database=str(path)), seeds=lambda: next(seeds))
@@ -1264,8 +1274,11 @@ async def build_stored(path: Path, stored: int, running: int, seed: int) -> None
     con.close()
 
 
-async def run_startup(stored: int, running: int, seed: int, folder: Path, template: Path) -> dict[str, Any]:
-    """Start the bot on a database of ``stored`` games and time the first answered interaction after on_ready."""
+async def run_startup(stored: int, running: int, seed: int, folder: Path, template: Path,
+                      postgresql: bool = False) -> dict[str, Any]:
+    """Start the bot on a database of ``stored`` games and time the first answered interaction after on_ready;
+    ``postgresql``: the database, made as on SQLite, copied into a throwaway PostgreSQL server (tests/pg.py) by the
+    bot's own copy command (``storage.copy``), and the restarted bot on it."""
     path = folder / "startup.db"
     shutil.copyfile(template, path)
     # first a running game of the members' own, in a channel simcord knows, whose "My view" is clicked at on_ready;
@@ -1291,11 +1304,22 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         built = time.perf_counter()
         await build_stored(path, stored, running, seed)
         build_s = time.perf_counter() - built
+        where: Path | str = path
+        if postgresql:
+            from storage.copy import copy
+            from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
+            binaries = server_binaries()
+            if binaries is None:
+                raise SystemExit(HOW_TO_INSTALL)
+            server = PgServer(binaries)
+            server.start()
+            where = server.create(migrated=False)
+            await copy(path, where, say=lambda _: None)
         board = [m for m in traffic.backend.messages[thread.id].values() if is_board(m)][-1]
         panel = panel_button(board)
         assert panel is not None
         loop = asyncio.get_running_loop()
-        bot2 = make_bot(path, seed + 1)
+        bot2 = make_bot(where, seed + 1)
         bot2.db_stats.record = True
 
         def probe() -> None:
@@ -1325,6 +1349,7 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         catch_up = [h for h in holds if bot2.caught_up_at is not None and h[0] <= bot2.caught_up_at]
         ready = bot2.ready_at or math.nan
         result = {
+            "database": "postgresql" if postgresql else "sqlite",
             "stored": stored, "running": running, "build_s": round(build_s, 1),
             "start_to_ready_s": round(ready - started, 3),
             "ready_to_first_ack_s": round(traffic.acked.get(record.id, math.nan) - ready, 3) if record else None,
@@ -1343,6 +1368,9 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         for made in (bot, locals().get("bot2")):
             if isinstance(made, Blockhouse):
                 await close_bot(made)
+        running_server = locals().get("server")
+        if running_server is not None:
+            running_server.stop()
 
 
 # --- the command line ------------------------------------------------------------------------------------------
@@ -1354,7 +1382,8 @@ async def migrated(folder: Path) -> Path:
 
 def show(r: dict[str, Any]) -> None:
     if "stored" in r:
-        print(f"start-up, {r['stored']:,} stored games ({r['running']:,} running): on_ready {r['start_to_ready_s']} s "
+        print(f"start-up on {r['database']}, {r['stored']:,} stored games ({r['running']:,} running): on_ready "
+              f"{r['start_to_ready_s']} s "
               f"after start; first answer {r['ready_to_first_answer_s']} s after on_ready "
               f"(acknowledged at {r['ready_to_first_ack_s']} s); catch-up {r['catch_up_s']} s, holding the "
               f"database {r['catch_up_db_hold_total_ms']} ms in all, {r['catch_up_db_hold_max_ms']} ms at most "
@@ -1414,6 +1443,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--startup", action="store_true", help="measure start-up on a generated database instead")
     p.add_argument("--stored", type=int, default=10_000, help="--startup: stored games")
     p.add_argument("--running", type=int, default=None, help="--startup: how many of them run (default all)")
+    p.add_argument("--postgresql", action="store_true",
+                   help="--startup: the database copied into a throwaway PostgreSQL server (tests/pg.py)")
     p.add_argument("--json", type=Path, default=None, metavar="OUT")
     return p.parse_args(argv)
 
@@ -1425,7 +1456,7 @@ async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
         template = await migrated(folder)
         if args.startup:
             r = await run_startup(args.stored, args.stored if args.running is None else args.running, args.seed,
-                                  folder, template)
+                                  folder, template, postgresql=args.postgresql)
             show(r)
             return [r]
         games = GAMES if args.game == "all" else tuple(args.game.split(","))
