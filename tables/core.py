@@ -12,7 +12,6 @@ import logging
 import secrets
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from tables.outcome import (
     Refusal,
     StaleButton,
 )
+from tables.recent import Recent
 from tables.situation import Situation
 
 log = logging.getLogger(__name__)
@@ -78,11 +78,14 @@ class Situations:
     weight is weighed again whenever it is used: menus are built after it is kept); a finished game's is not kept."""
 
     def __init__(self, kept: int = SITUATIONS_KEPT, weight: int = SITUATIONS_WEIGHT) -> None:
-        self.kept, self.budget = kept, weight
-        self._known: OrderedDict[tuple[int, float], tuple[int, str, Situation, int]] = OrderedDict()
-        self.weight = 0
+        self._known: Recent[tuple[int, float], tuple[int, str, Situation]] = Recent(
+            kept, weight, lambda entry: POSITION_WEIGHT + entry[2].moves_offered())
         self.hits = 0
         self.misses = 0
+
+    @property
+    def weight(self) -> int:
+        return self._known.weight
 
     def keep(self, table: TableRow, sit: Situation) -> None:
         """Keep ``sit`` as the position of ``table`` as just stored (the row a change returned): the next request
@@ -91,10 +94,11 @@ class Situations:
 
     def of(self, table: TableRow, game: Game) -> Situation:
         """The situation of ``table`` as read: the one kept for its version, else loaded (and kept)."""
-        kept = self._known.get((table.id, table.created_at))
+        key = (table.id, table.created_at)
+        kept = self._known.get(key)
         if kept is not None and kept[0] == table.version and kept[1] == game.key:
             self.hits += 1
-            self._set((table.id, table.created_at), kept[:3])
+            self._known.put(key, kept)  # weighed again: its menus may have been built since
             return kept[2]
         self.misses += 1
         sit = Situation.of(game, game.load(table.state or {}))
@@ -103,25 +107,12 @@ class Situations:
 
     def _put(self, table: TableRow, game_key: str, sit: Situation) -> None:
         key = (table.id, table.created_at)
-        kept = self._known.get(key)
         if sit.over:
-            if kept is not None:  # no request plays on from a finished game's position
-                self.weight -= self._known.pop(key)[3]
+            self._known.pop(key)  # no request plays on from a finished game's position
             return
+        kept = self._known.get(key)
         if kept is None or kept[0] <= table.version:  # (a request that read an older row keeps no older position)
-            self._set(key, (table.version, game_key, sit))
-
-    def _set(self, key: tuple[int, float], entry: tuple[int, str, Situation]) -> None:
-        """Put (or put again) ``entry`` as the most recently used, weighed now; then the least recently used go
-        while there are too many or they weigh too much."""
-        old = self._known.pop(key, None)
-        if old is not None:
-            self.weight -= old[3]
-        weight = POSITION_WEIGHT + entry[2].moves_offered()
-        self._known[key] = (*entry, weight)
-        self.weight += weight
-        while len(self._known) > self.kept or (self.weight > self.budget and len(self._known) > 1):
-            self.weight -= self._known.popitem(last=False)[1][3]
+            self._known.put(key, (table.version, game_key, sit))
 
     def __len__(self) -> int:
         return len(self._known)
