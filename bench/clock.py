@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import sqlite3
 import statistics
@@ -114,29 +115,23 @@ def main(argv: list[str] | None = None) -> int:
         shards = Shards.of([int(i) for i in ids.split(",")], int(count))
     now = 2_000_000_000.0
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
+    if args.postgresql:
+        from tests.pg import HOW_TO_INSTALL, server_binaries
+        if server_binaries() is None:
+            print(HOW_TO_INSTALL)
+            return 2
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as servers:
         path = Path(tmp) / "clock.db"
         asyncio.run(build(path, args.games, args.overdue, now))
-        server = None
         places = [("SQLite", str(path))]
-        try:
-            if args.postgresql:
-                from storage.copy import copy
-                from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
-                binaries = server_binaries()
-                if binaries is None:
-                    print(HOW_TO_INSTALL)
-                    return 2
-                server = PgServer(binaries)
-                server.start()
-                url = server.create(migrated=False)
-                asyncio.run(copy(path, url, say=lambda _: None))  # (before the SQLite start-up plays the late turns)
-                places.append(("PostgreSQL", url))
-            for name, where in places:
-                results.append((name, *asyncio.run(measure(where, now, shards))))
-        finally:
-            if server is not None:
-                server.stop()
+        if args.postgresql:
+            from storage.copy import copy
+            from tests.pg import bench_server
+            url = servers.enter_context(bench_server()).create(migrated=False)
+            asyncio.run(copy(path, url, say=lambda _: None))  # (before the SQLite start-up plays the late turns)
+            places.append(("PostgreSQL", url))
+        for name, where in places:
+            results.append((name, *asyncio.run(measure(where, now, shards))))
     print(f"{args.games} active games with turn clocks, {args.overdue} deadlines passed while down"
           + (f", as shards {args.shards}" if shards else ""))
     for name, ticked, startup, played in results:

@@ -80,9 +80,19 @@ SCENARIOS = (
 
 def on_hops(db: Database, seen: Callable[[Any, tuple[Any, ...]], None]) -> None:
     """Call ``seen(fn, args)`` for every call queued to ``db``'s aiosqlite thread (the connection's ``_execute``, which
-    every Connection and Cursor method goes through: one round trip each), on this instance only (storage/ is
-    unchanged)."""
+    every Connection and Cursor method goes through: one round trip each), or on PostgreSQL for every statement sent
+    to the server (``PgConnection._run``, a round trip each: ``args`` is the statement and its parameters), on this
+    instance only (storage/ is unchanged)."""
     conn: Any = db._conn
+    if db.postgres:
+        send = conn._run
+
+        async def sent(sql: str, args: Any) -> Any:
+            seen(send, (sql, args))
+            return await send(sql, args)
+
+        conn._run = sent
+        return
     real = conn._execute
 
     async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -185,22 +186,12 @@ class DbStats:
 
 
 def instrument(db: Database, stats: DbStats) -> None:
-    """Count every call queued to aiosqlite's thread and time each hold of the database lock, on this instance only
-    (storage/ is unchanged)."""
+    """Count every round trip to the database (:func:`bench.dbcalls.on_hops`) and time each hold of the database
+    lock, on this instance only (storage/ is unchanged)."""
     def seen(fn: Any, args: tuple[Any, ...]) -> None:
         stats.calls += 1
 
-    if db.postgres:  # every statement is a round trip to the server (PgConnection._run)
-        conn: Any = db._conn
-        run = conn._run
-
-        async def counted(sql: str, args: Any) -> Any:
-            stats.calls += 1
-            return await run(sql, args)
-
-        conn._run = counted
-    else:
-        on_hops(db, seen)
+    on_hops(db, seen)
     lock: Any = db._lock
     take, give = lock.acquire, lock.release
 
@@ -1281,6 +1272,7 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
     bot's own copy command (``storage.copy``), and the restarted bot on it."""
     path = folder / "startup.db"
     shutil.copyfile(template, path)
+    servers = contextlib.ExitStack()
     # first a running game of the members' own, in a channel simcord knows, whose "My view" is clicked at on_ready;
     # then the stored games are added to the database and the bot restarted on it
     bot = make_bot(path, seed)
@@ -1307,13 +1299,8 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         where: Path | str = path
         if postgresql:
             from storage.copy import copy
-            from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
-            binaries = server_binaries()
-            if binaries is None:
-                raise SystemExit(HOW_TO_INSTALL)
-            server = PgServer(binaries)
-            server.start()
-            where = server.create(migrated=False)
+            from tests.pg import bench_server
+            where = servers.enter_context(bench_server()).create(migrated=False)
             await copy(path, where, say=lambda _: None)
         board = [m for m in traffic.backend.messages[thread.id].values() if is_board(m)][-1]
         panel = panel_button(board)
@@ -1368,9 +1355,7 @@ async def run_startup(stored: int, running: int, seed: int, folder: Path, templa
         for made in (bot, locals().get("bot2")):
             if isinstance(made, Blockhouse):
                 await close_bot(made)
-        running_server = locals().get("server")
-        if running_server is not None:
-            running_server.stop()
+        servers.close()  # (the PostgreSQL server, if any, once the bot on it has closed)
 
 
 # --- the command line ------------------------------------------------------------------------------------------

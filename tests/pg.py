@@ -16,7 +16,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -134,3 +135,18 @@ class PgServer:
     def drop(self, url: str) -> None:
         name = url.split("/")[3].split("?")[0]
         run_now(self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+@contextmanager
+def bench_server() -> Iterator[PgServer]:
+    """A server started for a bench's run (``--postgresql``), stopped and removed after it; where the binaries are
+    missing, :class:`SystemExit` saying how to install them."""
+    binaries = server_binaries()
+    if binaries is None:
+        raise SystemExit(HOW_TO_INSTALL)
+    server = PgServer(binaries)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

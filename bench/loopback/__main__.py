@@ -91,19 +91,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 async def amain(args: argparse.Namespace) -> list[dict[str, Any]]:
-    server = None
-    if args.postgresql:
-        from tests.pg import HOW_TO_INSTALL, PgServer, server_binaries
-        binaries = server_binaries()
-        if binaries is None:
-            raise SystemExit(HOW_TO_INSTALL)
-        server = PgServer(binaries)
-        server.start()
-    try:
+    if not args.postgresql:
+        return await _runs(args, None)
+    from tests.pg import bench_server
+    with bench_server() as server:
         return await _runs(args, server)
-    finally:
-        if server is not None:
-            server.stop()
 
 
 def server_pid(server: Any) -> int:
