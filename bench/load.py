@@ -89,7 +89,7 @@ from simcord.http import router as sc_router
 from bench.dbcalls import on_hops
 from cogs.client import Blockhouse, Settings, tune_process
 from cogs.controls import board_stamp
-from storage import Database
+from storage import Database, MoveRow
 from tables import Actor, TableService
 from tables.catalog import default_catalog
 
@@ -1209,12 +1209,20 @@ async def check_moves(db: Database, table_ids: Sequence[int], played: dict[int, 
     answer called played, or not played after all (stored, then cancelled by the game: Bloc by Bloc's police
     reaction), or, for a click on the public board, one the next board followed with no refusal."""
     for table_id in table_ids:
-        row = await db.get_table(table_id)
-        seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
-        told = Counter((seat_of.get(member), notation) for member, notation in played.get(table_id, ()))
-        stored = Counter((m.seat, m.notation) for m in await db.moves(table_id))
+        told, moves = await told_and_stored(db, table_id, played)
+        stored = Counter((m.seat, m.notation) for m in moves)
         tally.stored += sum(stored.values())
         tally.compare(table_id, told, stored)
+
+
+async def told_and_stored(db: Database, table_id: int, played: dict[int, list[tuple[int, str]]]
+                          ) -> tuple[Counter[tuple[int | None, str]], list[MoveRow]]:
+    """A game's moves its members were told of, as (seat, notation) (the member's seat read from the stored table),
+    and its stored move log."""
+    row = await db.get_table(table_id)
+    seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
+    told = Counter((seat_of.get(member), notation) for member, notation in played.get(table_id, ()))
+    return told, await db.moves(table_id)
 
 
 # --- start-up ----------------------------------------------------------------------------------------------------

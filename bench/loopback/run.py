@@ -503,11 +503,8 @@ async def by_shard(load: LoopLoad, tables: Sequence[LoopTable], database: Path |
             told_n = stored_n = lost = died = doubled = 0
             for table in mine:
                 for table_id in table.tables:
-                    row = await db.get_table(table_id)
-                    seat_of = {s.user_id: s.seat for s in row.seats} if row is not None else {}
-                    moves = await db.moves(table_id)
+                    told, moves = await bl.told_and_stored(db, table_id, load.played)
                     stored: Counter[tuple[int | None, str]] = Counter((m.seat, m.notation) for m in moves)
-                    told = Counter((seat_of.get(member), n) for member, n in load.played.get(table_id, []))
                     told_n, stored_n = told_n + sum(told.values()), stored_n + sum(stored.values())
                     lost += sum((told - stored).values())
                     untold = stored - told
