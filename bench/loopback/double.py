@@ -441,8 +441,6 @@ class Double:
         method = request.method
         try:
             body, files = await _body(request)
-            if method == "GET":
-                body = dict(request.query)  # (a GET has no body: its parameters are the query's)
             return await self._route(method, parts, body, files)
         except _Refusal as err:
             return _error(err.status, err.code, err.message)
@@ -735,7 +733,9 @@ def _error(status: int, code: int, message: str) -> web.Response:
 
 async def _body(request: web.Request) -> tuple[dict[str, Any], list[tuple[str, int]]]:
     """The JSON body (a list is put under ``_list``), or a multipart body's ``payload_json`` and its files
-    (form name, size)."""
+    (form name, size); a GET's query parameters."""
+    if request.method == "GET":  # (no body: its parameters are the query's)
+        return dict(request.query), []
     if not request.can_read_body:
         return {}, []
     raw = await request.read()
