@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Iterator
 
 from PIL import Image
 
@@ -20,29 +21,26 @@ def decode(png: bytes, rgb: bool = True) -> Image.Image:
     return img.convert("RGB") if rgb else img
 
 
-def idat(png: bytes) -> bytes:
-    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
+def _chunks(png: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """The PNG's chunks in order, as (kind, data), each chunk's CRC checked."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    at, data = 8, b""
+    at = 8
     while at < len(png):
         length, kind = struct.unpack(">I4s", png[at:at + 8])
         body = png[at + 8:at + 8 + length]
         assert struct.unpack(">I", png[at + 8 + length:at + 12 + length])[0] == zlib.crc32(body, zlib.crc32(kind))
-        if kind == b"IDAT":
-            data += body
+        yield kind, body
         at += 12 + length
-    return data
+
+
+def idat(png: bytes) -> bytes:
+    """The PNG's image data (its IDAT chunks joined), each chunk's CRC checked."""
+    return b"".join(body for kind, body in _chunks(png) if kind == b"IDAT")
 
 
 def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
-    """A PNG's chunks but its image data, as (kind, data)."""
-    at, out = 8, []
-    while at < len(png):
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        if kind != b"IDAT":
-            out.append((kind, png[at + 8:at + 8 + length]))
-        at += 12 + length
-    return out
+    """A PNG's chunks but its image data, as (kind, data), each chunk's CRC checked."""
+    return [(kind, body) for kind, body in _chunks(png) if kind != b"IDAT"]
 
 
 def shown(png: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
