@@ -33,7 +33,7 @@ from typing import Any
 from bench.tournament import wilson
 from bots import choose
 from engine.blocbybloc import BlocByBloc
-from engine.blocbybloc.agendas import AGENDAS, alone
+from engine.blocbybloc.agendas import AGENDAS, ALONE, alone
 from engine.blocbybloc.scenarios import SCENARIOS, SEMI, progress
 from engine.rng import Rng
 
@@ -69,13 +69,15 @@ def play(cell: Cell, seed: int) -> dict[str, Any]:
         move = choose(game, state, seat, cell.level, rng, iterations=200)  # a fixed search: the planner untimed
         state, _ = game.apply(state, seat, move)
         moves += 1
-    lone = len(state.winners) == 1 and cell.mode == SEMI and alone(state, state.winners[0]) is not None
+    won_alone = alone(state, state.winners[0]) if len(state.winners) == 1 and cell.mode == SEMI else None
     done, needed = progress(state)
     return {
         "scenario": cell.scenario, "mode": cell.mode, "players": cell.players, "difficulty": cell.difficulty,
         "level": cell.level, "seed": seed, "over": game.is_over(state), "won": bool(state.winners),
-        "winners": len(state.winners), "alone": lone, "factions": len(state.order), "night": state.night,
-        "progress": [done, needed], "reason": state.reason, "moves": moves,
+        "winners": len(state.winners), "alone": won_alone is not None,
+        "alone_with": won_alone.name if won_alone is not None else "",  # the Win Alone option that won ("": none)
+        "factions": len(state.order), "night": state.night, "progress": [done, needed], "reason": state.reason,
+        "moves": moves,
         "agendas": [AGENDAS[state.agendas[f]].name for f in state.order] if cell.mode == SEMI else [],
         "cpu_s": round(time.process_time() - start, 2),
     }
@@ -142,6 +144,32 @@ def table(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+WIN_ALONE = tuple(o.name for a in AGENDAS.values() for o in a.options if o.kind == ALONE)  # D4's Win Alone options
+
+
+def alone_table(records: list[dict[str, Any]]) -> str:
+    """The markdown table of the semi-cooperative games of ``records``, per scenario and table level (the police
+    difficulties together): for each Win Alone option, the games its agenda was dealt in and those it won alone;
+    and the games the goal was won in, with how many factions won them on average (a Win Cooperatively option
+    met)."""
+    by: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        if r["mode"] == SEMI:
+            by[(r["scenario"], r["level"])].append(r)
+    order = {key: i for i, key in enumerate(SCENARIOS)}
+    lines = ["| scenario | table | games | " + " | ".join(f"{name}: dealt, won alone" for name in WIN_ALONE)
+             + " | goal won | factions winning it, mean |",
+             "|---|---|---|" + "---|" * len(WIN_ALONE) + "---|---|"]
+    for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1])):
+        rs = by[key]
+        cols = [f"{sum(1 for r in rs if name in r['agendas'])}, {sum(1 for r in rs if r['alone_with'] == name)}"
+                for name in WIN_ALONE]
+        goal = [r for r in rs if r["won"] and not r["alone"]]
+        mean = f"{sum(r['winners'] for r in goal) / len(goal):.1f} of {rs[0]['factions']}" if goal else "–"
+        lines.append(f"| {key[0]} | {key[1]} | {len(rs)} | " + " | ".join(cols) + f" | {len(goal)} | {mean} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per cell (those in --out count)")
@@ -154,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only print the table of --out")
     args = parser.parse_args(argv)
     if args.report:
-        print(table(load(args.out)))
+        records = load(args.out)
+        print(table(records) + "\n\n" + alone_table(records))
         return 0
     scenarios = [s for s in args.scenario.split(",") if s]
     unknown = [s for s in scenarios if s not in SCENARIOS]
@@ -172,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{cell.scenario} {cell.mode} {cell.difficulty} {cell.level} seed {seed}: "
                   f"{'won alone' if record['alone'] else 'won' if record['won'] else 'lost'} "
                   f"(night {record['night']}, {record['cpu_s']} CPU s)", flush=True)
-    print(table(load(args.out)))
+    records = load(args.out)
+    print(table(records) + "\n\n" + alone_table(records))
     return 0
 
 
