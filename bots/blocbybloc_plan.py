@@ -6,12 +6,13 @@ sequence scored by :func:`bots.blocbybloc.forecast` (what the coming Sunrise wou
 the best sequence is played (or ``end`` when no sequence beats stopping). The search is replanned at each
 decision, so a reaction roll or a police card that changes the position changes the plan.
 
-Actions that differ only by which die pays are searched once (the lowest die that can pay), and bloc movements
-only towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles,
-the faction's occupations, clashes). Decisions outside the turn (where the Faction Start goes, Sunrise cards,
-manifestation choices) take the move whose position :func:`forecast` values most, or a simple rule (always allow
-a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards; losses in a shared clash as
-the rules' default split).
+Actions that differ only by which die pays are searched once (the lowest die that can pay), bloc movements only
+towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles, the
+faction's occupations, clashes), and swaps only of another faction's occupation, where whose occupation it is counts
+(the semi-cooperative game, Asymmetrical Struggle). Decisions outside the turn (where the Faction Start goes,
+Sunrise cards, manifestation choices) take the move whose position :func:`forecast` values most, or a simple rule
+(always allow a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards; losses in a shared
+clash as the rules' default split).
 
 Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
 the moves, so a choice is reproducible.
@@ -19,10 +20,10 @@ the moves, so a choice is reproducible.
 Live (``timed``), the search also has a deadline on the clock (:class:`bots.deadline.Deadline`: a share of the
 budget from the call): it looks at the most promising positions first (the beam's best sequences first, and from
 each the actions not seen before, then those that were best earlier in the search; at the first depth, attacks,
-builds and loots before the rest) and stops when the deadline passes, with the best sequence found so far. Untimed
-(tests, ``bench.blocbybloc_scenarios``) it looks at its whole count of positions. A search the deadline does not cut
-chooses exactly the move of the untimed search: the positions it looked at out of order are put back in order before
-a depth is judged.
+builds, swaps and loots before the rest) and stops when the deadline passes, with the best sequence found so far.
+Untimed (tests, ``bench.blocbybloc_scenarios``) it looks at its whole count of positions. A search the deadline does
+not cut chooses exactly the move of the untimed search: the positions it looked at out of order are put back in
+order before a depth is judged.
 """
 
 from __future__ import annotations
@@ -202,23 +203,38 @@ def _goal_cells(state: Any, g: Any) -> set[int]:
     return set()
 
 
-ADVANCED_KINDS = ("loot", "build", "defeat", "kick", "van")
-SKIPPED = ("give", "offer", "accept", "decline", "swap", "end")  # swap: one occupation for another gains nothing
+ADVANCED_KINDS = ("loot", "build", "swap", "defeat", "kick", "van")
+SKIPPED = ("give", "offer", "accept", "decline", "end")
+
+
+def _owners_count(state: Any) -> bool:
+    """Whether whose occupation stands in a district changes what a position is worth: in the semi-cooperative game
+    (agendas: the Vanguardist's and Insurrectionist's State districts, Mutual Aid's occupation for every faction)
+    and in Asymmetrical Struggle (every faction an occupation in a State district). Elsewhere a swap only trades one
+    of the city's occupations for another, and the search leaves swaps out to spend its positions on the rest."""
+    return bool(semi(state)) or scenario_of(state) == "asymmetrical"
+
+
+def _rival_swap(state: Any, f: int, m: Any) -> bool:
+    """A swap that puts ``f``'s occupation where another faction's stood."""
+    return m.kind == "swap" and state.occ_owner[m.cell] != f
 
 
 def _candidates(game: Game[Any, Any, Any], state: Any, seat: int, f: int) -> list[Any]:
     """The turn's moves worth searching: each action once, paid by the lowest die that can pay it, and bloc
-    movements of 1, 2, all but one or all the blocs of a district towards a district that serves a purpose."""
+    movements of 1, 2, all but one or all the blocs of a district towards a district that serves a purpose. Swaps
+    only where whose occupation it is counts (:func:`_owners_count`), and only of another faction's occupation."""
     dice = sorted(set(state.dice))
     low = dice[0] if dice else 0
     moves = game.search_moves(state, seat)  # (no trade offers: a big hand makes millions)
     free = any(m.kind == "move" and m.die == 0 for m in moves)  # a free movement: no die spent
     useful = _purposeful(state, f)
+    swaps = _owners_count(state)
     out = []
     best_die: dict[tuple[Any, ...], int] = {}
     for m in moves:
         k = m.kind
-        if k in SKIPPED:
+        if k in SKIPPED or (k == "swap" and not (swaps and _rival_swap(state, f, m))):
             continue
         if k in ("move", "bicycles"):
             mine = state.blocs[m.cell][f]
@@ -316,8 +332,8 @@ def _turn(game: Game[Any, Any, Any], det: Any, seat: int, moves: list[Any], eval
 
 
 def _promise(options: list[Any], earlier: dict[Any, float], depth: int) -> Callable[[int], tuple[float, ...]]:
-    """The order a live search looks at ``options`` in, most promising first: at the first depth attacks, builds
-    and loots, then the rest as listed; deeper, the actions the search has not met yet (what the sequence so far
+    """The order a live search looks at ``options`` in, most promising first: at the first depth attacks, builds,
+    swaps and loots, then the rest as listed; deeper, the actions the search has not met yet (what the sequence so far
     opened up), then the others by the best rank they had earlier."""
     if depth == 0:
         return lambda i: (0.0 if options[i].kind in ADVANCED_KINDS else 1.0,)
@@ -349,7 +365,8 @@ def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> lis
     """What blocs just sent to ``cell`` could do there, from the engine's actions on that district
     (``district_actions``; listing every legal move is what costs): van and defeat attacks with the lowest die
     that can pay (no Molotovs card or one), and a build of the first occupation in the faction's supply with the
-    lowest die (a crowbar only when no die can pay)."""
+    lowest die (a crowbar only when no die can pay), or where whose occupation it is counts (:func:`_owners_count`)
+    a swap of another faction's occupation for that one."""
     actions = game.district_actions(state, f, cell)  # type: ignore[attr-defined]
     attacks = [m for m in actions if m.kind in ("van", "defeat") and len(m.extra) <= 1]
     builds = [m for m in actions if m.kind == "build"]
@@ -362,4 +379,7 @@ def _actions_in(game: Game[Any, Any, Any], state: Any, f: int, cell: int) -> lis
         out += [m for m in attacks if m.die == low]
     if builds:
         out.append(min(builds, key=lambda m: (m.occ, bool(m.extra), m.die)))
+    swaps = [m for m in actions if _rival_swap(state, f, m)] if _owners_count(state) else []
+    if swaps:
+        out.append(min(swaps, key=lambda m: (m.occ, bool(m.extra), m.die)))
     return out

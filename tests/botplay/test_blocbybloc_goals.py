@@ -1,7 +1,8 @@
 """Bloc by Bloc's bots play for the scenario's goal and for their own agenda (issue 25): in constructed positions the
 hard and the medium bot choose the goal's move (a highway barricade, a burn, a van attack, an occupation in one's
 own district, blocs sent in to liberate, cops cleared from an Autonomous Zone) and a Win Alone agenda's move (the
-Nihilist's last burn, the Vanguardist's third State district) where the cooperative game would play otherwise;
+Nihilist's last burn, the Vanguardist's third State district, built or swapped from a rival) where the cooperative
+game would play otherwise; Asymmetrical Struggle's State district swapped to a faction without one;
 finished games are scored per seat when the winners are a subset; and bots of every level play a game of every
 scenario, player count and mode to its end with legal moves only.
 
@@ -250,6 +251,40 @@ def test_the_vanguardist_takes_a_third_state_district(level: str) -> None:
     after = G.clone(state)
     G.fast_apply(after, seat_of(state), G.parse_move(f"build 6 {cell_name(third)} kitchen"))
     assert forecast(after, seat_of(state)) - forecast(state, seat_of(state)) > 100  # a Win Alone in reach
+
+
+@pytest.mark.parametrize("level", ["hard", "medium"])
+def test_the_vanguardist_swaps_a_rival_out_of_a_third_state_district(level: str) -> None:
+    """As above, but another faction's occupation stands in the third State district: swapping it out (D1: any
+    faction's, in a State district) is the Vanguardist's Win Alone, and the bot swaps."""
+    state = started("none", seats=4, mode="semi")
+    g = city_geo(state)
+    f = state.faction_now()
+    state.agendas[f] = 8
+    other = next(x for x in state.order if x != f)
+    first, second, third = g.states[:3]
+    for c in (first, second):
+        state.occ_owner[c], state.occ_kind[c] = f, "hall"
+    state.occ_owner[third], state.occ_kind[third] = other, "kitchen"
+    arrange(state, [6], {first: 2, second: 2, third: 3}, clear=(first, second, third))
+    mostly(state, level, lambda moves: any(m.kind == "swap" and m.cell == third for m in moves))
+
+
+@pytest.mark.parametrize("level", ["hard", "medium"])
+def test_asymmetrical_struggle_swaps_a_state_district_to_a_faction_without_one(level: str) -> None:
+    """Asymmetrical Struggle needs an occupation in a State district for every faction: another faction holds two,
+    the acting faction none, and its blocs stand in one of the two. It swaps that one to itself rather than build
+    in the empty Public district it also stands in."""
+    state = started("asymmetrical", seats=4)
+    g = city_geo(state)
+    f = state.faction_now()
+    other = next(x for x in state.order if x != f)
+    first, second = g.states[:2]
+    for c in (first, second):
+        state.occ_owner[c], state.occ_kind[c] = other, "hall"
+    public = next(c for c in g.public if state.occ_owner[c] < 0 and state.may_build(f, c))
+    arrange(state, [6], {first: 3, public: 3}, clear=(first, second, public))
+    mostly(state, level, lambda moves: any(m.kind == "swap" and m.cell == first for m in moves))
 
 
 def test_a_cooperative_option_is_kept_and_the_insurrection_still_counts() -> None:
