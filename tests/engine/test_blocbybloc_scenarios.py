@@ -411,7 +411,8 @@ def test_phase_one_gate_is_police_in_either_zone() -> None:
 # --- refusals ------------------------------------------------------------------------------------------------
 REFUSALS: list[tuple[str, str, int, dict[str, Any], str]] = [
     ("infighting", "coop", 4, {}, "semi-cooperative (secret agendas) only"),
-    ("infighting", "semi", 2, {}, "needs 3 or 4 players"),
+    ("infighting", "semi", 2, {}, "Let the Infighting Begin! is for 3 or 4 players, not 2"),  # (not the semi rule,
+    # which speaks of a fully cooperative game for 2 that this scenario does not have)
     ("traffic", "semi", 4, {}, "fully cooperative only"),
     ("smash", "semi", 2, {}, "needs 3 or 4 players"),
     ("zone-2", "coop", 3, {}, "is for 2 or 4 players, not 3"),
@@ -420,11 +421,13 @@ REFUSALS: list[tuple[str, str, int, dict[str, Any], str]] = [
     ("traffic", "coop", 4, {"overpass": True}, "already puts the Highway Overpass"),
     ("none", "semi", 2, {}, "needs 3 or 4 players"),
     ("none", "semi", 3, {"beginner": True}, "fully cooperative"),
+    ("none", "coop", 3, {"city": "beginner", "overpass": True}, "Highway Overpass is for a random city"),
+    ("none", "coop", 3, {"city": "beginner", "beginner": True, "overpass": True}, "leave out `overpass` or `city`"),
 ]
 ALLOWED: list[tuple[str, str, int | None, dict[str, Any]]] = [
     ("zone-2", "coop", 4, {"overpass": True}), ("zone-2", "coop", None, {}), ("infighting", "semi", 3, {}),
     ("smash", "coop", 2, {}), ("asymmetrical", "semi", 3, {}), ("none", "semi", 4, {}),
-    ("none", "coop", 2, {"beginner": True})]
+    ("none", "coop", 2, {"beginner": True}), ("none", "coop", 3, {"beginner": True, "overpass": True})]
 
 
 @pytest.mark.parametrize(("key", "mode", "seats", "kw", "words"), REFUSALS)
