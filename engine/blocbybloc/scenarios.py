@@ -49,6 +49,8 @@ class Scenario:
     removed_agendas: tuple[int, ...] = ()  # agenda cards out of the deck before the deal (semi)
     gate: str = ""  # a condition that blocks every win while it holds, in words ("" none)
     note: str = ""  # what else sets it apart, in words for the lobby ("" nothing)
+    brief: str = ""  # the goal short enough for a choice typed in /game new's options, beside the scenario's key and
+    # name within Discord's 100 characters ("": the goal itself fits)
 
 
 STATE_POLICE = ("State",)
@@ -64,7 +66,8 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              "Every shopping centre of every Commercial district is burned.",
              (COOP,), (2, 3, 4),
              Lineup(replace=(("d15", "d26"),), police=("State", "d26"), cops=4, countdown=6),
-             Lineup(replace=(("d15", "d26"),), police=("State", "d26"), cops=4, countdown=8)),
+             Lineup(replace=(("d15", "d26"),), police=("State", "d26"), cops=4, countdown=8),
+             brief="Every Commercial shopping centre burned."),
     Scenario("abolish", "Abolish the Police",
              "All six riot vans destroyed and no riot cop left in the city.",
              (COOP,), (2, 3, 4),
@@ -75,13 +78,14 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              "Every faction holds its own occupation in each of its own districts.",
              (COOP,), (2, 3, 4),
              Lineup(police=STATE_POLICE, start=3, countdown=6),
-             Lineup(police=STATE_POLICE, start=3, countdown=6)),
+             Lineup(police=STATE_POLICE, start=3, countdown=6),
+             brief="Each faction occupies every one of its own districts."),
     Scenario("asymmetrical", "Asymmetrical Struggle",
              "Every faction has an occupation in a State district, or occupations in all its own districts.",
              (COOP, SEMI), (2, 3, 4),
              Lineup(police=STATE_POLICE, cops=4),
              Lineup(replace=(("d12", "d23"),), police=("State", "d23"), cops=4),
-             removed_agendas=(10,)),
+             removed_agendas=(10,), brief="Each faction holds a State district or all its own."),
     Scenario("collective", "Collective Liberation",
              "At least ten districts liberated.",
              (COOP,), (2, 3, 4),
@@ -92,7 +96,8 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              (COOP, SEMI), (2, 3, 4),
              Lineup(replace=(("d12", "d24"), ("d21", "d25")), police=("State", "d22"), start=3, countdown=6),
              Lineup(replace=(("d12", "d24"), ("d21", "d25")), police=("State", "d22"), start=3, countdown=8),
-             gate="no faction can win while a riot cop or van is in either Autonomous Zone"),
+             gate="no faction can win while a riot cop or van is in either Autonomous Zone",
+             brief="Every State district occupied, no police in either Zone."),
     Scenario("infighting", "Let the Infighting Begin!",
              "Every State district holds an occupation.",
              (SEMI,), (3, 4),
@@ -108,7 +113,7 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              "Every liberatable district next to an Autonomous Zone liberated, and no police in either zone.",
              (COOP,), (2, 4),
              Lineup(replace=(("d21", "d25"), (FIRST_HIGHWAY, "d24")), police=STATE_POLICE, cops=4, start=2),
-             None),
+             None, brief="Zones' liberatable neighbours liberated; Zones clear."),
 )}
 
 MODE_WORDS = {COOP: "fully cooperative", SEMI: "semi-cooperative (secret agendas)"}

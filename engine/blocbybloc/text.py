@@ -40,10 +40,11 @@ class BlocByBlocText(GameText[BlocState, Move, BlocView]):
         return "\n".join(lines)
 
     def option_hint(self, option: str, value: str) -> str:
-        """A scenario's name and goal, and what each mode means, beside the choice while the lobby's options are
-        typed."""
+        """A scenario's name and goal (its brief form where the whole would pass Discord's 100 characters), and what
+        each mode means, beside the choice while the lobby's options are typed."""
         if option == "scenario" and value in SCENARIOS:
-            return f"{SCENARIOS[value].name}: {SCENARIOS[value].goal}"
+            s = SCENARIOS[value]
+            return f"{s.name}: {s.brief or s.goal}"
         if option == "mode":
             return {COOP: "all win or lose together", SEMI: "secret agendas, 3–4 players"}.get(value, "")
         return ""
