@@ -1,7 +1,7 @@
 """Bot players over the game contract (issue 13): pure functions of a game, a state, a seat, a seeded generator and
 a budget. No Discord, no storage; the table service runs them off the event loop.
 
-* ``easy``: a uniformly random legal move;
+* ``easy``: a uniformly random legal move (Bloc by Bloc: any move near the medium bot's best, :data:`EASY`);
 * ``medium``: a game-specific heuristic one move ahead (:mod:`bots.heuristics`), on a determinized copy of the
   state, so it never reads what its seat cannot see;
 * ``hard``: information-set Monte Carlo tree search (:mod:`bots.mcts`): each iteration searches a fresh
@@ -58,6 +58,22 @@ MEDIUM: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]
     "blocbybloc": _greedy_blocbybloc}
 """Games whose medium bot is their own (Bloc by Bloc: its seat's value, a win worth 1 to every winner)."""
 
+EASY_SLACK = 3.0  # Bloc by Bloc's easy bot: any move worth at least the best less this (forecast points)
+
+
+def _easy_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng) -> Any:
+    """The easy bot of Bloc by Bloc: the medium bot's value one move ahead, but any move near the best, at random.
+    A random move would walk its blocs into the Sunrise's clashes and lose a cooperative game for the whole table;
+    this one still plays for the goal and for its agenda (a move that wins alone, or keeps a Win Cooperatively
+    option met, is worth far more than the slack), only less well."""
+    from bots.blocbybloc import seat_points
+
+    return greedy(game, state, seat, moves, rng, seat_points, slack=EASY_SLACK)
+
+
+EASY: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"blocbybloc": _easy_blocbybloc}
+"""Games whose easy bot is not a uniformly random mover."""
+
 LEVELS = ("easy", "medium", "hard")
 ALIASES = {"random": "easy"}  # seats stored before the levels existed
 
@@ -80,7 +96,8 @@ def choose(game: Game[Any, Any, Any], state: Any, seat: int, level: str, rng: Rn
     if len(moves) == 1:
         return moves[0]
     if level == "easy":
-        return moves[rng.below(len(moves))]
+        own = EASY.get(game.key)
+        return own(game, state, seat, moves, rng) if own is not None else moves[rng.below(len(moves))]
     if level == "medium":
         return MEDIUM.get(game.key, greedy)(game, state, seat, moves, rng)
     planner = PLANNERS.get(game.key)

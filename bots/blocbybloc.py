@@ -516,6 +516,16 @@ def blocbybloc_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-forecast(state, seat) / 25.0))
 
 
+def seat_points(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
+    """:func:`seat_value` unsquashed, in :func:`forecast`'s points: :data:`WON` when the game is over and the seat is
+    among its winners, ``-WON`` when it lost, else the forecast (the seat's own in the semi-cooperative game). A
+    gap between two moves keeps its size however high the position stands (the squashed value flattens it there)."""
+    result = game.result(state)
+    if result is not None:
+        return WON if seat in result.winners else -WON
+    return forecast(state, seat)
+
+
 def seat_value(game: Game[Any, Any, Any], state: Any, seat: int) -> float:
     """The seat's value of ``state`` in [0, 1]: 1 when the game is over and the seat is among its winners (every
     seat, in a cooperative win; in the semi-cooperative game the winning factions' seats, alone or several), 0 when

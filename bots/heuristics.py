@@ -144,10 +144,11 @@ def value(game: Game[Any, Any, Any], state: Any, seat: int, leaf: str = "") -> f
 
 
 def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rng: Rng,
-           worth: Value | None = None) -> Any:
+           worth: Value | None = None, slack: float = 0.0) -> Any:
     """The medium bot: on a copy of the state that knows only what the seat sees, try each move (a sample of them
     when there are many) and keep the one whose position is worth most (by :func:`value`, or ``worth``); ties go to
-    chance."""
+    chance. With a ``slack``, any move worth at least the best less ``slack``, at random (a weaker player, who
+    still sees what matters most)."""
     worth = worth or value
     if len(moves) > GREEDY_SAMPLE:
         picks = list(range(len(moves)))
@@ -155,7 +156,8 @@ def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
         moves = [moves[i] for i in sorted(picks[:GREEDY_SAMPLE])]
     seen = game.determinize(state, seat, rng)
     best: list[Any] = []
-    best_value = -1.0
+    best_value = -math.inf
+    worths: list[tuple[float, Any]] = []
     for move in moves:
         after = game.clone(seen)
         try:
@@ -163,6 +165,11 @@ def greedy(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], r
         except Exception:  # a move the determinized copy does not allow (it cannot happen for one's own moves)
             continue
         v = worth(game, after, seat) + rng.below(1000) * 1e-9  # ties: chance
+        if slack:
+            worths.append((v, move))
         if v > best_value:
             best, best_value = [move], v
+    if slack and worths:
+        near = [move for v, move in worths if v >= best_value - slack]
+        return near[rng.below(len(near))]
     return best[0] if best else moves[rng.below(len(moves))]

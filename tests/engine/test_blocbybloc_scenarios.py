@@ -464,6 +464,10 @@ PLAYOUTS = [(key, seats, mode, seed) for key in SETUPS for seats in PLAYERS[key]
             if not (mode == "semi" and seats == 2) for seed in (0, 1)]
 
 
+def uniform(moves: list[Any], rng: Rng) -> Any:
+    return moves[0] if len(moves) == 1 else moves[rng.below(len(moves))]
+
+
 @pytest.mark.parametrize(("key", "seats", "mode", "seed"), PLAYOUTS)
 def test_scenario_playouts_end_keep_every_piece_and_replay(key: str, seats: int, mode: str, seed: int) -> None:
     difficulty, overpass = ("easy", "medium", "hard")[seed % 3], seed == 1 and key != "traffic"
@@ -477,8 +481,8 @@ def test_scenario_playouts_end_keep_every_piece_and_replay(key: str, seats: int,
         if G.is_over(state):
             break
         seat = pick_seat(state, rng)
-        # seed 0: a keen random player; seed 1: the easy bot (a uniform pick among the moves bots consider)
-        move = keen(G.legal_moves(state, seat), rng) if seed == 0 else choose(G, state, seat, "easy", rng)
+        # seed 0: a keen random player; seed 1: a uniform pick among the moves bots consider
+        move = keen(G.legal_moves(state, seat), rng) if seed == 0 else uniform(G.search_moves(state, seat), rng)
         text = G.format_move(move)
         state, _ = G.apply(state, seat, move)
         log.append((seat, text))
