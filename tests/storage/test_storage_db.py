@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from storage.catchup import bot_tables
 from storage.db import REFUSED, _migrations
 from storage.postgres import is_url, query_sql
 from storage.records import PLAYER_OF_SEAT
+from storage.sql import run
 from tests.pg import run_now
 
 CHANNEL = 500
@@ -649,3 +651,35 @@ async def test_reminders_are_counted_per_day_up_to_the_cap_in_one_statement(db: 
     await db.set_notify(9, "dm", 1.0)  # a player's row made by another setting
     assert [await db.take_reminder(9, 100, 1, 2.0) for _ in range(2)] == [True, False]
     assert raw(path, "SELECT notify FROM players WHERE user_id = 9") == [("dm",)], "the count keeps their setting"
+
+
+async def test_stored_beginner_cities_lose_the_overpass_their_games_never_had(path: str) -> None:
+    """Migration 0028: Bloc by Bloc's ``city=beginner`` with ``overpass=yes`` is refused now, and stored tables and
+    tournaments with it get what their games played (no Overpass); a random city's Overpass and other games stay."""
+    from storage.tournaments import TournamentStore
+
+    bbb = {"difficulty": "hard", "city": "beginner", "beginner": False, "overpass": True, "mode": "coop",
+           "scenario": "none"}
+    db = await Database.open(path)
+    try:
+        made = {}
+        for channel, (game, options) in enumerate([("blocbybloc", bbb), ("blocbybloc", {**bbb, "city": "random"}),
+                                                   ("elsewhere", bbb)], start=1):
+            made[channel] = await db.create_table(guild_id=9, channel_id=channel, game=game, options=options,
+                                                  host_id=1, host_name="Alice", now=1.0)
+        cup = await TournamentStore(db).create(guild_id=9, channel_id=9, name="Cup", game="blocbybloc", options=bbb,
+                                               organiser=(1, "Alice"), state={}, now=1.0, turn_seconds=None,
+                                               on_timeout="bot", rated=True)
+        async with db.transaction() as conn:  # back to before 0028, as an older Blockhouse left the database
+            await run(conn, "DELETE FROM schema_migrations WHERE version = ?", (28,))
+    finally:
+        await db.close()
+    db = await Database.open(path)  # what starting the bot does: 0028 applied
+    try:
+        assert (await table(db, made[1])).options == {**bbb, "overpass": False}
+        assert (await table(db, made[2])).options["overpass"] is True, "a random city keeps its Overpass"
+        assert (await table(db, made[3])).options == bbb, "another game's options are its own"
+        (stored,) = raw(path, "SELECT options FROM tournaments WHERE id = ?", (cup,))
+        assert json.loads(stored[0]) == {**bbb, "overpass": False}
+    finally:
+        await db.close()
