@@ -8,8 +8,9 @@ not its PNG is made.
 
 Each move is the one a bot of ``--bot`` level would pick (:func:`bots.choose`, in this process, reproducible from
 ``--seed``): ``medium`` (the default) plays one move ahead for the table's good, so games run their nights as
-people's do; ``easy`` picks at random (games then mostly collapse in a night or two). Prints, by number of
-players, the boards per game (min, median, max), the moves per game and the boards per faction turn.
+people's do; ``easy`` picks at random among the moves near the medium bot's best (games then lose a faction more
+often). Prints, by number of players, the boards per game (min, median, max), the moves per game and the boards per
+faction turn.
 
 Run from the repo root: ``python -m bench.blocbybloc_posts [--games 10] [--players 2,3,4] [--bot medium]
 [--seed S]``.

@@ -72,7 +72,22 @@ def _easy_blocbybloc(game: Game[Any, Any, Any], state: Any, seat: int, moves: li
 
 
 EASY: dict[str, Callable[[Game[Any, Any, Any], Any, int, list[Any], Rng], Any]] = {"blocbybloc": _easy_blocbybloc}
-"""Games whose easy bot is not a uniformly random mover."""
+"""Games whose easy bot is not a uniformly random mover (it thinks, so the table service asks it in a worker)."""
+
+
+def thinks(game_key: str, level: str) -> bool:
+    """Whether a bot of ``level`` works its move out (a heuristic, a search), rather than picking it at random at
+    once: the table service asks those in a worker process, off the event loop."""
+    return level_of(level) != "easy" or game_key in EASY
+
+
+def random_move(game: Game[Any, Any, Any], state: Any, seat: int, rng: Rng) -> Any:
+    """A uniformly random move among those bots consider (``search_moves``): the easy bot of most games, and the
+    table service's stand-in for a bot that failed to think."""
+    moves = game.search_moves(state, seat)
+    if not moves:
+        raise ValueError(f"seat {seat} has no legal move")
+    return moves[0] if len(moves) == 1 else moves[rng.below(len(moves))]
 
 LEVELS = ("easy", "medium", "hard")
 ALIASES = {"random": "easy"}  # seats stored before the levels existed

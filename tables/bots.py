@@ -1,5 +1,6 @@
-"""Bot seats: the table service's side of :mod:`bots`. Easy bots choose at once; medium and hard ones think in
-worker processes (:mod:`bots.worker`) so that a search never blocks the event loop, with the table's per-move
+"""Bot seats: the table service's side of :mod:`bots`. Easy bots that pick at random choose at once; medium and
+hard ones, and easy ones that think (Bloc by Bloc's: :func:`bots.thinks`), think in worker processes
+(:mod:`bots.worker`) so that a search or a heuristic never blocks the event loop, with the table's per-move
 budget. A bot's choice is seeded from the table, so replaying the same requests chooses the same moves.
 
 Tables think in parallel: :class:`Thinker` keeps ``BLOCKHOUSE_BOT_WORKERS`` worker processes (default: one per
@@ -27,7 +28,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bots import DEFAULT_BUDGET_MS, LEVELS, choose, level_of
+from bots import DEFAULT_BUDGET_MS, LEVELS, choose, level_of, random_move, thinks
 from bots.worker import ready, think
 from engine.base import Game
 from engine.rng import Rng
@@ -56,7 +57,8 @@ def _spawn() -> ProcessPoolExecutor:
 
 
 class Thinker:
-    """Runs medium and hard bots in worker processes, each started on first use and reused."""
+    """Runs the bots that think (medium, hard, and easy where :func:`bots.thinks`) in worker processes, each started
+    on first use and reused."""
 
     def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, iterations: int | None = None,
                  timeout_s: float | None = None, workers: int | None = None) -> None:
@@ -146,7 +148,7 @@ class Thinker:
     async def move(self, game: Game, state: Any, seat: int, level: str, rng: Rng, in_catalog: bool) -> Any:
         """The bot's move. Games outside the default catalogue (tests' own) think in this process."""
         level = level_of(level)
-        if level == "easy" or not in_catalog:
+        if not thinks(game.key, level) or not in_catalog:
             return choose(game, state, seat, level, rng, budget_ms=self.budget_ms, iterations=self.iterations)
         seed = rng.next64()
         asked = time.time()  # (the worker takes off its budget the time since: the budget is the time to answer)
@@ -187,7 +189,7 @@ class Thinker:
                 log.exception("a %s bot of %s failed to choose for seat %d", level, game.key, seat)
                 break
         log.warning("a %s bot of %s plays a random legal move for seat %d instead", level, game.key, seat)
-        return choose(game, state, seat, "easy", Rng(seed))
+        return random_move(game, state, seat, Rng(seed))
 
     def close(self) -> None:
         """Stop every worker at once, thinking or not (what they were thinking is not waited for: a bot waiting on

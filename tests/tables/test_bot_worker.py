@@ -186,6 +186,36 @@ async def test_a_bot_waits_for_the_first_free_worker_and_its_budget_counts_from_
     assert budget_left(1000, None, 105.0) == 1000
 
 
+async def test_an_easy_bot_that_thinks_asks_a_worker_and_a_random_one_answers_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bloc by Bloc's easy bot values its moves as the medium bot does (bots.EASY), milliseconds a move that would
+    hold the event loop: it is asked of a worker. Another game's easy bot picks at random, at once, in this process.
+    The workers are stand-ins that record what they are asked."""
+    from concurrent.futures import Future
+
+    asked: list[tuple[str, str]] = []
+
+    class Worker:
+        def submit(self, fn: Any, game: Any, state: Any, seat: int, level: str, seed: int, budget_ms: float,
+                   iterations: int | None, asked_at: float) -> Future[str]:
+            asked.append((game.key, level))
+            job: Future[str] = Future()
+            job.set_result(game.format_move(game.search_moves(game.load(state), seat)[0]))
+            return job
+
+    thinker = Thinker(budget_ms=1000, workers=1)
+    monkeypatch.setattr(thinker, "_executor", lambda slot=0: Worker())
+    thinker._started = True
+    for key, through_a_worker in (("blocbybloc", True), ("breaks", False)):
+        game = default_catalog().get(key)
+        assert game is not None
+        state = game.new_game(3, game.resolve_options({}), 1)
+        seat = min(game.to_act(state))
+        move = await thinker.move(game, state, seat, "easy", Rng(2), True)
+        assert game.format_move(move) in {game.format_move(m) for m in game.legal_moves(state, seat)}
+        assert ((key, "easy") in asked) is through_a_worker, (key, asked)
+
+
 def test_the_workers_setting() -> None:
     cores = tables.bots.cores()
     assert worker_count({}) == cores >= 1
