@@ -668,9 +668,12 @@ class GameCog(commands.Cog):
                 text = f"{name}={value}"
                 if text.startswith(last.lower()) and name + "=" not in head:
                     hint = game.text.option_hint(name, value)  # e.g. a scenario's name and goal
-                    shown = prefix + text + (f" — {hint}" if hint else "")
-                    out.append(app_commands.Choice(name=shown if len(shown) <= 100 else shown[:99] + "…",
-                                                   value=(prefix + text)[:100]))
+                    offered_here = text + (f" — {hint}" if hint else "")
+                    shown = prefix + offered_here
+                    if len(shown) > 100:  # the options typed before give way first (the player knows them)
+                        shown = next((s for s in ("… " + offered_here, offered_here) if len(s) <= 100),
+                                     shown[:99] + "…")
+                    out.append(app_commands.Choice(name=shown, value=(prefix + text)[:100]))
         return out[:25]
 
     @game_group.command(name="new", description="Open a lobby for a new game")

@@ -113,7 +113,7 @@ SCENARIOS: dict[str, Scenario] = {s.key: s for s in (
              "Every liberatable district next to an Autonomous Zone liberated, and no police in either zone.",
              (COOP,), (2, 4),
              Lineup(replace=(("d21", "d25"), (FIRST_HIGHWAY, "d24")), police=STATE_POLICE, cops=4, start=2),
-             None, brief="Zones' liberatable neighbours liberated; Zones clear."),
+             None, brief="Zones police-free, each liberatable neighbour liberated."),
 )}
 
 MODE_WORDS = {COOP: "fully cooperative", SEMI: "semi-cooperative (secret agendas)"}

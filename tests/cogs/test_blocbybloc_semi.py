@@ -53,6 +53,12 @@ async def test_the_ten_goals_are_offered_where_the_options_are_typed(simcord_env
         shown = names[f"scenario={key}"]
         assert len(shown) <= 100 and shown == f"scenario={key} — {s.name}: {s.brief or s.goal}", "whole, not cut"
         assert not s.brief or len(f"scenario={key} — {s.name}: {s.goal}") > 100, "a brief form only where needed"
+    typed = "mode=semi difficulty=medium "  # options typed first give way, not the goal
+    after = {c["value"]: c["name"] for c in
+             await alice.autocomplete(channel, "game new", "options", typed + "scenario=", game="blocbybloc")}
+    for key, s in SCENARIOS.items():
+        whole = f"scenario={key} — {s.name}: {s.brief or s.goal}"
+        assert after[typed + f"scenario={key}"] in (typed + whole, "… " + whole, whole), key
     modes = {c["value"]: c["name"] for c in
              await alice.autocomplete(channel, "game new", "options", "scenario=smash mo", game="blocbybloc")}
     assert modes["scenario=smash mode=semi"] == "scenario=smash mode=semi — secret agendas, 3–4 players"
