@@ -10,9 +10,10 @@ Actions that differ only by which die pays are searched once (the lowest die tha
 towards districts that serve a purpose (State districts and their neighbours, shops, occupation circles, the
 faction's occupations, clashes), and swaps only of another faction's occupation, where whose occupation it is counts
 (the semi-cooperative game, Asymmetrical Struggle). Decisions outside the turn (where the Faction Start goes,
-Sunrise cards, manifestation choices) take the move whose position :func:`forecast` values most, or a simple rule
-(always allow a partner's action; reroll a reaction of 1 or 2 with Lookouts; keep the best cards; losses in a shared
-clash as the rules' default split).
+Sunrise cards, manifestation choices, and in the semi-cooperative game whether to stop a rival's action, such as a
+swap of its occupation) take the move whose position :func:`forecast` values most, or a simple rule (always allow a
+partner's action in the fully cooperative game; reroll a reaction of 1 or 2 with Lookouts; keep the best cards;
+losses in a shared clash as the rules' default split).
 
 Nothing hidden is read: every simulation runs on ``Game.determinize(state, seat, rng)``; ties keep the order of
 the moves, so a choice is reproducible.
@@ -81,7 +82,10 @@ def _plan(game: Game[Any, Any, Any], state: Any, seat: int, moves: list[Any], rn
         p = game.pending_of(det, seat)  # type: ignore[attr-defined]
         if p is None:
             return None
-        move = _pending_choice(game, det, seat, p, moves, deadline)
+        if p.kind == "stop" and semi(det):  # a rival's action: its own worth decides (a swap of its occupation)
+            move = _best_after(game, det, seat, moves, deadline)
+        else:
+            move = _pending_choice(game, det, seat, p, moves, deadline)
     elif state.controller[state.faction_now()] == seat:
         move = _turn(game, det, seat, moves, limit(budget_ms), deadline)
     else:

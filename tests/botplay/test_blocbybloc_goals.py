@@ -2,7 +2,8 @@
 hard and the medium bot choose the goal's move (a highway barricade, a burn, a van attack, an occupation in one's
 own district, blocs sent in to liberate, cops cleared from an Autonomous Zone) and a Win Alone agenda's move (the
 Nihilist's last burn, the Vanguardist's third State district, built or swapped from a rival) where the cooperative
-game would play otherwise; Asymmetrical Struggle's State district swapped to a faction without one;
+game would play otherwise; Asymmetrical Struggle's State district swapped to a faction without one; a rival's swap
+of the Vanguardist's occupation stopped (a partner's allowed in the fully cooperative game);
 finished games are scored per seat when the winners are a subset; and bots of every level play a game of every
 scenario, player count and mode to its end with legal moves only.
 
@@ -285,6 +286,39 @@ def test_asymmetrical_struggle_swaps_a_state_district_to_a_faction_without_one(l
     public = next(c for c in g.public if state.occ_owner[c] < 0 and state.may_build(f, c))
     arrange(state, [6], {first: 3, public: 3}, clear=(first, second, public))
     mostly(state, level, lambda moves: any(m.kind == "swap" and m.cell == first for m in moves))
+
+
+def swap_declared(mode: str) -> tuple[BlocState, int]:
+    """A faction holding two State districts (the Vanguardist, in the semi game) has the most blocs in the first,
+    where another faction, acting, declares a swap of that occupation: the decision to stop it is the holder's.
+    Returns the state and the holder's seat."""
+    state = started("none", seats=4, mode=mode)
+    g = city_geo(state)
+    actor = state.faction_now()
+    holder = next(x for x in state.order if x != actor)
+    if mode == "semi":
+        state.agendas[holder] = 8
+    first, second = g.states[:2]
+    for c in (first, second):
+        state.occ_owner[c], state.occ_kind[c] = holder, "hall"
+    arrange(state, [6], {first: 1}, clear=(first, second))
+    state.blocs[first][holder] = 3
+    swap = next(m for m in G.legal_moves(state, seat_of(state)) if m.kind == "swap" and m.cell == first)
+    state, _ = G.apply(state, seat_of(state), swap)
+    assert state.pending and state.pending[0].kind == "stop" and state.pending[0].faction == holder
+    return state, state.controller[holder]
+
+
+@pytest.mark.parametrize("level", ["hard", "medium", "easy"])
+def test_a_rival_swapping_out_the_vanguardists_occupation_is_stopped(level: str) -> None:
+    """In the semi game the holder's own worth decides: losing a State district to a rival is stopped."""
+    state, seat = swap_declared("semi")
+    assert [bot(state, seat, level, Rng(k)).kind for k in (1, 2, 3)] == ["stop"] * 3
+
+
+def test_in_the_cooperative_game_the_hard_bot_allows_a_partners_swap() -> None:
+    state, seat = swap_declared("coop")
+    assert [bot(state, seat, "hard", Rng(k)).kind for k in (1, 2, 3)] == ["allow"] * 3
 
 
 def test_a_cooperative_option_is_kept_and_the_insurrection_still_counts() -> None:
