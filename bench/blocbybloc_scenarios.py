@@ -40,6 +40,7 @@ from engine.rng import Rng
 OUT = Path("bench/results/blocbybloc_scenarios.jsonl")  # tracked: the games played so far outlast a checkout
 MAX_PLIES = 5000
 FIRST_SEED = 1000
+ORDER = {key: i for i, key in enumerate(SCENARIOS)}  # the tables' rows: scenarios as the rules list them
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,11 @@ def table(records: list[dict[str, Any]]) -> str:
     by: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by[(r["scenario"], r["mode"], r["players"], r["difficulty"], r["level"])].append(r)
-    order = {key: i for i, key in enumerate(SCENARIOS)}
     police = {"easy": 0, "medium": 1, "hard": 2}
     lines = ["| scenario | mode | players | police | table | games | table won (95% CI) | won alone (95% CI) | "
              "goal reached at the end, median | nights | CPU s a game, median |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1], k[2], k[4], police.get(k[3], 9))):
+    for key in sorted(by, key=lambda k: (ORDER.get(k[0], 99), k[1], k[2], k[4], police.get(k[3], 9))):
         rs = by[key]
         n = len(rs)
         won = sum(1 for r in rs if r["won"] and not r["alone"])  # the insurrection's (or the goal's) success
@@ -156,11 +156,10 @@ def alone_table(records: list[dict[str, Any]]) -> str:
     for r in records:
         if r["mode"] == SEMI:
             by[(r["scenario"], r["level"])].append(r)
-    order = {key: i for i, key in enumerate(SCENARIOS)}
     lines = ["| scenario | table | games | " + " | ".join(f"{name}: dealt, won alone" for name in WIN_ALONE)
              + " | goal won | factions winning it, mean |",
              "|---|---|---|" + "---|" * len(WIN_ALONE) + "---|---|"]
-    for key in sorted(by, key=lambda k: (order.get(k[0], 99), k[1])):
+    for key in sorted(by, key=lambda k: (ORDER.get(k[0], 99), k[1])):
         rs = by[key]
         cols = [f"{sum(1 for r in rs if name in r['agendas'])}, {sum(1 for r in rs if r['alone_with'] == name)}"
                 for name in WIN_ALONE]

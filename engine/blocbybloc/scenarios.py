@@ -123,24 +123,23 @@ def why_not(scenario: str, mode: str, seats: int | None, *, city: str = "random"
             overpass: bool = False) -> str:
     """Why these options can't make a game for ``seats`` players ("" when they can; ``seats=None``: not known
     yet, so only what the options alone rule out)."""
-    if scenario != NONE and (beginner or city == "beginner"):
+    s = None if scenario == NONE else SCENARIOS[scenario]
+    if s is not None and (beginner or city == "beginner"):
         left = "beginner" if beginner else "city"
         return f"Scenarios play on a random city, not the beginner game: leave out `{left}`."
     if overpass and city == "beginner":
         return "The Highway Overpass is for a random city (the beginner city is fixed): leave out `overpass` or " \
                "`city`."
-    if scenario != NONE and seats is not None and seats not in SCENARIOS[scenario].players:
-        s = SCENARIOS[scenario]
+    if s is not None and seats is not None and seats not in s.players:
         counts = ", ".join(str(n) for n in s.players[:-1]) + f" or {s.players[-1]}"
         return f"{s.name} is for {counts} players, not {seats}."
     if mode == SEMI and seats is not None and seats < 3:
         return "The semi-cooperative game (`mode=semi`) needs 3 or 4 players: with 2, each runs two factions and " \
                "plays fully cooperatively."
-    if scenario == NONE:
+    if s is None:
         if mode == SEMI and beginner:
             return "The beginner game is fully cooperative: use `mode=coop`, or leave out `beginner`."
         return ""
-    s = SCENARIOS[scenario]
     if overpass and any(new == "overpass" for _, new in s.setup.replace):
         return f"{s.name} already puts the Highway Overpass in the city: leave out `overpass`."
     if mode not in s.modes:
