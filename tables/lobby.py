@@ -130,6 +130,12 @@ class Lobby:
         self.presenter = presenter
         self.play = play
 
+    async def server_clock(self, guild_id: int | None) -> tuple[int | None, str] | None:
+        """The turn clock of a game whose options set none: the server's default (``/settings clock:``; a day, then
+        a bot plays, until it says otherwise), or None where the server chose no clock."""
+        seconds, policy, _ = await self.core.db.guild_settings(guild_id)
+        return (seconds, policy) if seconds else None
+
     async def check_new(self, channel_id: int | None, game_key: str, options_text: str | None) -> dict[str, Any]:
         """Validate a new lobby; returns resolved options. ``channel_id=None``: a new thread, always free."""
         game = self.core.game(game_key)
@@ -149,9 +155,8 @@ class Lobby:
         clock = split_clock(parse_options(options_text))[1]
         answers = split_answers(parse_options(options_text))[1]
         rated = split_rated(parse_options(options_text))
-        if clock is None:  # the server's default clock, if it set one (/settings)
-            seconds, policy, _ = await self.core.db.guild_settings(guild_id)
-            clock = (seconds, policy) if seconds else None
+        if clock is None:
+            clock = await self.server_clock(guild_id)
         return await self._create_lobby(guild_id, channel_id, host, game_key, options, lobby_channel_id,
                                         lobby_message_id, clock=clock, answers=answers, rated=rated is not False)
 

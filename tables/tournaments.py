@@ -128,6 +128,8 @@ class Tournaments:
         if not game.min_players <= settings.seats <= game.max_players:
             raise Refusal(f"{game.name} seats {players(game.min_players, game.max_players)}; a table of "
                           f"{settings.seats} can't play it.")
+        if clock is None:  # its games get the server's default turn clock, as a lobby's do: none waits for ever
+            clock = await self.lobby.server_clock(guild_id)
         seconds, policy = clock or (None, "bot")
         tid = await self.store.create(
             guild_id=guild_id, channel_id=channel_id, name=name or f"{game.name} {FORMAT_WORDS[settings.format]}",

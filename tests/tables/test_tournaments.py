@@ -329,6 +329,29 @@ async def test_a_game_stopped_by_the_deadline_is_ranked_as_it_stands(svc: TableS
     assert row.tournament.rounds[0].table(1).result.places == expected
 
 
+async def test_its_games_get_the_servers_turn_clock_unless_it_sets_its_own(svc: TableService) -> None:
+    """A tournament created without ``clock=`` gives its games the server's default turn clock, as a lobby does (a
+    day, then a bot plays, on a server that set none), so that no game of a round waits for ever; ``clock=off`` or
+    the server's ``/settings clock:off`` means none."""
+    async def clock_of(options: str | None) -> tuple[int | None, str]:
+        tid = await create(svc, options=options)
+        await svc.tournaments.start(tid, ALICE, organiser=True)
+        tables = [await read(svc, t) for t in await open_round(svc, tid, [9000 + 10 * tid])]
+        assert len({(t.turn_seconds, t.on_timeout) for t in tables}) == 1
+        pairings = await svc.tournaments.round_post(tid, 1)
+        footer = pairings.footer or ""
+        assert ("Turn clock:" in footer) == (tables[0].turn_seconds is not None), footer
+        return tables[0].turn_seconds, tables[0].on_timeout
+
+    assert await clock_of(None) == (24 * 3600, "bot")
+    assert await clock_of("clock=6h timeout=skip") == (6 * 3600, "skip")
+    assert await clock_of("clock=off") == (None, "bot")
+    await svc.settings(GUILD, ALICE, "1h", "forfeit", None, True)
+    assert await clock_of(None) == (3600, "forfeit")
+    await svc.settings(GUILD, ALICE, "off", None, None, True)
+    assert await clock_of(None) == (None, "bot")  # (no clock: no turn runs out)
+
+
 async def test_a_tournament_game_has_no_host_to_cancel_or_kick(svc: TableService) -> None:
     tid = await create(svc)
     await svc.tournaments.start(tid, ALICE, organiser=True)
