@@ -133,4 +133,5 @@ class CommunityCog(commands.Cog):
 
     @ratings_group.command(name="help", description="How ratings work here, in words")
     async def ratings_help(self, interaction: discord.Interaction) -> None:
-        await self.games._private(interaction, RATING_HELP)
+        if await self.games._defer(interaction):  # (a followup before any answer is refused: Unknown Webhook)
+            await self.games._private(interaction, RATING_HELP)

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from simcord.backend import errors as simcord_errors
+from simcord.backend.ops.commands import CommandsMixin
 from simcord.env import Env
 
 import tables.bots
@@ -214,6 +216,27 @@ def _settle_limit_scaled_to_the_machine() -> Iterator[None]:
         yield
     finally:
         Env.__init__ = original  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _followups_only_after_an_answer() -> Iterator[None]:
+    """Discord makes an interaction's webhook (its followups, its original message) valid only once the interaction
+    has been answered or deferred: before that, each call is refused "Unknown Webhook" (10015), and the member sees
+    "The application did not respond". simcord accepts those calls within the first 3 seconds; here it refuses them
+    as Discord does, so that a command that sends a followup without deferring first fails its test."""
+    original = CommandsMixin.interaction_by_token
+
+    def answered_first(self: Any, token: str) -> Any:
+        record = original(self, token)
+        if not record.responded:
+            raise simcord_errors.unknown_webhook()
+        return record
+
+    CommandsMixin.interaction_by_token = answered_first  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        CommandsMixin.interaction_by_token = original  # type: ignore[method-assign]
 
 
 RENDER_MEMO_BYTES = 96 * 2**20  # the PNGs the memo below keeps, at most
