@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.community import CommunityCog
-from cogs.controls import HANDLING, ExpiredAutocomplete
+from cogs.controls import HANDLING, ExpiredAutocomplete, command_failed
 from cogs.game import GameCog
 from cogs.tournaments import TournamentCog
 from storage import Database
@@ -115,6 +115,10 @@ class Tree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         HANDLING.set(interaction)
         return True
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        """Every cog's commands alike: logged with their context, and the member told (``command_failed``)."""
+        await command_failed(interaction, error)
 
 
 class Blockhouse(commands.Bot):

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
+from discord import app_commands
 
 from tables.menu import MenuNode
 
@@ -154,6 +155,32 @@ async def last_word(interaction: discord.Interaction, text: str) -> None:
             note_expired(interaction)
             return
         log.warning("could not answer user %s after a failure: %s", interaction.user.id, err)
+
+
+async def command_failed(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """A slash command of any cog that raised (the command tree's ``on_error``): logged with its command, user and
+    channel, and the member answered privately. An option Discord gave in a form the command can't take (a user who
+    is not a member here, say) is the member's to fix, not an error of ours."""
+    original = getattr(error, "original", error)
+    if expired(original):
+        note_expired(interaction)
+        return
+    if isinstance(error, app_commands.TransformerError):
+        log.info("%s: option %r of user %s in channel %s not usable: %s", describe(interaction), error.value,
+                 interaction.user.id, interaction.channel_id, error)
+        whom = " Name a member of this server." if error.type in (
+            discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable) else ""
+        await last_word(interaction, f"I can't use `{error.value}` for that option here.{whom}")
+        return
+    if isinstance(original, discord.HTTPException):
+        # Discord refused one of the command's calls (its answer, after discord.py's own retries): the handlers
+        # leave nothing half-done when a call fails, and a committed move's board stays owed
+        log.warning("Discord refused a call of command %s for user %s in channel %s: %s", describe(interaction),
+                    interaction.user.id, interaction.channel_id, original)
+    else:
+        log.error("command %s failed for user %s in channel %s (server %s)", describe(interaction),
+                  interaction.user.id, interaction.channel_id, interaction.guild_id, exc_info=error)
+    await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
 
 OOPS = "Something went wrong on my side; the error has been logged. `/board` shows the game as it stands."

@@ -22,7 +22,6 @@ from discord.ext import commands, tasks
 from cogs import rest
 from cogs.controls import (
     OOPS,
-    REFUSED,
     DynamicView,
     LookButton,
     board_stamp,
@@ -286,8 +285,8 @@ class GameCog(commands.Cog):
         if out.reply_post is not None:
             await self._private(interaction, out.reply or "",
                                 **_without_content(message_kwargs(out.reply_post, ephemeral=True)))
-        elif out.reply and interaction.type != discord.InteractionType.component:
-            await self._private(interaction, out.reply)
+        elif out.reply and interaction.response.type is not discord.InteractionResponseType.deferred_message_update:
+            await self._private(interaction, out.reply)  # (a click answered by its silent update has no words)
         return posted
 
     async def _tournament_of(self, table_id: int) -> None:
@@ -777,13 +776,13 @@ class GameCog(commands.Cog):
 
     @game_group.command(name="kick", description="Remove a player from the game here; a bot keeps their seat")
     @app_commands.describe(member="The player to remove (host or moderators)")
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def kick(self, interaction: discord.Interaction, member: discord.User) -> None:  # (also one who left)
         await self._run(interaction, self.service.kick(interaction.channel_id or 0, actor_of(interaction),
                                                        Actor(member.id, member.display_name)))
 
     @game_group.command(name="replace", description="Give a player's seat to another member or a bot (moderators)")
     @app_commands.describe(member="The player whose seat changes hands", by="Who takes it (leave empty for a bot)")
-    async def replace(self, interaction: discord.Interaction, member: discord.Member,
+    async def replace(self, interaction: discord.Interaction, member: discord.User,  # (also one who left)
                       by: discord.Member | None = None) -> None:
         new = Actor(by.id, by.display_name) if by is not None else None
         await self._run(interaction, self.service.replace(interaction.channel_id or 0, actor_of(interaction),
@@ -993,22 +992,6 @@ class GameCog(commands.Cog):
             "`/tournament cancel` run a tournament"
         )
         await interaction.response.send_message(text, ephemeral=True)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if expired(original):
-            note_expired(interaction)
-            return
-        if isinstance(original, discord.HTTPException):
-            # Discord refused one of the command's calls (its answer, after discord.py's own retries): the
-            # handlers leave nothing half-done when a call fails, and a committed move's board stays owed
-            log.warning("Discord refused a call of command %s for user %s in channel %s: %s", describe(interaction),
-                        interaction.user.id, interaction.channel_id, original)
-        else:
-            log.error("command %s failed for user %s in channel %s", describe(interaction), interaction.user.id,
-                      interaction.channel_id, exc_info=error)
-        await last_word(interaction, REFUSED if isinstance(original, discord.HTTPException) else OOPS)
 
 
 def look_kwargs(shown: LookBack) -> dict[str, Any]:

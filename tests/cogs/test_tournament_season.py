@@ -125,7 +125,12 @@ async def signed_up(s: Season, **create: Any) -> None:
     assert "Tournament #1 is open for sign-ups." in private(res)
     for i, m in enumerate(s.members):
         res = await m.click(card(s.hall), label="Join")
+        assert f"You joined {s.name}." in private(res)
         assert f"Players ({i + 1})" in card(s.hall).embeds[0].fields[0].name
+    last = s.members[-1]  # changes their mind twice: each click is answered, and the card follows
+    assert f"You left {s.name}." in private(await last.click(card(s.hall), label="Leave"))
+    assert f"Players ({len(s.members) - 1})" in card(s.hall).embeds[0].fields[0].name
+    assert f"You joined {s.name}." in private(await last.click(card(s.hall), label="Join"))
     embed = card(s.hall).embeds[0]
     assert "Sign-ups are open" in (embed.description or "") and {"Join", "Leave"} <= labels(card(s.hall))
     assert embed.fields[0].value == ", ".join(m.name for m in s.members)

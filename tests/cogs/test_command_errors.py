@@ -1,0 +1,84 @@
+"""When a command of any cog fails, or is given what it can't take: the member is answered privately, the log says
+which command, user and channel, and nothing is counted as our error that was not. Also removing or replacing a
+player who has left the server, which Discord gives the bot as a user, not a member."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import pytest
+
+from cogs.controls import REFUSED
+from tests.cogs.discord_helpers import last_board
+from tests.cogs.test_races import lobby_card
+
+
+def said(res: Any) -> str:
+    """Every word the member was answered with, each answer checked to be private."""
+    shown = ([res.response] if res.response is not None else []) + list(res.followups)
+    assert all(m.ephemeral for m in shown), "an answer everybody could see"
+    return "\n".join(m.content or "" for m in shown)
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def a_game(env: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """A server with a moderator, and a game of Breaks between alice (the host) and bob in its thread."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+    alice, bob = guild.add_member(env.create_user("alice")), env.create_user("bob")
+    bob = guild.add_member(bob)
+    await alice.slash(channel, "game new", game="breaks")
+    await bob.click(lobby_card(channel), label="Join")
+    await alice.click(lobby_card(channel), label="Start")
+    return guild, channel.threads[0], mod, alice, bob
+
+
+async def test_the_host_removes_a_player_who_has_left_the_server(simcord_env: Any,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    guild, thread, _mod, alice, bob = await a_game(simcord_env)
+    guild.remove_member(bob)  # Discord then gives the bot the option as a user, with no member
+    with caplog.at_level(logging.INFO):
+        res = await alice.slash(thread, "game kick", member=bob.user)
+    assert "bob was removed from the game" in said(res) and not errors(caplog), said(res)
+    board = last_board(thread)
+    assert "bob was removed from the game by alice." in (board.embeds[0].description or ""), board.embeds[0].description
+
+
+async def test_a_moderator_gives_the_seat_of_one_who_left_to_a_member_but_not_to_one_who_left(
+        simcord_env: Any, caplog: pytest.LogCaptureFixture) -> None:
+    guild, thread, mod, _alice, bob = await a_game(simcord_env)
+    carl = guild.add_member(simcord_env.create_user("carl"))
+    dave = guild.add_member(simcord_env.create_user("dave"))
+    guild.remove_member(bob)
+    guild.remove_member(dave)
+    with caplog.at_level(logging.INFO):
+        res = await mod.slash(thread, "game replace", member=bob.user, by=dave.user)
+    assert "Name a member of this server." in said(res) and not errors(caplog), said(res)
+    assert [type(e).__name__ for e in simcord_env.errors] == ["TransformerError"]  # (discord.py's, answered)
+    assert "gave" not in (last_board(thread).embeds[0].description or "")
+    res = await mod.slash(thread, "game replace", member=bob.user, by=carl)
+    assert "mod gave bob's seat to carl." in said(res)
+
+
+async def test_a_refused_answer_of_another_cogs_command_is_told_and_logged_with_its_context(
+        simcord_env: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """/history's answer (a followup) refused once: the member still hears why, the warning names the command, the
+    user and the channel, and it is not logged as an error of ours."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    simcord_env.inject_error("POST", "/webhooks/*", status=403, code=50013, message="Missing Permissions")
+    with caplog.at_level(logging.INFO):
+        res = await ann.slash(channel, "history")
+    assert REFUSED in said(res)
+    assert [type(e).__name__ for e in simcord_env.errors] == ["CommandInvokeError"]  # (the refusal, answered)
+    (warning,) = [r.getMessage() for r in caplog.records if "Discord refused a call" in r.getMessage()]
+    assert "/history" in warning and str(ann.id) in warning and str(channel.id) in warning
+    assert not errors(caplog)
