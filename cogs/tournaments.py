@@ -76,16 +76,25 @@ class TournamentCog(commands.Cog):
 
     @tasks.loop(seconds=TICK)
     async def tick(self) -> None:
-        """Sign-ups that close and rounds whose time is up (the games they end posted), then what is owed."""
+        """Sign-ups that close and rounds whose time is up (the games they end posted), then what is owed. Nothing
+        raised here ends the loop (a task loop stops for good on an exception), and one tournament that fails keeps
+        none of the others from being delivered: each failure is logged, and the next tick tries again."""
         for out in await self.games._ask_quietly(self.service.tournaments.expire()) or []:
             try:
                 await self.games.deliver(None, out)
             except Exception:
                 log.exception("could not post what tournament %s's deadline did", out.tournament_id)
-        owed = {o.tournament_id for o in await self.service.db.tournaments.posts_owed()}
-        owed |= {g.tournament_id for g in await self.service.db.tournaments.all_owed_games()}
+        try:
+            owed = {o.tournament_id for o in await self.service.db.tournaments.posts_owed()}
+            owed |= {g.tournament_id for g in await self.service.db.tournaments.all_owed_games()}
+        except Exception:
+            log.exception("could not read what the tournaments owe; the next tick tries again")
+            return
         for tid in sorted(owed):
-            await self.settle(tid)
+            try:
+                await self.settle(tid)
+            except Exception:
+                log.exception("could not deliver what tournament %s owes; the next tick tries again", tid)
 
     @tick.before_loop
     async def _before_tick(self) -> None:

@@ -6,9 +6,11 @@ real bot, a real SQLite file)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import discord
+import pytest
 
 from tests.cogs.discord_helpers import last_board
 from tests.support import make_bot
@@ -126,3 +128,34 @@ async def test_two_deliveries_at_once_open_each_game_once(simcord_env: Any) -> N
     await asyncio.gather(cog.settle(1), cog.settle(1), cog.tick())
     assert len([t for t in hall.threads if "round 1 " in t.name]) == 2
     assert len(posts(hall, "Cup · round 1")) == 1
+
+
+async def test_a_tournament_that_fails_to_deliver_keeps_no_other_from_its_games(
+        simcord_env: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The clock's tick delivers what every tournament owes. One whose delivery raises (here its stored state
+    damaged) is logged with its id, the others are delivered all the same, and the tick itself never raises: a task
+    loop that raises stops for good, and with it every sign-up and round deadline until a restart."""
+    hall, admin, members = hall_of_four(simcord_env)
+    other = hall.guild.create_text_channel("league")
+    cog = simcord_env.bot.get_cog("TournamentCog")
+    real_settle = cog.settle
+
+    async def stopped(tournament_id: int) -> None:  # stored; nothing delivered yet
+        return None
+
+    for channel, name in ((hall, "Cup"), (other, "League")):
+        await admin.slash(channel, "tournament create", game="breaks", format="swiss", rounds=2, name=name)
+        for m in members:
+            await m.click(card(channel), label="Join")
+        cog.settle = stopped
+        await admin.slash(channel, "tournament start", tournament=1 if name == "Cup" else 2)
+        cog.settle = real_settle
+    assert not hall.threads and not other.threads
+    async with simcord_env.bot.service.db.transaction() as conn:
+        await (await conn.execute("UPDATE tournaments SET state = '{' WHERE id = 1")).close()
+    with caplog.at_level(logging.ERROR):
+        await cog.tick()
+    assert len([t for t in other.threads if "round 1 " in t.name]) == 2
+    assert len(posts(other, "League · round 1")) == 1
+    assert not hall.threads
+    assert any("tournament 1 owes" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
