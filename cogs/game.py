@@ -620,12 +620,16 @@ class GameCog(commands.Cog):
         if old is None:
             return
         game = self.service.game(old.game)
+        message = None
         try:
             message = await parent.send(embed=discord.Embed(title=f"{game.name}: opening a rematch…"))
             room = await message.create_thread(name=f"{game.name} · {actor.name} (rematch)"[:100],
                                                auto_archive_duration=10080)
         except discord.HTTPException as err:  # no new thread: the rematch opens where the game was
             log.warning("could not open a rematch thread in channel %s: %s", parent.id, err)
+            if message is not None:  # (no "opening a rematch…" left behind in the channel)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
             await self._run(interaction, self.service.rematch(table_id, actor), component=True)
             return
         out = await self._ask(interaction, self.service.rematch(table_id, actor, channel_id=room.id,
@@ -665,14 +669,15 @@ class GameCog(commands.Cog):
         for name, values in offered:
             for value in values:
                 text = f"{name}={value}"
-                if text.startswith(last.lower()) and name + "=" not in head:
+                if text.startswith(last.lower()) and name + "=" not in head and len(prefix + text) <= 100:
+                    # (a choice's value is what the box then holds: one over Discord's 100 would be cut mid-option)
                     hint = game.text.option_hint(name, value)  # e.g. a scenario's name and goal
                     offered_here = text + (f" — {hint}" if hint else "")
                     shown = prefix + offered_here
                     if len(shown) > 100:  # the options typed before give way first (the player knows them)
                         shown = next((s for s in ("… " + offered_here, offered_here) if len(s) <= 100),
                                      shown[:99] + "…")
-                    out.append(app_commands.Choice(name=shown, value=(prefix + text)[:100]))
+                    out.append(app_commands.Choice(name=shown, value=prefix + text))
         return out[:25]
 
     @game_group.command(name="new", description="Open a lobby for a new game")

@@ -59,6 +59,12 @@ async def test_the_ten_goals_are_offered_where_the_options_are_typed(simcord_env
     for key, s in SCENARIOS.items():
         whole = f"scenario={key} — {s.name}: {s.brief or s.goal}"
         assert after[typed + f"scenario={key}"] in (typed + whole, "… " + whole, whole), key
+    long = "mode=semi difficulty=medium city=random overpass=no clock=24h timeout=bot answers=6h "
+    values = [c["value"] for c in await alice.autocomplete(channel, "game new", "options", long + "scenario=",
+                                                           game="blocbybloc")]
+    assert all(v.startswith(long) and len(v) <= 100 for v in values), "offered whole, or not at all"
+    fit = {long + f"scenario={k}" for k in ("none", *SCENARIOS) if len(long) + 9 + len(k) <= 100}
+    assert set(values) == fit and 0 < len(fit) < len(SCENARIOS), "those that fit, not none and not all"
     modes = {c["value"]: c["name"] for c in
              await alice.autocomplete(channel, "game new", "options", "scenario=smash mo", game="blocbybloc")}
     assert modes["scenario=smash mode=semi"] == "scenario=smash mode=semi — secret agendas, 3–4 players"

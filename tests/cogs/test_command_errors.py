@@ -27,7 +27,8 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 async def a_game(env: Any) -> tuple[Any, Any, Any, Any, Any]:
-    """A server with a moderator, and a game of Breaks between alice (the host) and bob in its thread."""
+    """A server with a moderator, and a game of Breaks between alice (the host) and bob in a thread of #games:
+    (guild, thread, moderator, alice, bob)."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
@@ -82,3 +83,21 @@ async def test_a_refused_answer_of_another_cogs_command_is_told_and_logged_with_
     (warning,) = [r.getMessage() for r in caplog.records if "Discord refused a call" in r.getMessage()]
     assert "/history" in warning and str(ann.id) in warning and str(channel.id) in warning
     assert not errors(caplog)
+
+
+async def test_a_rematch_whose_thread_is_refused_opens_where_the_game_was_and_leaves_no_stray_message(
+        simcord_env: Any) -> None:
+    """Discord refuses the rematch's new thread (the bot may not create threads there): the rematch's lobby opens
+    in the game's own thread, and the "opening a rematch…" message already sent to the channel is taken away."""
+    guild, thread, _mod, alice, _bob = await a_game(simcord_env)
+    channel = guild.channels["games"]
+    await alice.slash(thread, "resign")
+    before = [m.id for m in channel.history()]
+    simcord_env.inject_error("POST", "/channels/*/messages/*/threads", status=403, code=50013,
+                             message="Missing Permissions")
+    await alice.click(last_board(thread), label="Rematch")
+    assert [m.id for m in channel.history()] == before, [m.embeds[0].title for m in channel.history()
+                                                          if m.id not in before and m.embeds]
+    lobbies = await simcord_env.bot.db.tables_with_status("lobby")
+    assert len(lobbies) == 1 and lobbies[0].channel_id == thread.id
+    assert len(channel.threads) == 1
