@@ -29,12 +29,10 @@ TICK = 30  # seconds between looks for what tournaments still owe (a game's end 
 
 
 async def _organiser(interaction: discord.Interaction, service: TableService) -> bool:
-    """Whether the member may run tournaments here: Manage Server, or the server's organiser role (``/settings``)."""
+    """Whether the member may run tournaments here (the service decides, from their permission and roles)."""
     perms = interaction.permissions
-    if perms and perms.manage_guild:
-        return True
-    role = await service.db.organiser_role(interaction.guild_id)
-    return role is not None and any(r.id == role for r in getattr(interaction.user, "roles", []))
+    return await service.tournaments.may_organise(interaction.guild_id, bool(perms and perms.manage_guild),
+                                                  (r.id for r in getattr(interaction.user, "roles", [])))
 
 
 def _titled(title: str) -> Callable[[discord.Message], bool]:
@@ -85,8 +83,7 @@ class TournamentCog(commands.Cog):
             except Exception:
                 log.exception("could not post what tournament %s's deadline did", out.tournament_id)
         try:
-            owed = {o.tournament_id for o in await self.service.db.tournaments.posts_owed()}
-            owed |= {g.tournament_id for g in await self.service.db.tournaments.all_owed_games()}
+            owed = await self.service.tournaments.owing()
         except Exception:
             log.exception("could not read what the tournaments owe; the next tick tries again")
             return
@@ -190,7 +187,7 @@ class TournamentCog(commands.Cog):
     async def _settle(self, tournament_id: int) -> None:
         tournaments = self.service.tournaments
         try:
-            row = await tournaments._row(tournament_id)
+            row = await tournaments.row(tournament_id)
         except Refusal:
             return
         channel = await self.games._channel(row.channel_id)
@@ -198,8 +195,7 @@ class TournamentCog(commands.Cog):
             return
         for owed, name in await tournaments.owed_games(tournament_id):
             if owed.table_id is not None:  # opened before the process stopped, not started: started in its thread
-                table = await self.service.db.get_table(owed.table_id)
-                thread_id = table.channel_id if table is not None else None
+                thread_id = await tournaments.thread_of(owed)
             else:
                 thread = await self._thread(channel, name)
                 thread_id = thread.id if thread is not None else None
@@ -229,16 +225,14 @@ class TournamentCog(commands.Cog):
                 except discord.HTTPException as err:
                     log.warning("tournament %s: could not post its %s: %s", tournament_id, due.kind, err)
                     return
-            await self.service.db.tournaments.delivered(due.tournament_id, due.seq, self.service.clock())
+            await tournaments.posted(due)
 
     async def _card(self, tournament_id: int, post: Any) -> bool:
         """The sign-up card edited in place (posted the first time), with Join and Leave while sign-ups are open."""
-        row = await self.service.tournaments._row(tournament_id)
+        row = await self.service.tournaments.row(tournament_id)
         view = DynamicView()
-        if row.status in ("signup", "running"):  # (running: a late join where the format takes one; leave: a drop)
-            if row.status == "signup" or row.tournament.settings.late_joining:
-                view.add_item(TournamentButton("join", row.id))
-            view.add_item(TournamentButton("leave", row.id))
+        for action in self.service.tournaments.buttons(row):
+            view.add_item(TournamentButton(action, row.id))
         kwargs = {**message_kwargs(post), "view": view}
         channel = await self.games._channel(row.channel_id)
         if channel is None:
@@ -254,7 +248,7 @@ class TournamentCog(commands.Cog):
         except discord.HTTPException as err:
             log.warning("tournament %s: could not post its card: %s", tournament_id, err)
             return False
-        await self.service.db.tournaments.set_message(tournament_id, message.id)
+        await self.service.tournaments.card_posted(tournament_id, message.id)
         return True
 
     async def _thread(self, channel: Any, name: str) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from community.tournament import Final, Format, Settings, Tournament, TournamentError
@@ -72,11 +73,46 @@ class Tournaments:
     def store(self) -> TournamentStore:
         return self.core.db.tournaments
 
-    async def _row(self, tournament_id: int) -> TournamentRow:
+    async def row(self, tournament_id: int) -> TournamentRow:
+        """The tournament as stored; Refusal when there is none."""
         row = await self.store.get(tournament_id)
         if row is None:
             raise Refusal(f"There is no tournament #{tournament_id}.")
         return row
+
+    async def may_organise(self, guild_id: int | None, manages_server: bool, role_ids: Iterable[int]) -> bool:
+        """Whether a member may run tournaments here: Manage Server, or the server's organiser role (``/settings``)."""
+        if manages_server:
+            return True
+        role = await self.core.db.organiser_role(guild_id)
+        return role is not None and role in set(role_ids)
+
+    @staticmethod
+    def buttons(row: TournamentRow) -> tuple[str, ...]:
+        """The card's buttons: Join while sign-ups are open (and while it runs, where the format takes late
+        joiners), Leave until it ends (once it runs, leaving is a drop)."""
+        if row.status not in (SIGNUP, RUNNING):
+            return ()
+        join = row.status == SIGNUP or row.tournament.settings.late_joining
+        return ("join", "leave") if join else ("leave",)
+
+    async def owing(self) -> set[int]:
+        """The tournaments (of this process's shards) that owe a post, or a game not opened yet."""
+        owed = {o.tournament_id for o in await self.store.posts_owed()}
+        return owed | {g.tournament_id for g in await self.store.all_owed_games()}
+
+    async def thread_of(self, owed: OwedGame) -> int | None:
+        """Where a game opened before the process stopped (not started yet) lives: its table's channel."""
+        table = await self.core.db.get_table(owed.table_id) if owed.table_id is not None else None
+        return table.channel_id if table is not None else None
+
+    async def posted(self, owed: OwedPost) -> None:
+        """An owed post was delivered: it is owed no more."""
+        await self.store.delivered(owed.tournament_id, owed.seq, self.core.clock())
+
+    async def card_posted(self, tournament_id: int, message_id: int) -> None:
+        """The card's message, edited in place from now on."""
+        await self.store.set_message(tournament_id, message_id)
 
     @staticmethod
     def _organises(row: TournamentRow, actor: Actor, organiser: bool) -> None:
@@ -169,7 +205,7 @@ class Tournaments:
                     footer=f"Organiser: {row.name_of(row.organiser_id)}")
 
     async def join(self, tournament_id: int, actor: Actor) -> Outcome:
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         if row.status not in (SIGNUP, RUNNING):
             raise Refusal("This tournament is over.")
         t = row.tournament
@@ -184,7 +220,7 @@ class Tournaments:
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
         """Before the start, a player leaves; after it, this is a drop (:meth:`drop`)."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         if row.status != SIGNUP:
             return await self.drop(tournament_id, actor, actor, organiser=False)
         t = row.tournament
@@ -198,7 +234,7 @@ class Tournaments:
     # --- running it ------------------------------------------------------------------------------------
     async def start(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
         """The organiser starts it: the first round is paired, its games owed (each opens in its own thread)."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         self._organises(row, actor, organiser)
         if row.status != SIGNUP:
             raise Refusal("This tournament has already started or is over.")
@@ -213,7 +249,7 @@ class Tournaments:
 
     async def owed_games(self, tournament_id: int) -> list[tuple[OwedGame, str]]:
         """The games the tournament owes, each with the name of the thread it opens in."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         game = self.core.game(row.game)
         out = []
         for owed in await self.store.owed_games(tournament_id):
@@ -225,7 +261,7 @@ class Tournaments:
         """A game the tournament owes, started in ``channel_id`` (the thread made for it) with its players in their
         seats: the table is made with its seats and claims the owed row in one write (a game opens once), then starts.
         A game opened before the process stopped, not yet started (``owed.table_id``), is started where it is."""
-        row = await self._row(owed.tournament_id)
+        row = await self.row(owed.tournament_id)
         t = row.tournament
         rnd = t.rounds[owed.round - 1]
         seats = rnd.table(owed.number).seats
@@ -256,7 +292,7 @@ class Tournaments:
     async def drop(self, tournament_id: int, actor: Actor, target: Actor, organiser: bool) -> Outcome:
         """A player drops (themselves, or by the organiser): never paired again; a game of theirs still running is
         resigned."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         if target.user_id != actor.user_id:
             self._organises(row, actor, organiser)
         if row.status != RUNNING:
@@ -276,7 +312,7 @@ class Tournaments:
     async def resign_dropped(self, tournament_id: int, names: dict[int, str] | None = None) -> list[Outcome]:
         """Games of the current round still running with a player who dropped out: that player resigns (a drop and
         its resignation are two writes; a process that stops between them finishes the second here, on the tick)."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         t = row.tournament
         if row.status != RUNNING or not t.rounds:
             return []
@@ -294,7 +330,7 @@ class Tournaments:
         return outs
 
     async def cancel(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         self._organises(row, actor, organiser)
         if row.status not in (SIGNUP, RUNNING):
             raise Refusal("This tournament is over already.")
@@ -306,7 +342,7 @@ class Tournaments:
         """``/tournament report``: the organiser gives a table's result (``places`` per seat, e.g. ``1,2`` or
         ``2,1,1``): an adjudication of a game not finished, or (``override``) a new result for one that has one. The
         game itself, if still running, goes on but no longer counts."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         self._organises(row, actor, organiser)
         if row.status != RUNNING:
             raise Refusal("The tournament isn't running.")
@@ -338,7 +374,7 @@ class Tournaments:
     async def pause(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
         """``/tournament pause``: the round's deadline stops and no new round opens until ``/tournament pause`` again
         resumes it (with the time the round had left)."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         self._organises(row, actor, organiser)
         if row.status != RUNNING:
             raise Refusal("The tournament isn't running.")
@@ -405,7 +441,7 @@ class Tournaments:
                 await self.core.schedule_archive(table)
                 outs.append(Outcome(public=[await self.play.presenter.board_post(table, sit, [], note)],
                                     table_id=table.id, channel_id=table.channel_id, outbox=(table.id, table.version)))
-        fresh = await self._row(row.id)
+        fresh = await self.row(row.id)
         if fresh.round_deadline is not None and fresh.round_deadline <= self.core.clock() and \
                 len(fresh.tournament.rounds) == number:  # nothing left to end (games not opened): no new deadline
             async with self.core.db.transaction() as conn:
@@ -416,7 +452,7 @@ class Tournaments:
     # --- what it tells ---------------------------------------------------------------------------------
     async def round_post(self, tournament_id: int, number: int) -> Post:
         """A round's pairings: each table's players (mentioned) and where their game is."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         t = row.tournament
         rnd = t.rounds[number - 1]
         where = {g.number: g.table_id for g in await self.store.games(row.id, number)}
@@ -440,7 +476,7 @@ class Tournaments:
     async def standings(self, tournament_id: int, final: bool = False, after: int | None = None) -> Post:
         """The standings with their tie-breaks (the final names the winners and what decided the places); ``after``:
         the round they follow (the games of a round still open never count)."""
-        row = await self._row(tournament_id)
+        row = await self.row(tournament_id)
         t = row.tournament
         lines = []
         for s in t.standings():
@@ -496,7 +532,7 @@ class Tournaments:
         """What tournaments still owe their channels, each as its post, in order."""
         out = []
         for owed in await self.store.posts_owed(tournament_id):
-            row = await self._row(owed.tournament_id)
+            row = await self.row(owed.tournament_id)
             if owed.kind == "card":
                 post = self.card(row)
             elif owed.kind == "round":

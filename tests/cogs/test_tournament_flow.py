@@ -159,3 +159,17 @@ async def test_a_tournament_that_fails_to_deliver_keeps_no_other_from_its_games(
     assert len(posts(other, "League · round 1")) == 1
     assert not hall.threads
     assert any("tournament 1 owes" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
+
+
+async def test_the_servers_organiser_role_runs_tournaments(simcord_env: Any) -> None:
+    """/settings organiser: names a role; its members create tournaments without Manage Server, others can't."""
+    hall, admin, members = hall_of_four(simcord_env)
+    hosts = hall.guild.create_role("Hosts")
+    host = hall.guild.add_member(simcord_env.create_user("host"), roles=[hosts])
+    res = await host.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2)
+    assert "Only members with Manage Server, or the server's organiser role" in answer(res)
+    await admin.slash(hall, "settings", organiser=hosts)
+    res = await host.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
+    assert "Tournament #1 is open for sign-ups." in answer(res)
+    res = await members[0].slash(hall, "tournament create", game="breaks", format="swiss", rounds=2)
+    assert "Only members with Manage Server, or the server's organiser role" in answer(res)

@@ -179,7 +179,7 @@ async def test_a_tournaments_deadline_handled_by_two_processes_is_handled_once_a
     with caplog.at_level("INFO"):
         outs = await both(a.tournaments.expire(), b.tournaments.expire())
     assert [o.tournament_id for o in outs] == [made.tournament_id], "closed once, told once"
-    assert (await a.tournaments._row(made.tournament_id)).status == "running"
+    assert (await a.tournaments.row(made.tournament_id)).status == "running"
     assert len(await a.tournaments.owed_games(made.tournament_id)) == 2, "paired once"
     assert not [r for r in caplog.records if r.levelno >= 40], "the loser logs no error"
 

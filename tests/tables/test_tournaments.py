@@ -31,7 +31,7 @@ async def open_round(svc: TableService, tid: int, channel: list[int]) -> list[in
     """Open every game the tournament owes, each in a new channel; returns their table ids."""
     tables = []
     for owed, name in await svc.tournaments.owed_games(tid):
-        assert name.startswith(f"{svc.game((await svc.tournaments._row(tid)).game).name} · T{tid} round")
+        assert name.startswith(f"{svc.game((await svc.tournaments.row(tid)).game).name} · T{tid} round")
         channel[0] += 1
         out = await svc.tournaments.open_game(owed, channel[0])
         assert out.public and "begins!" in out.public[0].description
@@ -83,7 +83,7 @@ async def test_a_two_seat_swiss_runs_round_by_round_to_its_final(svc: TableServi
     for t in second:
         await finish(svc, t)
     assert (await kinds(svc, tid))[-2:] == ["standings2", "final"]
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.status == "finished"
     final = await svc.tournaments.standings(tid, final=True)
     champion = r2[0].seats[0].user_id
@@ -114,7 +114,7 @@ async def test_a_four_seat_swiss_of_eight(svc: TableService) -> None:
     assert firsts <= {s.user_id for s in (await read(svc, second[0])).seats}, "the leaders sit together"
     for t in second:
         await finish(svc, t)
-    assert (await svc.tournaments._row(tid)).status == "finished"
+    assert (await svc.tournaments.row(tid)).status == "finished"
     text = (await svc.tournaments.standings(tid, final=True)).description
     assert text.count("`") == 16 and "pts" in text
 
@@ -154,7 +154,7 @@ async def test_a_single_elimination_of_four(svc: TableService) -> None:
     finalists = {(await read(svc, t)).seats[1].user_id for t in semis}
     assert {s.user_id for s in (await read(svc, final)).seats} == finalists
     await finish(svc, final)
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.status == "finished" and row.tournament.winners() == ((await read(svc, final)).seats[0].user_id,)
 
 
@@ -166,7 +166,7 @@ async def test_a_solo_arena_deals_everyone_the_same_game(svc: TableService) -> N
     assert len(tables) == 3 and len(seeds) == 1
     for t in tables:
         await finish(svc, t, winner_seat=-1)  # a solo player who resigns ends with the score they have
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.status == "finished" and len(row.tournament.winners()) == 3  # the same score: a shared first place
 
 
@@ -220,12 +220,12 @@ async def test_sign_ups_close_and_it_starts_or_is_cancelled(svc: TableService) -
     at(svc, 2_000_000)
     full = await create(svc, options="signup=1h")
     alone = await create(svc, options="signup=1h", players=(ALICE,))
-    card = svc.tournaments.card(await svc.tournaments._row(full))
+    card = svc.tournaments.card(await svc.tournaments.row(full))
     assert "sign-ups close <t:" in card.description
     at(svc, 2_000_000 + 3700)
     await svc.tournaments.expire()
-    assert (await svc.tournaments._row(full)).status == "running" and len(await svc.tournaments.owed_games(full)) == 2
-    assert (await svc.tournaments._row(alone)).status == "cancelled"
+    assert (await svc.tournaments.row(full)).status == "running" and len(await svc.tournaments.owed_games(full)) == 2
+    assert (await svc.tournaments.row(alone)).status == "cancelled"
     assert await svc.tournaments.expire() == []
 
 
@@ -242,7 +242,7 @@ async def test_the_organiser_reports_and_overrides_a_result(svc: TableService) -
     out = await svc.tournaments.report(tid, ALICE, True, 1, "2,1")
     assert out.reply == "Round 1, table 1: result recorded (2,1)."
     await finish(svc, tables[0])  # the game ends after all: the organiser's result stands
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.tournament.rounds[0].table(1).result.places == (2, 1)
     with pytest.raises(Refusal, match=r"already has a result \(2,1\); add `override:True`"):
         await svc.tournaments.report(tid, ALICE, True, 1, "1,2")
@@ -259,7 +259,7 @@ async def test_a_pause_holds_the_deadline_and_the_next_round(svc: TableService) 
     tables = await open_round(svc, tid, [9500])
     out = await svc.tournaments.pause(tid, ALICE, True)
     assert "is paused" in out.reply and "Paused by the organiser" in \
-        svc.tournaments.card(await svc.tournaments._row(tid)).description
+        svc.tournaments.card(await svc.tournaments.row(tid)).description
     for t in tables:
         await finish(svc, t)
     assert await svc.tournaments.owed_games(tid) == [], "no new round while paused"
@@ -268,30 +268,35 @@ async def test_a_pause_holds_the_deadline_and_the_next_round(svc: TableService) 
     out = await svc.tournaments.pause(tid, ALICE, True)
     assert "resumes. The next round is paired." in out.reply
     assert len(await svc.tournaments.owed_games(tid)) == 2
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.round_deadline is not None and row.round_deadline > 3_000_000 + 7200 + 3000
 
 
 async def test_a_servers_organiser_role(svc: TableService) -> None:
+    may = svc.tournaments.may_organise
+    assert not await may(GUILD, False, [55]) and await may(GUILD, True, [])  # no role set: Manage Server only
     out = await svc.settings(GUILD, ALICE, None, None, None, True, organiser_role=55)
     assert "<@&55> role" in out.reply and await svc.db.organiser_role(GUILD) == 55
+    assert await may(GUILD, False, [12, 55]) and not await may(GUILD, False, [12]) and await may(GUILD, True, [])
+    assert not await may(GUILD + 1, False, [55]), "another server's role is its own"
     with pytest.raises(Refusal, match="Manage Server"):
         await svc.settings(GUILD, BOB, None, None, None, False, organiser_role=56)
     out = await svc.settings(GUILD, ALICE, None, None, None, True, organiser_role=55)
     assert "names a role" in out.reply and await svc.db.organiser_role(GUILD) is None
+    assert not await may(GUILD, False, [55])
 
 
 async def test_late_joiners_start_with_zero_or_half_a_point_or_are_refused(svc: TableService) -> None:
     for late, points in (("zero", 0.0), ("half", 0.5)):
         tid = await create(svc, rounds=3, options=f"late={late}")
-        assert "late joiners welcome" in svc.tournaments.card(await svc.tournaments._row(tid)).description
+        assert "late joiners welcome" in svc.tournaments.card(await svc.tournaments.row(tid)).description
         await svc.tournaments.start(tid, ALICE, organiser=True)
         out = await svc.tournaments.join(tid, EVE)
         assert out.reply.endswith("You play from the next round.")
         await svc.tournaments.join(tid, FRED)  # (six in round 2: nobody has a bye)
         for t in await open_round(svc, tid, [10_000 + tid * 100]):
             await finish(svc, t)
-        row = await svc.tournaments._row(tid)
+        row = await svc.tournaments.row(tid)
         eve = next(s for s in row.tournament.standings() if s.player == EVE.user_id)
         assert eve.points == points and eve.games == 0
     tid = await create(svc, options="late=no")
@@ -325,7 +330,7 @@ async def test_a_game_stopped_by_the_deadline_is_ranked_as_it_stands(svc: TableS
     await svc.tournaments.expire()
     ended = await read(svc, first)
     assert ended.status == "finished" and tuple(ended.result["ranks"]) == expected
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     assert row.tournament.rounds[0].table(1).result.places == expected
 
 
@@ -373,7 +378,7 @@ async def test_a_game_opened_but_not_started_is_started_later(svc: TableService)
     tid = await create(svc)
     await svc.tournaments.start(tid, ALICE, organiser=True)
     (owed, _), _ = await svc.tournaments.owed_games(tid)
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     seats = row.tournament.rounds[0].table(owed.number).seats
     table_id = await svc.db.create_table(guild_id=GUILD, channel_id=13_001, game="breaks", options=row.options,
                                          host_id=seats[0], host_name="x", now=svc.clock(),
@@ -393,7 +398,7 @@ async def test_a_drop_whose_resignation_was_cut_short_is_finished_later(svc: Tab
     await svc.tournaments.start(tid, ALICE, organiser=True)
     tables = await open_round(svc, tid, [14_000])
     quitter = BY_ID[(await read(svc, tables[0])).seats[1].user_id or 0]
-    row = await svc.tournaments._row(tid)
+    row = await svc.tournaments.row(tid)
     t = row.tournament
     t.drop(quitter.user_id)
     await svc.db.tournaments.change(row, t, svc.clock())  # the drop is stored; the process stops before the resign
