@@ -291,10 +291,10 @@ class GameCog(commands.Cog):
 
     async def _tournament_of(self, table_id: int) -> None:
         """What a finished game's tournament owes (the next round's games and posts), delivered now."""
-        table = await self._ask_quietly(self.service.core.table(table_id))
+        tournament_id = await self._ask_quietly(self.service.tournaments.of_table(table_id))
         cog = self.bot.get_cog("TournamentCog")
-        if table is not None and table.tournament_id is not None and cog is not None:
-            await cast(Any, cog).settle(table.tournament_id)
+        if tournament_id is not None and cog is not None:
+            await cast(Any, cog).settle(tournament_id)
 
     async def _channel(self, channel_id: int | None) -> discord.abc.Messageable | None:
         if channel_id is None:

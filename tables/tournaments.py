@@ -106,6 +106,10 @@ class Tournaments:
         table = await self.core.db.get_table(owed.table_id) if owed.table_id is not None else None
         return table.channel_id if table is not None else None
 
+    async def of_table(self, table_id: int) -> int | None:
+        """The tournament a game belongs to, if any."""
+        return (await self.core.table(table_id)).tournament_id
+
     async def posted(self, owed: OwedPost) -> None:
         """An owed post was delivered: it is owed no more."""
         await self.store.delivered(owed.tournament_id, owed.seq, self.core.clock())
