@@ -508,8 +508,8 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
     # --- applying ------------------------------------------------------------------------------------------------
     def perform(self, s: BreakerState, seat: int, move: Move, events: list[Event]) -> None:
         s.ply += 1
-        if s.last is None or s.last.seat != seat:
-            s.last = LastTurn(seat)
+        if s.last is None or s.last.seat != seat or s.actions == ACTIONS and not s.pending:
+            s.last = LastTurn(seat)  # (a new turn: also the same seat's again, when the other was stuck)
         s.last.moves.append(format_move(move))
         if s.pending:
             self._answer(s, seat, move, events)
@@ -821,9 +821,16 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
         return out
 
     def undoable(self, before: BreakerState, after: BreakerState, seat: int) -> bool:
-        """Everything is open but Blind Action's random draws (and AGGRAVATE's random keep), which use the
-        generator: an action or a module's pick can be taken back unless it did."""
-        return before.rng == after.rng
+        """Everything is open but Blind Action's modules in hand: an action or a module's pick can be taken back
+        unless it drew on the generator (a random draw, AGGRAVATE's random keep) or, in Blind Action, a module left
+        the seat's hand (played face up, it showed the opponent which it was)."""
+        if before.rng != after.rng:
+            return False
+        if not before.options["blind"]:
+            return True
+        held = [k for k in before.hands[seat] if is_module(k)]
+        still = [k for k in after.hands[seat] if is_module(k)]
+        return all(still.count(k) >= held.count(k) for k in set(held))
 
     def private_info(self, state: BreakerState, seat: int) -> dict[str, Any]:
         """Only Blind Action hides anything: the modules in one's own hand."""

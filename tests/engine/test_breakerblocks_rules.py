@@ -403,3 +403,26 @@ def test_a_block_moves_to_the_other_input_facing_its_own_cell() -> None:
     assert play(s, P1, "move c4 c4 from d4").board[parse_cell("c4")] == Placed("3", P1, parse_cell("d4"))
     with pytest.raises(IllegalMoveError, match="plugged into c5 already"):
         play(s, P1, "move c4 c4 from c5")
+
+
+def test_blind_action_a_module_played_face_up_cannot_be_taken_back() -> None:
+    """Undo is refused once a move showed something hidden: in Blind Action, a module played from the hand shows the
+    opponent which it was. A block, or a module in the open game, can still be taken back."""
+    for blind in (True, False):
+        s = game(blind=blind)
+        s.hands[P1].append("annihilate")
+        after = play(s, P1, "play annihilate d4")
+        assert G.view(after, P2)["hands"][P1].count("module") == 0
+        assert G.undoable(s, after, P1) is (not blind), blind
+        placed = play(s, P1, "play 0 d4")
+        assert G.undoable(s, placed, P1), "a block is open in both games"
+
+
+def test_the_last_turn_record_is_one_turn_when_the_other_player_was_stuck() -> None:
+    s = game()
+    s.supplies[P2] = []
+    s.hands[P2] = ["annihilate"]
+    s = play(s, P1, "draw 3", "play 0 d4")  # P2 can neither draw nor add power: P1 plays again at once
+    assert s.turn == P1 and s.last is not None and s.last.moves == ["draw 3", "play 0 d4"]
+    s = play(s, P1, "draw 2L")
+    assert s.last is not None and s.last.moves == ["draw 2L"], "the new turn only"
