@@ -99,7 +99,7 @@ class Breaks(Game[BreaksState, Move, BreaksView]):
     max_players = 4
     hidden_information = True  # the discard pile is face down, and a drawn card is its drawer's until placed
     options = (
-        OptionSpec("decks", int, 1, "Number of 52-card decks (2 suits well for 4 players).", (1, 2)),
+        OptionSpec("decks", int, 1, "Number of 52-card decks (2, 104 cards, is suggested for 4 players).", (1, 2)),
         OptionSpec("jokers", bool, False, "Add two wild Jokers per deck.", (False, True)),
         OptionSpec("aces_wild", bool, False, "Every Ace is wild.", (False, True)),
         OptionSpec("scoring", str, "standard", "standard: 1 per stack; court: +3 K, +2 Q, +1 J in stacks.",
