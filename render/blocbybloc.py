@@ -60,7 +60,9 @@ from render.common import (
 W = 800  # px: shown 400 px wide on a phone, so 18 px here is 9 px there (the least a needed text may be)
 SMALL, TEXT, BIG, TITLE = 18, 20, 24, 28
 MARGIN, GAP = 6, 10
-TILE = (W - 2 * MARGIN - 4 * GAP) // 5  # 148: a district's width
+FRAME_W, FRAME_H = 18, 24  # the city's frame: its rows' letters on the left, its columns' numbers above it
+GRID_X = MARGIN + FRAME_W  # the city's left edge
+TILE = (W - GRID_X - MARGIN - 4 * GAP) // 5  # 146: a district's width
 PAD = 6  # inside a district
 CHIP_H = SMALL + 10
 FACTION_COLOURS: tuple[Colour, ...] = (YELLOW, PURPLE, GREEN, VERMILLION)  # Okabe-Ito: Workers Students ...
@@ -81,6 +83,7 @@ TABLE = (16, 72, 48)
 LIBERATED = (30, 120, 60)
 BARRICADE = (255, 214, 120)  # a barricade's box (not a faction's yellow: striped, with its count)
 MARK = (255, 255, 255)  # the last move's dashed outline (on the dark table, around a district)
+FRAME = (215, 225, 215)  # the city's row letters and column numbers (on the dark table)
 SHORT = {"start": "Start", "hall": "Hall", "kitchen": "Kitchen", "strike": "Strike", "workshop": "Workshop",
          "center": "Social", "hacker": "Hacker", "garden": "Garden", "cafe": "Cafe", "factory": "Molotov",
          "hideout": "Scavenger"}
@@ -186,8 +189,8 @@ class Layout:
 
     def box(self, cell: str) -> tuple[int, int, int, int]:
         r, c = "ABCDE".index(cell[0]), int(cell[1]) - 1
-        x = MARGIN + c * (TILE + GAP)
-        y = self.top + sum(self.rows[:r]) + r * GAP
+        x = GRID_X + c * (TILE + GAP)
+        y = self.top + FRAME_H + sum(self.rows[:r]) + r * GAP
         return x, y, x + TILE, y + self.rows[r]
 
     def centre(self, cell: str) -> tuple[float, float]:
@@ -196,7 +199,7 @@ class Layout:
 
     @property
     def bottom(self) -> int:
-        return self.top + sum(self.rows) + 4 * GAP
+        return self.top + FRAME_H + sum(self.rows) + 4 * GAP
 
 
 @lru_cache(maxsize=256)
@@ -437,7 +440,7 @@ def _barricades(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, at: Lay
             (ax, ay), (bx, by) = _side(at, conn["a"], conn["b"]), _side(at, conn["b"], conn["a"])
             mx, my = (ax + bx) / 2, (ay + by) / 2
         across = not conn["highway"] and conn["a"][0] == conn["b"][0]  # a street between side-by-side districts
-        hw, hh = (13, 20) if across else (22, 13)  # the box lies in the gap, barely over the districts
+        hw, hh = (11, 20) if across else (22, 11)  # the box lies in the gap, over the districts' padding only
         draw.rounded_rectangle((mx - hw, my - hh, mx + hw, my + hh), radius=5, fill=BARRICADE, outline=INK, width=2)
         for k in (-1, 1):  # hazard stripes either side of the count
             if across:
@@ -526,15 +529,18 @@ def _join(items: list[str]) -> str:
 
 # --- the panel below the city --------------------------------------------------------------------------------------
 def _goal(img: Surface, view: BlocView, y: float) -> float:
-    """The scenario's name and goal, and the mode, when either is not the base game's (which the legend and the
-    rules say): in words, so the goal is on every board."""
+    """The goal and how far it is (the scenario's, with its name; else the base game's), and the mode when it is
+    the semi-cooperative one: in words, so the goal is on every board."""
     x = MARGIN + 8
     width = W - 2 * x
     scenario = view["scenario"]
     semi = view["mode"] == "semi"
-    if scenario is None and not semi:
-        return y
-    if scenario is not None:
+    if scenario is None:
+        states = [c for c in view["cells"] if c["type"] == "State"]
+        held = sum(1 for c in states if c["occupation"] is not None)
+        y = _lines(img, x, y, "Goal: Every State district holds an occupation.", SMALL, WHITE, width)
+        y = _lines(img, x, y, f"So far: {held} of {len(states)} State districts occupied.", SMALL, YELLOW, width)
+    else:
         y = _lines(img, x, y, f"SCENARIO: {scenario['name']}", TEXT, WHITE, width, True)
         y = _lines(img, x, y, f"Goal: {scenario['goal']}", SMALL, WHITE, width)
         if scenario.get("progress"):  # (views stored before it was kept have none)
@@ -588,7 +594,7 @@ def _police(img: Surface, draw: ImageDraw.ImageDraw, view: BlocView, y: float) -
                f"{view['vans_destroyed']}. Barricades left: {view['barricades_left']}.", SMALL, WHITE, width)
     y = _lines(img, x, y, f"Police ops deck {view['police_deck']} · loot deck {view['loot_deck']} · "
                f"difficulty {view['difficulty']}", SMALL, MUTED, width)
-    if view["lockdown"] >= 0:
+    if view["lockdown"] >= 0 and view["result"] is None:
         y = _lines(img, x, y, f"METRO LOCKDOWN until the {view['factions'][view['lockdown']]['name']}' next turn "
                    "ends", SMALL, YELLOW, width, True)
     recent = view["last_police"] or view["police_discard"][::-1]
@@ -701,6 +707,12 @@ def _city(img: Surface, view: BlocView, at: Layout, marked: tuple[str, ...], rep
             # pixels where its bold letters' edges overlap came out different)
             _label("HIGHWAY", SMALL, WHITE, True).paste(img, ((x0 + x1) / 2, y0 + 18), "m", under=EXACT)
     _barricades(img, draw, view, at)
+    for r in "ABCDE":  # the frame: moves and the last move name districts by row and column (``A4``)
+        _, y0, _, y1 = at.box(f"{r}1")
+        _put(img, (MARGIN + FRAME_W / 2 - 2, (y0 + y1) / 2), r, SMALL, FRAME, "m", True)
+    for column in "12345":
+        x0, _, x1, _ = at.box(f"A{column}")
+        _put(img, ((x0 + x1) / 2, at.top + FRAME_H / 2 - 2), column, SMALL, FRAME, "m", True)
     for cell in marked:  # the districts the last move touched: a dashed white outline in the gap around them
         x0, y0, x1, y1 = at.box(cell)
         dashed_rect(draw, (x0 - 4, y0 - 4, x1 + 4, y1 + 4), MARK, width=3, dash=9)
@@ -710,7 +722,8 @@ def _city_texts(view: BlocView) -> list[tuple[str, int, bool]]:
     """The texts :func:`_city` sets, in its order."""
     out = [text for c in view["cells"] for text in _tile_texts(c)]
     out += [("HIGHWAY", SMALL, False) for c in view["cells"] if c["type"] == "Highway"]
-    return out + [(str(conn["barricades"]), TEXT, False) for conn in view["connections"] if conn["barricades"]]
+    out += [(str(conn["barricades"]), TEXT, False) for conn in view["connections"] if conn["barricades"]]
+    return out + [(label, SMALL, False) for label in "ABCDE12345"]
 
 
 # --- the whole picture ---------------------------------------------------------------------------------------------
