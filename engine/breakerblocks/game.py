@@ -822,15 +822,18 @@ class BreakerBlocks(Game[BreakerState, Move, BreakerView]):
 
     def undoable(self, before: BreakerState, after: BreakerState, seat: int) -> bool:
         """Everything is open but Blind Action's modules in hand: an action or a module's pick can be taken back
-        unless it drew on the generator (a random draw, AGGRAVATE's random keep) or, in Blind Action, a module left
-        the seat's hand (played face up, it showed the opponent which it was)."""
+        unless it drew on the generator (a random draw, AGGRAVATE's random keep) or, in Blind Action, a module of
+        the seat's hand came onto the board face up (it showed the opponent which it was; one sent back to the
+        hidden supply, as AGGRAVATE's keep does, shows nothing)."""
         if before.rng != after.rng:
             return False
         if not before.options["blind"]:
             return True
-        held = [k for k in before.hands[seat] if is_module(k)]
-        still = [k for k in after.hands[seat] if is_module(k)]
-        return all(still.count(k) >= held.count(k) for k in set(held))
+        gone = Counter(k for k in before.hands[seat] if is_module(k))
+        gone.subtract(k for k in after.hands[seat] if is_module(k))
+        shown = Counter(p.kind for p in after.board if p is not None and is_module(p.kind))
+        shown.subtract(p.kind for p in before.board if p is not None and is_module(p.kind))
+        return not any(n > 0 and shown[k] > 0 for k, n in gone.items())
 
     def private_info(self, state: BreakerState, seat: int) -> dict[str, Any]:
         """Only Blind Action hides anything: the modules in one's own hand."""

@@ -416,6 +416,12 @@ def test_blind_action_a_module_played_face_up_cannot_be_taken_back() -> None:
         assert G.undoable(s, after, P1) is (not blind), blind
         placed = play(s, P1, "play 0 d4")
         assert G.undoable(s, placed, P1), "a block is open in both games"
+    # AGGRAVATE's keep sends the other modules back to the hidden supply, named by number only: nothing is shown
+    s = game(blind=True)
+    s.hands = [["aggravate", "0", "accelerate", "annihilate"], ["0", "2L"]]
+    s = play(s, P1, "play aggravate d4")
+    for keep in ("keep 0", "keep module1", "keep module2"):
+        assert G.undoable(s, play(s, P1, keep), P1), keep
 
 
 def test_the_last_turn_record_is_one_turn_when_the_other_player_was_stuck() -> None:
