@@ -165,6 +165,14 @@ async def command_failed(interaction: discord.Interaction, error: app_commands.A
     if expired(original):
         note_expired(interaction)
         return
+    if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
+        # (Discord still offers a command as it was before this version of the bot synced its own)
+        data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        log.warning("an out-of-date command %r from user %s in channel %s: %s", data.get("name"), interaction.user.id,
+                    interaction.channel_id, error)
+        await last_word(interaction, "That command has just changed. Discord shows the new one within a minute or "
+                                     "two (reopening the app helps): please try it again then.")
+        return
     if isinstance(error, app_commands.TransformerError):
         log.info("%s: option %r of user %s in channel %s not usable: %s", describe(interaction), error.value,
                  interaction.user.id, interaction.channel_id, error)

@@ -284,7 +284,8 @@ class Play:
         seat = table.seat_of(target.user_id)
         if table.status != ACTIVE or seat is None or seat.resigned:
             raise Refusal(f"{target.name} isn't playing in the game here.")
-        return await self.resign(channel_id, target, removed_by=actor.name)
+        # (named as their seat is: one who left the server comes by their account's name, not the one played under)
+        return await self.resign(channel_id, Actor(target.user_id, seat.name), removed_by=actor.name)
 
     async def replace(self, channel_id: int, actor: Actor, old: Actor, new: Actor | None) -> Outcome:
         """``/game replace`` (a moderator): another member (or, without one, a bot) takes a player's seat; the game
@@ -295,6 +296,7 @@ class Play:
         seat = table.seat_of(old.user_id)
         if table.status != ACTIVE or seat is None:
             raise Refusal(f"{old.name} isn't playing in the game here.")
+        old = Actor(old.user_id, seat.name)  # (named as their seat is, as /game kick does)
         if new is not None and table.seat_of(new.user_id) is not None:
             raise Refusal(f"{new.name} already has a seat in this game.")
         async with self.core.locks[table.id]:

@@ -307,7 +307,8 @@ class Tournaments:
         except TournamentError as err:
             raise Refusal(_said(err, target)) from None
         row = await self._change(row, t, posts=[("card", 0)])
-        out = Outcome(reply=f"{target.name} dropped out of {row.name}.")
+        who = "You" if target.user_id == actor.user_id else target.name
+        out = Outcome(reply=f"{who} dropped out of {row.name}.")
         for resigned in await self.resign_dropped(row.id, {target.user_id: target.name}):
             resigned.reply = out.reply
             return resigned

@@ -33,8 +33,8 @@ async def a_game(env: Any) -> tuple[Any, Any, Any, Any, Any]:
     channel = guild.create_text_channel("games")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    alice, bob = guild.add_member(env.create_user("alice")), env.create_user("bob")
-    bob = guild.add_member(bob)
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("robert"), nick="bob")  # plays as "bob", the server's nickname
     await alice.slash(channel, "game new", game="breaks")
     await bob.click(lobby_card(channel), label="Join")
     await alice.click(lobby_card(channel), label="Start")
@@ -44,7 +44,7 @@ async def a_game(env: Any) -> tuple[Any, Any, Any, Any, Any]:
 async def test_the_host_removes_a_player_who_has_left_the_server(simcord_env: Any,
                                                                   caplog: pytest.LogCaptureFixture) -> None:
     guild, thread, _mod, alice, bob = await a_game(simcord_env)
-    guild.remove_member(bob)  # Discord then gives the bot the option as a user, with no member
+    guild.remove_member(bob)  # Discord then gives the bot the option as a user, with no member (nor nickname)
     with caplog.at_level(logging.INFO):
         res = await alice.slash(thread, "game kick", member=bob.user)
     assert "bob was removed from the game" in said(res) and not errors(caplog), said(res)
@@ -101,3 +101,18 @@ async def test_a_rematch_whose_thread_is_refused_opens_where_the_game_was_and_le
     lobbies = await simcord_env.bot.db.tables_with_status("lobby")
     assert len(lobbies) == 1 and lobbies[0].channel_id == thread.id
     assert len(channel.threads) == 1
+
+
+async def test_a_command_discord_still_offers_from_before_an_update_is_answered(
+        simcord_env: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord may still send a command this version of the bot no longer has (its commands synced a moment later):
+    the member is told to try again shortly, and it is a warning, not an error of ours."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    simcord_env.bot.tree.remove_command("rules")  # (simcord keeps the command as it was synced)
+    with caplog.at_level(logging.INFO):
+        res = await ann.slash(channel, "rules")
+    assert "That command has just changed" in said(res)
+    assert not errors(caplog) and any("out-of-date command 'rules'" in r.getMessage() for r in caplog.records)
+    assert [type(e).__name__ for e in simcord_env.errors] == ["CommandNotFound"]

@@ -333,7 +333,7 @@ async def a_swiss_season(s: Season, game: str, key: str, seats: int, moves: int,
     thread, players = tables[0]
     leaver = players[-1]
     res = await leaver.slash(s.hall, "tournament drop", tournament=1)
-    assert f"{leaver.name} dropped out of {s.name}." in private(res)
+    assert f"You dropped out of {s.name}." in private(res)
     s.dropped.add(leaver.id)
     board = last_board(thread)
     assert f"{leaver.name} resigned." in (board.embeds[0].description or "")
