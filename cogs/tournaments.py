@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 
 from cogs.controls import DynamicView, TournamentButton
 from cogs.present import message_kwargs
-from tables import Actor, Outcome, Refusal, TableService
+from tables import Actor, Outcome, Post, Refusal, TableService
 from tables.tournaments import FORMATS, OpenedAlready
 
 if TYPE_CHECKING:
@@ -97,11 +97,13 @@ class TournamentCog(commands.Cog):
     async def _before_tick(self) -> None:
         await self.bot.wait_until_ready()
 
-    async def _as_organiser(self, interaction: discord.Interaction,
-                            ask: Callable[[bool], Awaitable[Outcome]]) -> Outcome | None:
+    async def _as_organiser(self, interaction: discord.Interaction, ask: Callable[[bool], Awaitable[Outcome]],
+                            tournament_id: int | None = None) -> Outcome | None:
         """Run a request that needs to know whether the member organises tournaments here, after deferring (the role
-        is read from storage)."""
+        is read from storage); ``tournament_id``: the tournament it names, which must be this server's."""
         async def work() -> Outcome:
+            if tournament_id is not None:
+                await self.service.tournaments.row_here(tournament_id, interaction.guild_id)
             return await ask(await _organiser(interaction, self.service))
         return await self.games._run(interaction, work())
 
@@ -124,7 +126,7 @@ class TournamentCog(commands.Cog):
     @group.command(name="start", description="Start a tournament: round 1 is paired (its organiser)")
     async def start(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.start(
-            tournament, _actor(interaction.user), organiser))
+            tournament, _actor(interaction.user), organiser), tournament)
         if out is not None:
             await self.settle(tournament)
 
@@ -132,7 +134,11 @@ class TournamentCog(commands.Cog):
     async def standings(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
         if not await self.games._defer(interaction):
             return
-        post = await self.games._ask(interaction, self.service.tournaments.standings(tournament))
+
+        async def standings() -> Post:
+            await self.service.tournaments.row_here(tournament, interaction.guild_id)
+            return await self.service.tournaments.standings(tournament)
+        post = await self.games._ask(interaction, standings())
         if post is not None:
             post.content, post.mention_ids = "", []
             await interaction.followup.send(ephemeral=True, **message_kwargs(post))
@@ -141,7 +147,7 @@ class TournamentCog(commands.Cog):
     async def drop(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1],
                    member: discord.User | None = None) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.drop(
-            tournament, _actor(interaction.user), _actor(member or interaction.user), organiser))
+            tournament, _actor(interaction.user), _actor(member or interaction.user), organiser), tournament)
         if out is not None:
             await self.settle(tournament)
 
@@ -153,27 +159,32 @@ class TournamentCog(commands.Cog):
                      table: app_commands.Range[int, 1], places: str,
                      round: app_commands.Range[int, 1] | None = None, override: bool = False) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.report(
-            tournament, _actor(interaction.user), organiser, table, places, round, override))
+            tournament, _actor(interaction.user), organiser, table, places, round, override), tournament)
         if out is not None:
             await self.settle(tournament)
 
     @group.command(name="pause", description="Pause a tournament's round deadline and next round, or resume it")
     async def pause(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.pause(
-            tournament, _actor(interaction.user), organiser))
+            tournament, _actor(interaction.user), organiser), tournament)
         if out is not None:
             await self.settle(tournament)
 
     @group.command(name="cancel", description="Cancel a tournament (its organiser)")
     async def cancel(self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]) -> None:
         out = await self._as_organiser(interaction, lambda organiser: self.service.tournaments.cancel(
-            tournament, _actor(interaction.user), organiser))
+            tournament, _actor(interaction.user), organiser), tournament)
         if out is not None:
             await self.settle(tournament)
 
     async def on_button(self, interaction: discord.Interaction, action: str, tournament_id: int) -> None:
-        ask = self.service.tournaments.join if action == "join" else self.service.tournaments.leave
-        out = await self.games._run(interaction, ask(tournament_id, _actor(interaction.user)))
+        tournaments = self.service.tournaments
+        ask = tournaments.join if action == "join" else tournaments.leave
+
+        async def work() -> Outcome:
+            await tournaments.row_here(tournament_id, interaction.guild_id)  # (a forged button names another's)
+            return await ask(tournament_id, _actor(interaction.user))
+        out = await self.games._run(interaction, work())
         if out is not None:
             await self.settle(tournament_id)
 

@@ -80,6 +80,15 @@ class Tournaments:
             raise Refusal(f"There is no tournament #{tournament_id}.")
         return row
 
+    async def row_here(self, tournament_id: int, guild_id: int | None) -> TournamentRow:
+        """The tournament a member names in a server (a command or a card's button): tournaments are numbered
+        across servers, and each belongs to its own; another server's, or one named from a DM, is refused as if it
+        did not exist."""
+        row = await self.store.get(tournament_id)
+        if row is None or row.guild_id != guild_id:
+            raise Refusal(f"There is no tournament #{tournament_id} in this server.")
+        return row
+
     async def may_organise(self, guild_id: int | None, manages_server: bool, role_ids: Iterable[int]) -> bool:
         """Whether a member may run tournaments here: Manage Server, or the server's organiser role (``/settings``)."""
         if manages_server:

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.actors import _component_interaction, _visible_message
 
 from tests.cogs.discord_helpers import last_board
 from tests.support import make_bot
@@ -24,6 +25,14 @@ def card(channel: Any) -> discord.Message:
 
 def posts(channel: Any, words: str) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and words in (m.embeds[0].title or "")]
+
+
+async def forged_join(member: Any, message: discord.Message, tid: int) -> Any:
+    """A click on a Join button the card does not show (as a modified client could send it): simcord's click finds a
+    component on the message, so this goes through its interaction dispatch with the id."""
+    return await _component_interaction(member, _visible_message(member, message),
+                                        {"custom_id": f"bh:tour:join:{tid}",
+                                         "component_type": discord.ComponentType.button.value})
 
 
 def hall_of_four(env: Any) -> tuple[Any, Any, list[Any]]:
@@ -173,3 +182,28 @@ async def test_the_servers_organiser_role_runs_tournaments(simcord_env: Any) -> 
     assert "Tournament #1 is open for sign-ups." in answer(res)
     res = await members[0].slash(hall, "tournament create", game="breaks", format="swiss", rounds=2)
     assert "Only members with Manage Server, or the server's organiser role" in answer(res)
+
+
+async def test_a_tournament_belongs_to_its_server(simcord_env: Any) -> None:
+    """Tournaments are numbered across servers: another server's organiser names #1 and is told there is none
+    there, for every command and for a Join forged with its id; #1 is unchanged."""
+    hall, admin, members = hall_of_four(simcord_env)
+    await admin.slash(hall, "tournament create", game="breaks", format="swiss", rounds=2, name="Cup")
+    for m in members[:2]:
+        await m.click(card(hall), label="Join")
+    other_hall, other_admin, others = hall_of_four(simcord_env)
+    store = simcord_env.bot.service.tournaments
+    before = await store.row(1)
+    for command, kwargs in (("tournament start", {}), ("tournament cancel", {}), ("tournament pause", {}),
+                            ("tournament standings", {}), ("tournament drop", {"member": others[0]}),
+                            ("tournament report", {"table": 1, "places": "1,2"})):
+        res = await other_admin.slash(other_hall, command, tournament=1, **kwargs)
+        assert "There is no tournament #1 in this server." in answer(res) + " ".join(
+            f.content or "" for f in res.followups), command
+    # a Join forged with #1's id, on the card of the other server's own tournament (#2)
+    await other_admin.slash(other_hall, "tournament create", game="breaks", format="swiss", rounds=2, name="League")
+    res = await forged_join(others[0], card(other_hall), 1)
+    shown = ([res.response] if res.response is not None else []) + list(res.followups)
+    assert "There is no tournament #1 in this server." in " ".join(m.content or "" for m in shown), shown
+    after = await store.row(1)
+    assert (after.version, after.status) == (before.version, before.status)

@@ -18,7 +18,6 @@ from typing import Any
 import discord
 import pytest
 from PIL import Image
-from simcord.actors import _component_interaction, _visible_message
 
 from cogs.client import Blockhouse
 from tables import Actor, Refusal
@@ -30,7 +29,7 @@ from tests.cogs.discord_helpers import (
     pick_through_menu,
     to_act,
 )
-from tests.cogs.test_tournament_flow import card, posts
+from tests.cogs.test_tournament_flow import card, forged_join, posts
 from tests.support import make_bot
 
 NAMES = ("ann", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
@@ -421,14 +420,6 @@ async def unchanged(s: Season, tid: int, before: Any) -> None:
     assert (row.version, row.state, row.status, row.names, row.message_id) == \
         (before.version, before.state, before.status, before.names, before.message_id)
     assert not await s.service.db.tournaments.posts_owed(tid)
-
-
-async def forged_join(member: Any, message: discord.Message, tid: int) -> Any:
-    """A click on a Join button the card does not show (as a modified client could send it): simcord's click finds a
-    component on the message, so this goes through its interaction dispatch with the id."""
-    return await _component_interaction(member, _visible_message(member, message),
-                                        {"custom_id": f"bh:tour:join:{tid}",
-                                         "component_type": discord.ComponentType.button.value})
 
 
 async def test_bad_input_gets_a_clear_private_answer_and_changes_nothing(simcord_env: Any, db_path: Path,
