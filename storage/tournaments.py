@@ -90,10 +90,14 @@ async def _owe_post(conn: Connection, tournament_id: int, kind: str, round_numbe
               (tournament_id, kind, round_number, now, tournament_id))
 
 
+async def _owe_game(conn: Connection, tournament_id: int, round_number: int, table: int) -> None:
+    await run(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, 1)",
+              (tournament_id, round_number, table))
+
+
 async def _owe_games(conn: Connection, tournament_id: int, rnd: Round) -> None:
     for table in rnd.tables:
-        await run(conn, "INSERT INTO tournament_tables (tournament_id, round, number, game) VALUES (?, ?, ?, 1)",
-                  (tournament_id, rnd.number, table.number))
+        await _owe_game(conn, tournament_id, rnd.number, table.number)
 
 
 async def paired(conn: Connection, tournament_id: int, outcome: Round | Final, now: float) -> str:
@@ -200,11 +204,12 @@ class TournamentStore:
     async def change(self, row: TournamentRow, t: Tournament, now: float, *, names: dict[int, str] | None = None,
                      status: str | None = None, posts: Sequence[tuple[str, int]] = (),
                      pairing: Round | Final | None = None, reported_at: tuple[int, int, int] | None = None,
-                     pause: bool | None = None) -> TournamentRow:
+                     pause: bool | None = None, late_table: tuple[int, int] | None = None) -> TournamentRow:
         """Store the tournament's new value (and names, status), the posts it owes and a new pairing's games, in one
         transaction checked against the row's version; raises :class:`~storage.db.StaleVersion`. ``reported_at``:
         (round, table, game) of a result just reported (by the organiser), which may pair the next round.
-        ``pause``: stop the round's deadline (True, keeping the time left) or start it again (False)."""
+        ``pause``: stop the round's deadline (True, keeping the time left) or start it again (False).
+        ``late_table``: (round, table) of a table added to the open round (an arena's late joiner): its game is owed."""
         from storage.db import StaleVersion
 
         async with self.db.transaction() as conn:
@@ -223,6 +228,8 @@ class TournamentStore:
                           "paused_left = NULL WHERE id = ?", (now, row.id))
             if pairing is not None:
                 status = await paired(conn, row.id, pairing, now)
+            if late_table is not None:
+                await _owe_game(conn, row.id, *late_table)
             if reported_at is not None:
                 status = await reported(conn, row, t, *reported_at, now)
             await run(conn, "UPDATE tournaments SET state = ?, names = ?, status = ?, updated_at = ? WHERE id = ?",

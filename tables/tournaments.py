@@ -223,12 +223,18 @@ class Tournaments:
             raise Refusal("This tournament is over.")
         t = row.tournament
         rating = await self.core.db.records.rating(row.guild_id, row.game, str(actor.user_id))
+        rnd = t.current_round if row.status == RUNNING else None
+        tables = len(rnd.tables) if rnd is not None else 0
         try:
             t.join(actor.user_id, rating.skill.conservative if rating else None)
         except TournamentError as err:
             raise Refusal(_said(err, actor)) from None
-        row = await self._change(row, t, names={**row.names, actor.user_id: actor.name}, posts=[("card", 0)])
-        late = " You play from the next round." if row.status == RUNNING else ""
+        # an arena's late joiner plays the open round's deal at a table of their own: its game is owed now
+        added = (rnd.number, rnd.tables[-1].number) if rnd is not None and len(rnd.tables) > tables else None
+        row = await self._change(row, t, names={**row.names, actor.user_id: actor.name}, posts=[("card", 0)],
+                                 late_table=added)
+        late = "" if row.status != RUNNING else " Your game of this round opens in its thread." if added else \
+            " You play from the next round."
         return Outcome(reply=f"You joined {row.name}.{late}")
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:

@@ -170,6 +170,24 @@ async def test_a_solo_arena_deals_everyone_the_same_game(svc: TableService) -> N
     assert row.status == "finished" and len(row.tournament.winners()) == 3  # the same score: a shared first place
 
 
+async def test_an_arenas_late_joiner_plays_the_open_rounds_deal(svc: TableService) -> None:
+    """A late joiner of a running arena gets a table of the open round, its game owed and opened like the others',
+    with the same deal; the round (here the arena's only one) ends once every game has, the late one included."""
+    tid = await create(svc, game="block", fmt="arena", players=(ALICE, BOB))
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    tables = await open_round(svc, tid, [7100])
+    out = await svc.tournaments.join(tid, CARL)
+    assert "Your game of this round opens in its thread." in (out.reply or "")
+    (late,) = await open_round(svc, tid, [7200])
+    assert (await read(svc, late)).seed == (await read(svc, tables[0])).seed, "the same deal"
+    for t in tables:
+        await finish(svc, t, winner_seat=-1)
+    assert (await svc.tournaments.row(tid)).status == "running", "the late joiner's game still counts"
+    await finish(svc, late, winner_seat=-1)
+    row = await svc.tournaments.row(tid)
+    assert row.status == "finished" and len(row.tournament.players) == 3
+
+
 async def test_who_may_create_and_what_they_may_ask(svc: TableService) -> None:
     async def make(**kw: object) -> None:
         args = {"guild_id": GUILD, "channel_id": HALL, "actor": ALICE, "organiser": True, "game_key": "breaks",
