@@ -132,12 +132,13 @@ class Record:
     """A player's record in one game."""
 
     games: int
-    wins: int
+    wins: int  # of the games against others (``versus``): a solo game is no win nor loss
     places: tuple[int, ...]  # how many times first, second… (index 0: first)
     best_streak: int  # most wins in a row
     streak: int  # wins in a row up to the last game
     seconds_per_turn: float | None
     opponents: tuple[tuple[str, int, int], ...] = field(default=())  # favourite opponents: (name, games, won against)
+    versus: int = 0  # the games with other players (the win rate's games); the rest were solo
 
 
 def record_of(results: Sequence[GameResult], top: int = 3) -> Record:
@@ -167,4 +168,4 @@ def record_of(results: Sequence[GameResult], top: int = 3) -> Record:
     favourites = tuple((names[p], n, beaten[p]) for p, n in sorted(met.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
     return Record(games=len(results), wins=wins, places=tuple(places.get(p, 0) for p in range(1, most + 1)),
                   best_streak=best, streak=run, seconds_per_turn=sum(r.turn_seconds for r in results) / turns
-                  if turns else None, opponents=favourites)
+                  if turns else None, opponents=favourites, versus=len(played))

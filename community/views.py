@@ -11,7 +11,8 @@ class GameLine(TypedDict):
 
     game: str  # the game's name ("Breaks")
     games: int  # finished games
-    wins: int  # wins, shared wins included
+    versus: int  # those with other players (the rest were solo): the win rate's games
+    wins: int  # wins, shared wins included (of the games with others)
     places: list[int]  # how many times first, second… (index 0: first)
     rating: int | None  # the shown (conservative) rating; None: the game is not rated for them (no rated games)
     likely: int | None  # the likely level on the same scale

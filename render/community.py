@@ -214,7 +214,8 @@ def _game_block(game: GameLine) -> Image.Image:
 
     # games, wins, win rate, best streak: four tiles
     tiles = [("Games", str(game["games"])), ("Wins", str(game["wins"])),
-             ("Win rate", win_rate(game["games"], game["wins"])), ("Best streak", str(game["best_streak"]))]
+             ("Win rate", win_rate(game["versus"], game["wins"])),
+             ("Best streak", str(game["best_streak"]))]
     tile_w = INNER / len(tiles)
     for i, (label, value) in enumerate(tiles):
         tx = left + i * tile_w

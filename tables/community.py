@@ -200,7 +200,8 @@ class Community:
         if rating is not None:
             board = self._ranked(await self.core.db.records.ratings(guild_id, key), MIN_GAMES["all"])
             rank = next((i + 1 for i, row in enumerate(board) if row.player == player), None)
-        return GameLine(game=self._game_name(key), games=rec.games, wins=rec.wins, places=list(rec.places),
+        return GameLine(game=self._game_name(key), games=rec.games, versus=rec.versus, wins=rec.wins,
+                        places=list(rec.places),
                         rating=rating.skill.shown if rating else None, likely=rating.skill.likely if rating else None,
                         give_or_take=rating.skill.give_or_take if rating else None,
                         settled=bool(rating and rating.skill.settled), rank=rank, best_streak=rec.best_streak,
@@ -373,9 +374,14 @@ def _line_words(g: GameLine) -> str:
         if g["rank"]:
             rate_text += f" · #{g['rank']} on the leaderboard"
     places = ", ".join(f"{ordinal(i + 1)} ×{n}" for i, n in enumerate(g["places"]) if n)
-    pct = round(100 * g["wins"] / g["games"]) if g["games"] else 0
-    counts = [_plural(g["games"], "game"), f"{_plural(g['wins'], 'win')} ({pct}%)"] + ([places] if places else [])
-    counts.append(f"best streak {g['best_streak']}")
+    counts = [_plural(g["games"], "game")]
+    if g["versus"]:  # (wins count among the games with others: a solo game is no win nor loss)
+        pct = round(100 * g["wins"] / g["versus"])
+        of = f" of {g['versus']} with others" if g["versus"] != g["games"] else ""
+        counts += [f"{_plural(g['wins'], 'win')}{of} ({pct}%)"] + ([places] if places else [])
+        counts.append(f"best streak {g['best_streak']}")
+    else:
+        counts.append("all solo")
     if g["seconds_per_turn"] is not None:
         counts.append(f"{duration_words(g['seconds_per_turn'])} a turn on average")
     out = [f"**{g['game']}** · {rate_text}", " · ".join(counts)]

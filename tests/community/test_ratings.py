@@ -140,6 +140,13 @@ def test_a_record_counts_wins_places_streaks_and_opponents() -> None:
     assert rec.opponents == (("Ana2", 4, 3), ("Ben", 1, 0))  # the latest name; finished above her 3 times
 
 
+def test_solo_games_count_as_games_but_not_in_the_win_rate() -> None:
+    solo = [GameResult(t, 1, 1, "win", False, float(t)) for t in (1, 2, 3)]
+    rec = record_of([*solo, _game(4, 1, "win", (("1", "Ana", 2),)), _game(5, 2, "loss", (("1", "Ana", 1),))])
+    assert (rec.games, rec.versus, rec.wins, rec.best_streak) == (5, 2, 1, 1)
+    assert record_of(solo).versus == 0 and record_of(solo).wins == 0
+
+
 def test_an_empty_record() -> None:
     rec = record_of([])
     assert (rec.games, rec.wins, rec.places, rec.best_streak, rec.seconds_per_turn) == (0, 0, (), 0, None)

@@ -45,7 +45,7 @@ MAX_BYTES = 300 * 1024
 
 def game_line(game: str = "Breaks", **changes: Any) -> GameLine:
     line: GameLine = {
-        "game": game, "games": 42, "wins": 17, "places": [17, 12, 9, 4], "rating": 1540, "likely": 1618,
+        "game": game, "games": 42, "versus": 42, "wins": 17, "places": [17, 12, 9, 4], "rating": 1540, "likely": 1618,
         "give_or_take": 84, "settled": True, "rank": 3, "best_streak": 5, "seconds_per_turn": 250.0,
         "opponents": [("Ana", 12, 7), ("Bob", 9, 3)], "extra": "",
     }

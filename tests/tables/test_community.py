@@ -250,5 +250,5 @@ async def test_a_solo_game_is_kept_as_a_score_not_as_wins(svc: TableService) -> 
     await svc.start(tid, ALICE)
     await svc.resign(CH, ALICE)
     text = post_text(reply(await svc.profile(GUILD, "Home", ALICE)))
-    assert "**BLOCK** · no rated games" in text and "1 game · 0 wins (0%) · best streak 0" in text
+    assert "**BLOCK** · no rated games" in text and "1 game · all solo" in text and "wins" not in text
     assert "Solo: best score" in text
