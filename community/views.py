@@ -77,3 +77,5 @@ class StandingsView(TypedDict):
     final: bool  # the tournament is over: the first places are its winners
     rows: list[StandingRow]  # every player, best first (at most 64 drawn; the words list them all)
     bracket: list[list[BracketMatch]]  # an elimination's rounds, first round first ([] for other formats)
+    tiebreaks: bool  # equal points are split by Buchholz and Sonneborn-Berger (Swiss, round robin): their columns
+    score: bool  # the points are game scores (a solo arena's), not wins

@@ -642,7 +642,7 @@ def render_standings(view: StandingsView) -> bytes:
     shorter) and the full names are in the table below and in the words.
     """
     rounds = _full_rounds(view["bracket"])
-    tiebreaks = not rounds
+    tiebreaks = view["tiebreaks"]
     rows = view["rows"][:MAX_ROWS]
     more = len(view["rows"]) - len(rows)
     final = view["final"]
@@ -686,7 +686,7 @@ def render_standings(view: StandingsView) -> bytes:
         _text(draw, (COL_BH, hy), "Buchholz", LABEL, MUTED, anchor="rm", bold=True)
         _text(draw, (COL_SB, hy), "S-B", LABEL, MUTED, anchor="rm", bold=True)
     else:
-        _text(draw, (COL_WINS, hy), "Wins", LABEL, MUTED, anchor="rm", bold=True)
+        _text(draw, (COL_WINS, hy), "Score" if view["score"] else "Wins", LABEL, MUTED, anchor="rm", bold=True)
     _text(draw, (COL_PLAYED, hy), "Games", LABEL, MUTED, anchor="rm", bold=True)
     y += HEAD_H
     if not rows:

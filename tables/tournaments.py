@@ -31,6 +31,14 @@ COLOUR_TOURNAMENT = 0xC27C0E
 FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination": Format.ELIMINATION,
            "arena": Format.ARENA}
 TIEBREAK_WORDS = {"buchholz": "Buchholz", "sonneborn_berger": "S-B", "head_to_head": "head-to-head"}
+_BROKEN = ("Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those you beat, half of "
+           "those you drew), then your games against each other.")
+TIES = {  # what orders equal points, by format (the standings' footer)
+    Format.SWISS: _BROKEN,
+    Format.ROUND_ROBIN: _BROKEN,
+    Format.ELIMINATION: "Placed by the round reached: a win goes through, a drawn game is replayed.",
+    Format.ARENA: "Ranked by score in the same deal; equal scores share a place.",
+}
 FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format.ELIMINATION: "single elimination",
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
 
@@ -498,15 +506,17 @@ class Tournaments:
         the round they follow (the games of a round still open never count)."""
         row = await self.row(tournament_id)
         t = row.tournament
+        tiebreaks = t.settings.format in (Format.SWISS, Format.ROUND_ROBIN)  # (the others never use them)
+        arena = t.settings.format == Format.ARENA
         lines = []
         for s in t.standings():
             # (what put this player below the one above, on equal points: the picture's words)
             why = f" (placed by {TIEBREAK_WORDS.get(s.decided_by.value, s.decided_by.value)})" if s.decided_by and \
                 s.decided_by.value != "points" else ""
             gone = " (dropped)" if s.dropped else ""
-            points = f"{_number(s.points)} pt{'s' * (s.points != 1)}"
-            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {points} · Buchholz "
-                         f"{_number(s.buchholz)} · S-B {_number(s.sonneborn_berger)}{why}")
+            points = f"score {_number(s.points)}" if arena else f"{_number(s.points)} pt{'s' * (s.points != 1)}"
+            breaks = f" · Buchholz {_number(s.buchholz)} · S-B {_number(s.sonneborn_berger)}" if tiebreaks else ""
+            lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {points}{breaks}{why}")
         played = after if after is not None else sum(1 for r in t.rounds if r.complete)
         title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
         content = ""
@@ -517,8 +527,7 @@ class Tournaments:
         board = await self._standings_picture(row, t, final, played)
         return Post(content=content, title=title, description=_fit(lines) or "No games played yet.",
                     colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [], board=board,
-                    footer="Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those "
-                           "you beat, half of those you drew), then your games against each other.")
+                    footer=TIES[t.settings.format])
 
     async def _standings_picture(self, row: TournamentRow, t: Tournament, final: bool, played: int) -> Board | None:
         """The standings (an elimination's bracket too) as a picture, drawn off the event loop; None without
@@ -538,7 +547,9 @@ class Tournaments:
                 matches += [BracketMatch(players=[row.name_of(p), None], winner=0) for p in rnd.byes]
                 bracket.append(matches)
         view = StandingsView(tournament=row.name, game=self.core.game(row.game).name, format=format_words(t.settings),
-                             round=played, rounds=t.planned_rounds, final=final, rows=rows, bracket=bracket)
+                             round=played, rounds=t.planned_rounds, final=final, rows=rows, bracket=bracket,
+                             tiebreaks=t.settings.format in (Format.SWISS, Format.ROUND_ROBIN),
+                             score=t.settings.format == Format.ARENA)
         try:
             import render.community as drawn  # noqa: PLC0415 - lazy: importing the service draws nothing
 

@@ -263,7 +263,12 @@ async def standings_posted(s: Season, rnd: int, players: int) -> discord.Message
     (post,) = posts(s.hall, f"{s.name} · standings after round {rnd}")
     rows = (post.embeds[0].description or "").split("\n")
     assert len(rows) == players and rows[0].startswith("` 1.` **")
-    assert all(re.search(r" pts? · Buchholz ", r) for r in rows)
+    footer = post.embeds[0].footer.text or ""
+    if footer.startswith("Ties broken by Buchholz"):  # Swiss and round robin: the tie-breaks each line shows
+        assert all(re.search(r" pts? · Buchholz ", r) for r in rows)
+    else:  # an elimination (or an arena) never uses them: not shown
+        assert footer.startswith(("Placed by the round reached", "Ranked by score")), footer
+        assert not any("Buchholz" in r or "S-B" in r for r in rows), rows
     readable(rows)
     assert post.embeds[0].image.url == "attachment://standings.png"
     assert (await picture(post, "standings.png")).width == 800

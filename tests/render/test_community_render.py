@@ -110,7 +110,8 @@ def srow(place: int, name: str, points: float, buchholz: float = 0.0, sb: float 
 def standings(rows: list[StandingRow], rnd: int = 3, rounds: int | None = 5, final: bool = False,
               bracket: list[list[BracketMatch]] | None = None, fmt: str = "Swiss, 2 seats") -> StandingsView:
     return {"tournament": "Spring Cup 2025", "game": "Breaks", "format": fmt, "round": rnd, "rounds": rounds,
-            "final": final, "rows": rows, "bracket": bracket or []}
+            "final": final, "rows": rows, "bracket": bracket or [], "tiebreaks": not bracket and "arena" not in fmt,
+            "score": "arena" in fmt}
 
 
 SWISS_8 = standings([

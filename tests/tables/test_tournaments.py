@@ -186,6 +186,10 @@ async def test_an_arenas_late_joiner_plays_the_open_rounds_deal(svc: TableServic
     await finish(svc, late, winner_seat=-1)
     row = await svc.tournaments.row(tid)
     assert row.status == "finished" and len(row.tournament.players) == 3
+    post = await svc.tournaments.standings(tid, final=True)  # ranked by score: no tie-breaks it never uses
+    lines = (post.description or "").split("\n")
+    assert len(lines) == 3 and all(" · score " in x and "Buchholz" not in x for x in lines), lines
+    assert post.footer == "Ranked by score in the same deal; equal scores share a place."
 
 
 async def test_who_may_create_and_what_they_may_ask(svc: TableService) -> None:
