@@ -31,6 +31,8 @@ COLOUR_TOURNAMENT = 0xC27C0E
 FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination": Format.ELIMINATION,
            "arena": Format.ARENA}
 TIEBREAK_WORDS = {"buchholz": "Buchholz", "sonneborn_berger": "S-B", "head_to_head": "head-to-head"}
+TIMEOUT_WORDS = {"bot": "a bot plays the late turn", "skip": "the late turn is skipped",
+                 "forfeit": "the late player forfeits"}
 _BROKEN = ("Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those you beat, half of "
            "those you drew), then your games against each other.")
 TIES = {  # what orders equal points, by format (the standings' footer)
@@ -202,14 +204,14 @@ class Tournaments:
         t = row.tournament
         game = self.core.game(row.game)
         players = [row.name_of(p) for p in t.players if not t.players[p].dropped]
-        rounds = t.settings.rounds or t.planned_rounds
+        rounds = t.settings.rounds or t.planned_rounds or (1 if t.settings.format == Format.ARENA else None)
         status = {SIGNUP: "Sign-ups are open: join below.", RUNNING: f"Round {len(t.rounds)} is being played.",
                   "finished": "Finished.", CANCELLED: "Cancelled."}[row.status]
         if row.paused:
             status += " Paused by the organiser."
         schedule = []
         if row.turn_seconds:
-            schedule.append(f"turn clock {clock_text(row.turn_seconds)}, then {row.on_timeout}")
+            schedule.append(f"turn clock {clock_text(row.turn_seconds)}, then {TIMEOUT_WORDS[row.on_timeout]}")
         if row.round_seconds:
             schedule.append(f"a round lasts at most {clock_text(row.round_seconds)}")
         if row.status == SIGNUP and row.signup_until:
@@ -218,8 +220,8 @@ class Tournaments:
             schedule.append("late joiners welcome" + (" (half a point a round missed)" if t.settings.late_points_half
                                                       else ""))
         schedule.append("rated" if row.rated else "unrated")
-        desc = (f"**{game.name}** · {format_words(t.settings)} · "
-                f"{f'{rounds} rounds' if rounds else 'rounds: as the field needs'}\n{' · '.join(schedule)}\n"
+        planned = f"{rounds} round{'s' * (rounds != 1)}" if rounds else "rounds: as the field needs"
+        desc = (f"**{game.name}** · {format_words(t.settings)} · {planned}\n{' · '.join(schedule)}\n"
                 f"{status}")
         return Post(title=f"🏆 {row.name} · tournament #{row.id}", description=desc, colour=COLOUR_TOURNAMENT,
                     fields=[(f"Players ({len(players)})", ", ".join(players)[:1000] or "nobody yet")],
@@ -246,17 +248,8 @@ class Tournaments:
         return Outcome(reply=f"You joined {row.name}.{late}")
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
-        """Before the start, a player leaves; after it, this is a drop (:meth:`drop`)."""
-        row = await self.row(tournament_id)
-        if row.status != SIGNUP:
-            return await self.drop(tournament_id, actor, actor, organiser=False)
-        t = row.tournament
-        try:
-            t.drop(actor.user_id)
-        except TournamentError:
-            raise Refusal("You haven't joined this tournament.") from None
-        row = await self._change(row, t, posts=[("card", 0)])
-        return Outcome(reply=f"You left {row.name}.")
+        """The card's Leave: before the start a player leaves; after it, this is a drop (:meth:`drop` does both)."""
+        return await self.drop(tournament_id, actor, actor, organiser=False)
 
     # --- running it ------------------------------------------------------------------------------------
     async def start(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:
@@ -322,8 +315,17 @@ class Tournaments:
         row = await self.row(tournament_id)
         if target.user_id != actor.user_id:
             self._organises(row, actor, organiser)
+        if row.status == SIGNUP:  # before the start, dropping is leaving the sign-ups (or being taken off them)
+            t = row.tournament
+            try:
+                t.drop(target.user_id)
+            except TournamentError as err:
+                raise Refusal(_said(err, target)) from None
+            row = await self._change(row, t, posts=[("card", 0)])
+            return Outcome(reply=f"You left {row.name}." if target.user_id == actor.user_id else
+                           f"{target.name} is off {row.name}'s sign-ups.")
         if row.status != RUNNING:
-            raise Refusal("The tournament isn't running.")
+            raise Refusal("The tournament is over.")
         t = row.tournament
         try:
             t.drop(target.user_id)
@@ -493,7 +495,8 @@ class Tournaments:
         lines += [f"Bye (counts as a win): <@{p}>" for p in rnd.byes]
         lines += [f"Sits this round out: <@{p}>" for p in rnd.rests]
         players = [p for table in rnd.tables for p in table.seats] + list(rnd.byes) + list(rnd.rests)
-        clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {row.on_timeout}." if row.turn_seconds else ""
+        clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {TIMEOUT_WORDS[row.on_timeout]}." \
+            if row.turn_seconds else ""
         shown = players[:MENTIONS]  # (each player is mentioned in their game's thread as well)
         more = f" and {len(players) - len(shown)} more (each is mentioned in their game's thread)" \
             if len(players) > len(shown) else ""

@@ -175,7 +175,8 @@ async def round_opened(s: Season, rnd: int, game: str, seats: int, count: int | 
     assert all(f"<@{p}>" in pairings.content for p in byes_ids), "the bye is news for its player too"
     if everyone:
         assert paired | byes_ids == {m.id for m in live}
-    assert pairings.embeds[0].footer.text == "Your game is in its thread. Turn clock: 24h, then bot.", \
+    assert pairings.embeds[0].footer.text == \
+        "Your game is in its thread. Turn clock: 24h, then a bot plays the late turn.", \
         "no clock= was set: the server's default turn clock, as a lobby's"
     assert f"Round {rnd} is being played." in (card(s.hall).embeds[0].description or "")
     return tables

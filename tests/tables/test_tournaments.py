@@ -121,8 +121,10 @@ async def test_a_four_seat_swiss_of_eight(svc: TableService) -> None:
 
 async def test_a_drop_resigns_a_running_game_and_is_not_paired_again(svc: TableService) -> None:
     tid = await create(svc, rounds=2)
-    with pytest.raises(Refusal, match="isn't running"):
-        await svc.tournaments.drop(tid, BOB, BOB, organiser=False)
+    out = await svc.tournaments.drop(tid, BOB, BOB, organiser=False)  # before the start: leaving the sign-ups
+    assert out.reply == "You left Breaks Swiss."
+    assert BOB.user_id not in (await svc.tournaments.row(tid)).tournament.players
+    await svc.tournaments.join(tid, BOB)
     await svc.tournaments.start(tid, ALICE, organiser=True)
     channel = [5000]
     tables = await open_round(svc, tid, channel)
@@ -174,6 +176,8 @@ async def test_an_arenas_late_joiner_plays_the_open_rounds_deal(svc: TableServic
     """A late joiner of a running arena gets a table of the open round, its game owed and opened like the others',
     with the same deal; the round (here the arena's only one) ends once every game has, the late one included."""
     tid = await create(svc, game="block", fmt="arena", players=(ALICE, BOB))
+    card = svc.tournaments.card(await svc.tournaments.row(tid)).description or ""
+    assert " · 1 round\n" in card and "turn clock 24h, then a bot plays the late turn" in card, card
     await svc.tournaments.start(tid, ALICE, organiser=True)
     tables = await open_round(svc, tid, [7100])
     out = await svc.tournaments.join(tid, CARL)
