@@ -241,11 +241,13 @@ class Community:
         return HistoryPage(member.user_id, guild_id, key or "", page, pages, post)
 
     def _history_line(self, r: ResultRow, seats: list[ResultRow]) -> str:
-        others = ", ".join(o.name for o in seats if o.seat != r.seat) or "solo"
+        others = ", ".join(o.name for o in seats if o.seat != r.seat)
         if r.cooperative:
             how = "won together" if r.outcome != "loss" else "lost together"
         elif r.seats == 1:
             how = f"scored {_num(r.score)}" + (f" ({r.rung})" if r.rung else "")
+        elif r.seats == 2:  # (two players: a win, a draw or a loss, not "2nd of 2")
+            how = {"win": "won", "shared win": "drew"}.get(r.outcome, "lost")
         else:
             how = {"win": "won", "shared win": "shared the win"}.get(r.outcome, f"{ordinal(r.place)} of {r.seats}")
         if r.left_how:
@@ -256,7 +258,8 @@ class Community:
             delta = after.shown - before.shown
             change = f" · rating {after.shown:,} ({'+' if delta >= 0 else '−'}{abs(delta)})"
         link = f"https://discord.com/channels/{r.guild_id if r.guild_id is not None else '@me'}/{r.channel_id}"
-        return (f"**{self._game_name(r.game)}** <t:{int(r.finished_at)}:d> · {how} · with {others}{change}\n"
+        with_ = f" · with {others}" if others else " · solo"
+        return (f"**{self._game_name(r.game)}** <t:{int(r.finished_at)}:d> · {how}{with_}{change}\n"
                 f"  [thread]({link}) · `/replay table:{r.table_id}`")
 
     # --- leaderboards ------------------------------------------------------------------------------

@@ -186,6 +186,7 @@ async def test_past_games_page_newest_first_with_links_and_replays(svc: TableSer
     assert (page.page, page.pages) == (1, 2)
     lines = page.post.description.split("\n")
     assert lines[0].startswith("**Breaks** <t:") and "won · with Bob · rating" in lines[0]
+    assert " · lost (resigned) · with Bob · rating" in page.post.description, "two players: a loss, not 2nd of 2"
     assert f"[thread](https://discord.com/channels/{GUILD}/{CH + 9})" in lines[1] and "`/replay table:10`" in lines[1]
     last = await svc.past_games(GUILD, ALICE, page=9)
     assert (last.page, last.post.description.count("/replay")) == (2, 2)
@@ -252,3 +253,5 @@ async def test_a_solo_game_is_kept_as_a_score_not_as_wins(svc: TableService) -> 
     text = post_text(reply(await svc.profile(GUILD, "Home", ALICE)))
     assert "**BLOCK** · no rated games" in text and "1 game · all solo" in text and "wins" not in text
     assert "Solo: best score" in text
+    (line, _) = (await svc.past_games(GUILD, ALICE, "block")).post.description.split("\n")
+    assert " · scored " in line and line.endswith(" · solo") or " · solo · rating" in line, line
