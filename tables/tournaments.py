@@ -248,8 +248,18 @@ class Tournaments:
         return Outcome(reply=f"You joined {row.name}.{late}")
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
-        """The card's Leave: before the start a player leaves; after it, this is a drop (:meth:`drop` does both)."""
-        return await self.drop(tournament_id, actor, actor, organiser=False)
+        """The card's Leave: before the start a player leaves (:meth:`drop`). Once it runs, leaving is a drop for
+        good that also resigns a game still running: a click could be a slip, so it only says how (the command)."""
+        row = await self.row(tournament_id)
+        if row.status != RUNNING:
+            return await self.drop(tournament_id, actor, actor, organiser=False)
+        player = row.tournament.players.get(actor.user_id)
+        if player is None:
+            raise Refusal(f"{actor.name} is not in this tournament.")
+        if player.dropped:
+            raise Refusal(f"{actor.name} has already dropped out.")
+        return Outcome(reply=f"{row.name} is running: leaving now drops you out for good, and a game of yours still "
+                             f"running is resigned. To do that, use `/tournament drop tournament:{row.id}`.")
 
     # --- running it ------------------------------------------------------------------------------------
     async def start(self, tournament_id: int, actor: Actor, organiser: bool) -> Outcome:

@@ -314,6 +314,9 @@ async def a_swiss_season(s: Season, game: str, key: str, seats: int, moves: int,
     outsider = s.guild.add_member(s.env.create_user("zed"))
     res = await outsider.click(card(s.hall), label="Leave")
     assert "not in this tournament" in private(res) and (await s.row()).version == version
+    res = await s.members[0].click(card(s.hall), label="Leave")  # a slip of the finger changes nothing: the
+    assert "use `/tournament drop tournament:1`" in private(res) and (await s.row()).version == version  # command
+    assert not (await s.row()).tournament.players[s.members[0].id].dropped  # drops
     for thread, players in tables[:-1]:
         await resign_out(s, thread, players)
     assert not posts(s.hall, f"{s.name} · round 2"), "a table is still playing"
