@@ -531,14 +531,16 @@ class Tournaments:
             breaks = f" · Buchholz {_number(s.buchholz)} · S-B {_number(s.sonneborn_berger)}" if tiebreaks else ""
             lines.append(f"`{s.place:>2}.` **{row.name_of(s.player)}**{gone} · {points}{breaks}{why}")
         played = after if after is not None else sum(1 for r in t.rounds if r.complete)
+        if not played and not final:  # (before a round is played everybody would read "1.")
+            lines = []
         title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
         content = ""
         if final:
             winners = t.winners()
             content = "🏆 " + " and ".join(f"<@{p}>" for p in winners) + \
                 (" win " if len(winners) > 1 else " wins ") + f"{row.name}!"
-        board = await self._standings_picture(row, t, final, played)
-        return Post(content=content, title=title, description=_fit(lines) or "No games played yet.",
+        board = await self._standings_picture(row, t, final, played) if lines else None
+        return Post(content=content, title=title, description=_fit(lines) or "No round has been played yet.",
                     colour=COLOUR_TOURNAMENT, mention_ids=list(t.winners()) if final else [], board=board,
                     footer=TIES[t.settings.format])
 

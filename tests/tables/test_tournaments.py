@@ -121,6 +121,8 @@ async def test_a_four_seat_swiss_of_eight(svc: TableService) -> None:
 
 async def test_a_drop_resigns_a_running_game_and_is_not_paired_again(svc: TableService) -> None:
     tid = await create(svc, rounds=2)
+    early = await svc.tournaments.standings(tid)  # nobody ranked before a round is played
+    assert early.description == "No round has been played yet." and early.board is None
     out = await svc.tournaments.drop(tid, BOB, BOB, organiser=False)  # before the start: leaving the sign-ups
     assert out.reply == "You left Breaks Swiss."
     assert BOB.user_id not in (await svc.tournaments.row(tid)).tournament.players
