@@ -181,11 +181,11 @@ def swiss_pairs(order: Sequence[int], points: Mapping[int, Fraction], history: H
         else:
             pairs.append((a, b) if pos[a] < pos[b] else (b, a))
     pairs.sort(key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
-    tables = tuple(_seat_two(a, b, number, history, rank) for number, (a, b) in enumerate(pairs, start=1))
+    tables = tuple(seat_two(a, b, number, history, rank) for number, (a, b) in enumerate(pairs, start=1))
     return SwissRound(tables, bye)
 
 
-def _seat_two(a: int, b: int, number: int, history: History, rank: Mapping[int, int]) -> tuple[int, int]:
+def seat_two(a: int, b: int, number: int, history: History, rank: Mapping[int, int]) -> tuple[int, int]:
     """Who sits first: the one who sat first less often; then the one who sat second last time; then, with no
     history to go by, the better-ranked player on odd tables and the other on even ones (round 1's alternation)."""
     da, db = history.seat_balance.get(a, 0), history.seat_balance.get(b, 0)

@@ -39,7 +39,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from community.pairing import History, bracket_order, circle_rounds, swiss_pairs, swiss_tables
+from community.pairing import History, bracket_order, circle_rounds, seat_two, swiss_pairs, swiss_tables
 from community.tiebreaks import Encounter, Kind, Standing, pairwise, place_points, rank
 from engine.rng import Rng
 
@@ -650,13 +650,16 @@ class Tournament:
             slots = self._advancing(self.rounds[-1])
         gone = {p.id for p in self.players.values() if p.dropped}
         slots = [None if p in gone else p for p in slots]
-        order = {p.id: p.order for p in self.players.values()}
+        seed = {p.id: i for i, p in enumerate(self._seeded())}
+        history = self._history()
         tables: list[Table] = []
         byes: list[int] = []
         for i in range(0, len(slots), 2):
             a, b = slots[i], slots[i + 1]
             if a is not None and b is not None:
-                pair = (a, b) if order[a] < order[b] else (b, a)
+                # who sits first (and, where seat 0 starts, plays first): the one who sat first less often; in
+                # round 1 the better seed on odd tables, the other on even ones, as the two-seat Swiss does
+                pair = seat_two(a, b, len(tables) + 1, history, seed)
                 tables.append(Table(len(tables) + 1, pair, needs_winner=True))
             elif a is not None or b is not None:
                 byes.append(a if a is not None else b)  # type: ignore[arg-type]

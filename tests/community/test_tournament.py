@@ -236,12 +236,12 @@ def test_elimination_bracket_gives_byes_to_top_seeds() -> None:
     t = seeded(Settings(Format.ELIMINATION), 6)
     first = pair(t)
     assert first.slots == (1, None, 4, 5, 2, None, 3, 6)
-    assert seats(first) == [(4, 5), (3, 6)]
+    assert seats(first) == [(4, 5), (6, 3)]  # round 1: the better seed first on odd tables, the other on even ones
     assert first.byes == (1, 2)
     t.report(1, [2, 1])  # 5 beats 4
-    t.report(2, [1, 2])
+    t.report(2, [2, 1])  # 3 beats 6
     second = pair(t)
-    assert seats(second) == [(1, 5), (2, 3)]
+    assert seats(second) == [(5, 1), (3, 2)], "who sat second sits first"
 
 
 def test_elimination_top_seeds_meet_in_the_final_when_favourites_win() -> None:
@@ -251,7 +251,7 @@ def test_elimination_top_seeds_meet_in_the_final_when_favourites_win() -> None:
         if isinstance(rnd, Final):
             break
         for table in rnd.tables:
-            t.report(table.number, [1, 2])  # the better seed sits first and wins
+            t.report(table.number, [1, 2] if table.seats[0] < table.seats[1] else [2, 1])  # the better seed wins
     assert seats(t.rounds[-1]) == [(1, 2)]
     assert rnd.winners == (1,) and t.winners() == (1,)
     places = {s.player: s.place for s in rnd.standings}
@@ -288,9 +288,9 @@ def test_elimination_override_cannot_change_a_winner_already_paired_on() -> None
 
 def test_elimination_dropped_player_gives_a_walkover() -> None:
     t = seeded(Settings(Format.ELIMINATION), 4)
-    pair(t)
+    assert seats(pair(t)) == [(1, 4), (3, 2)]
     t.report(1, [1, 2])
-    t.report(2, [1, 2])
+    t.report(2, [2, 1])  # 2 beats 3
     t.drop(1)
     final_round = pair(t)
     assert final_round.tables == [] and final_round.byes == (2,)
