@@ -451,7 +451,7 @@ class Tournaments:
         try:
             first = t.pair_next_round()
         except TournamentError as err:
-            await self._change(row, t, status=CANCELLED, posts=[("card", 0), ("cancelled", 0)])
+            await self._change(row, t, status=CANCELLED, posts=[("card", 0), ("unfilled", 0)])
             log.info("tournament %s: sign-ups closed, cancelled: %s", row.id, err)
             return Outcome(tournament_id=row.id)
         await self._change(row, t, posts=[("card", 0)], pairing=first)
@@ -589,9 +589,11 @@ class Tournaments:
                 post = Post(title=f"🏆 {row.name} · round {owed.round} · a drawn game replayed",
                             colour=COLOUR_TOURNAMENT,
                             description="A game was drawn with no winner: its players play another (in a new thread).")
-            else:
-                post = Post(title=f"🏆 {row.name}", description="This tournament was cancelled.",
-                            colour=COLOUR_TOURNAMENT)
+            else:  # cancelled: by its organiser, or (unfilled) when sign-ups closed with too few players
+                post = Post(title=f"🏆 {row.name}", colour=COLOUR_TOURNAMENT,
+                            description="Sign-ups closed with too few players to pair a round, so this tournament "
+                                        "was cancelled." if owed.kind == "unfilled" else
+                                        "Its organiser cancelled this tournament.")
             out.append((owed, post))
         return out
 

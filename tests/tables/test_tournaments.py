@@ -254,7 +254,14 @@ async def test_sign_ups_close_and_it_starts_or_is_cancelled(svc: TableService) -
     await svc.tournaments.expire()
     assert (await svc.tournaments.row(full)).status == "running" and len(await svc.tournaments.owed_games(full)) == 2
     assert (await svc.tournaments.row(alone)).status == "cancelled"
+    said = {o.kind: p.description for o, p in await svc.tournaments.owed_posts(alone)}
+    assert said["unfilled"] == "Sign-ups closed with too few players to pair a round, so this tournament was " \
+        "cancelled."
     assert await svc.tournaments.expire() == []
+    await svc.tournaments.cancel(full, ALICE, organiser=True)  # by its organiser: said so
+    said = {o.kind: p.description for o, p in await svc.tournaments.owed_posts(full)}
+    assert said["cancelled"] == "Its organiser cancelled this tournament."
+    assert (await svc.tournaments.row(full)).status == "cancelled"
 
 
 async def test_the_organiser_reports_and_overrides_a_result(svc: TableService) -> None:
