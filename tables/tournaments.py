@@ -325,16 +325,7 @@ class Tournaments:
         row = await self.row(tournament_id)
         if target.user_id != actor.user_id:
             self._organises(row, actor, organiser)
-        if row.status == SIGNUP:  # before the start, dropping is leaving the sign-ups (or being taken off them)
-            t = row.tournament
-            try:
-                t.drop(target.user_id)
-            except TournamentError as err:
-                raise Refusal(_said(err, target)) from None
-            row = await self._change(row, t, posts=[("card", 0)])
-            return Outcome(reply=f"You left {row.name}." if target.user_id == actor.user_id else
-                           f"{target.name} is off {row.name}'s sign-ups.")
-        if row.status != RUNNING:
+        if row.status not in (SIGNUP, RUNNING):
             raise Refusal("The tournament is over.")
         t = row.tournament
         try:
@@ -342,8 +333,11 @@ class Tournaments:
         except TournamentError as err:
             raise Refusal(_said(err, target)) from None
         row = await self._change(row, t, posts=[("card", 0)])
-        who = "You" if target.user_id == actor.user_id else target.name
-        out = Outcome(reply=f"{who} dropped out of {row.name}.")
+        yourself = target.user_id == actor.user_id
+        if row.status == SIGNUP:  # before the start, dropping is leaving the sign-ups (or being taken off them)
+            return Outcome(reply=f"You left {row.name}." if yourself else
+                           f"{target.name} is off {row.name}'s sign-ups.")
+        out = Outcome(reply=f"{'You' if yourself else target.name} dropped out of {row.name}.")
         for resigned in await self.resign_dropped(row.id, {target.user_id: target.name}):
             resigned.reply = out.reply
             return resigned

@@ -232,11 +232,9 @@ def _followups_only_after_an_answer() -> Iterator[None]:
             raise simcord_errors.unknown_webhook()
         return record
 
-    CommandsMixin.interaction_by_token = answered_first  # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CommandsMixin, "interaction_by_token", answered_first)
         yield
-    finally:
-        CommandsMixin.interaction_by_token = original  # type: ignore[method-assign]
 
 
 RENDER_MEMO_BYTES = 96 * 2**20  # the PNGs the memo below keeps, at most
