@@ -194,6 +194,10 @@ class TournamentCog(commands.Cog):
         time per tournament (the tick and a game's end may ask at once)."""
         async with self._locks[tournament_id]:
             await self._settle(tournament_id)
+        # a player who dropped out while their game was owed (or the process stopped between a drop and its
+        # resignation) is resigned from it now; outside the lock, since a game it ends settles the tournament again
+        for out in await self.games._ask_quietly(self.service.tournaments.resign_dropped(tournament_id)) or []:
+            await self.games.deliver(None, out)
 
     async def _settle(self, tournament_id: int) -> None:
         tournaments = self.service.tournaments

@@ -72,7 +72,8 @@ class OwedGame:
 class OwedPost:
     tournament_id: int
     seq: int
-    kind: str  # card, round, standings, final, cancelled
+    kind: str  # card, round, standings, final, replay (a drawn game played again), cancelled, unfilled (cancelled
+    # when sign-ups closed with too few players)
     round: int
 
 

@@ -24,6 +24,7 @@ from tables.core import Core
 from tables.lobby import CLOCKS, Lobby, clock_text, parse_options, split_clock, split_rated
 from tables.outcome import Actor, Board, Outcome, Post, Refusal, StaleButton
 from tables.play import Play
+from tables.presenter import timeout_words
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +32,13 @@ COLOUR_TOURNAMENT = 0xC27C0E
 FORMATS = {"swiss": Format.SWISS, "roundrobin": Format.ROUND_ROBIN, "elimination": Format.ELIMINATION,
            "arena": Format.ARENA}
 TIEBREAK_WORDS = {"buchholz": "Buchholz", "sonneborn_berger": "S-B", "head_to_head": "head-to-head"}
-TIMEOUT_WORDS = {"bot": "a bot plays the late turn", "skip": "the late turn is skipped",
-                 "forfeit": "the late player forfeits"}
 _BROKEN = ("Ties broken by Buchholz (opponents' points), then Sonneborn-Berger (the points of those you beat, half of "
            "those you drew), then your games against each other.")
 TIES = {  # what orders equal points, by format (the standings' footer)
     Format.SWISS: _BROKEN,
     Format.ROUND_ROBIN: _BROKEN,
     Format.ELIMINATION: "Placed by the round reached: a win goes through, a drawn game is replayed.",
-    Format.ARENA: "Ranked by score in the same deal; equal scores share a place.",
+    Format.ARENA: "Ranked by score (each round, everyone plays the same deal); equal scores share a place.",
 }
 FORMAT_WORDS = {Format.SWISS: "Swiss", Format.ROUND_ROBIN: "round robin", Format.ELIMINATION: "single elimination",
                 Format.ARENA: "solo arena (everyone plays the same deal)"}
@@ -109,7 +108,7 @@ class Tournaments:
     @staticmethod
     def buttons(row: TournamentRow) -> tuple[str, ...]:
         """The card's buttons: Join while sign-ups are open (and while it runs, where the format takes late
-        joiners), Leave until it ends (once it runs, leaving is a drop)."""
+        joiners), Leave until it ends (once it runs, it says how to drop out: :meth:`leave`)."""
         if row.status not in (SIGNUP, RUNNING):
             return ()
         join = row.status == SIGNUP or row.tournament.settings.late_joining
@@ -211,7 +210,8 @@ class Tournaments:
             status += " Paused by the organiser."
         schedule = []
         if row.turn_seconds:
-            schedule.append(f"turn clock {clock_text(row.turn_seconds)}, then {TIMEOUT_WORDS[row.on_timeout]}")
+            schedule.append(f"turn clock {clock_text(row.turn_seconds)}, then "
+                            f"{timeout_words(row.on_timeout, game.skippable)}")
         if row.round_seconds:
             schedule.append(f"a round lasts at most {clock_text(row.round_seconds)}")
         if row.status == SIGNUP and row.signup_until:
@@ -235,6 +235,9 @@ class Tournaments:
         rating = await self.core.db.records.rating(row.guild_id, row.game, str(actor.user_id))
         rnd = t.current_round if row.status == RUNNING else None
         tables = len(rnd.tables) if rnd is not None else 0
+        if rnd is not None and not rnd.complete and t.settings.format == Format.ARENA and \
+                row.round_deadline is not None and row.round_deadline <= self.core.clock():
+            raise Refusal("This round's time is up: there is no game of it left to join.")
         try:
             t.join(actor.user_id, rating.skill.conservative if rating else None)
         except TournamentError as err:
@@ -248,11 +251,12 @@ class Tournaments:
         return Outcome(reply=f"You joined {row.name}.{late}")
 
     async def leave(self, tournament_id: int, actor: Actor) -> Outcome:
-        """The card's Leave: before the start a player leaves (:meth:`drop`). Once it runs, leaving is a drop for
-        good that also resigns a game still running: a click could be a slip, so it only says how (the command)."""
+        """The card's Leave: before the start a player leaves (:meth:`drop`, on the same reading: had it started
+        meanwhile, the change is refused, never turned into a drop). Once it runs, leaving is a drop for good that
+        also resigns a game still running: a click could be a slip, so it only says how (the command)."""
         row = await self.row(tournament_id)
         if row.status != RUNNING:
-            return await self.drop(tournament_id, actor, actor, organiser=False)
+            return await self._drop(row, actor, actor, organiser=False)
         player = row.tournament.players.get(actor.user_id)
         if player is None:
             raise Refusal(f"{actor.name} is not in this tournament.")
@@ -321,8 +325,10 @@ class Tournaments:
 
     async def drop(self, tournament_id: int, actor: Actor, target: Actor, organiser: bool) -> Outcome:
         """A player drops (themselves, or by the organiser): never paired again; a game of theirs still running is
-        resigned."""
-        row = await self.row(tournament_id)
+        resigned. Before the start, they leave the sign-ups."""
+        return await self._drop(await self.row(tournament_id), actor, target, organiser)
+
+    async def _drop(self, row: TournamentRow, actor: Actor, target: Actor, organiser: bool) -> Outcome:
         if target.user_id != actor.user_id:
             self._organises(row, actor, organiser)
         if row.status not in (SIGNUP, RUNNING):
@@ -499,7 +505,8 @@ class Tournaments:
         lines += [f"Bye (counts as a win): <@{p}>" for p in rnd.byes]
         lines += [f"Sits this round out: <@{p}>" for p in rnd.rests]
         players = [p for table in rnd.tables for p in table.seats] + list(rnd.byes) + list(rnd.rests)
-        clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {TIMEOUT_WORDS[row.on_timeout]}." \
+        skippable = self.core.game(row.game).skippable
+        clock = f" Turn clock: {clock_text(row.turn_seconds)}, then {timeout_words(row.on_timeout, skippable)}." \
             if row.turn_seconds else ""
         shown = players[:MENTIONS]  # (each player is mentioned in their game's thread as well)
         more = f" and {len(players) - len(shown)} more (each is mentioned in their game's thread)" \
@@ -527,7 +534,8 @@ class Tournaments:
         played = after if after is not None else sum(1 for r in t.rounds if r.complete)
         if not played and not final:  # (before a round is played everybody would read "1.")
             lines = []
-        title = f"🏆 {row.name} · " + ("final standings" if final else f"standings after round {played}")
+        title = f"🏆 {row.name} · " + ("final standings" if final else
+                                      f"standings after round {played}" if played else "standings")
         content = ""
         if final:
             winners = t.winners()
@@ -584,10 +592,10 @@ class Tournaments:
                             colour=COLOUR_TOURNAMENT,
                             description="A game was drawn with no winner: its players play another (in a new thread).")
             else:  # cancelled: by its organiser, or (unfilled) when sign-ups closed with too few players
-                post = Post(title=f"🏆 {row.name}", colour=COLOUR_TOURNAMENT,
+                post = Post(title=f"🏆 {row.name} · tournament #{row.id} cancelled", colour=COLOUR_TOURNAMENT,
                             description="Sign-ups closed with too few players to pair a round, so this tournament "
                                         "was cancelled." if owed.kind == "unfilled" else
-                                        "Its organiser cancelled this tournament.")
+                                        "This tournament was cancelled by an organiser.")
             out.append((owed, post))
         return out
 

@@ -207,3 +207,32 @@ async def test_a_tournament_belongs_to_its_server(simcord_env: Any) -> None:
     assert "There is no tournament #1 in this server." in " ".join(m.content or "" for m in shown), shown
     after = await store.row(1)
     assert (after.version, after.status) == (before.version, before.status)
+
+
+async def test_a_player_who_drops_before_their_game_opens_is_resigned_from_it(simcord_env: Any) -> None:
+    """An arena's late joiner drops out before their game's thread is made (here: deliveries held back): the tick
+    then opens the game and resigns them from it at once, so the round does not wait on a game nobody plays."""
+    hall, admin, members = hall_of_four(simcord_env)
+    await admin.slash(hall, "tournament create", game="block", format="arena", name="Cup")
+    for m in members[:2]:
+        await m.click(card(hall), label="Join")
+    await admin.slash(hall, "tournament start", tournament=1)
+    cog = simcord_env.bot.get_cog("TournamentCog")
+    real_settle = cog.settle
+
+    async def stopped(tournament_id: int) -> None:
+        return None
+
+    cog.settle = stopped
+    late = members[2]
+    res = await late.click(card(hall), label="Join")
+    assert "Your game of this round opens in its thread." in " ".join(
+        m.content or "" for m in [res.response, *res.followups] if m is not None)
+    await late.slash(hall, "tournament drop", tournament=1)
+    cog.settle = real_settle
+    await cog.tick()
+    (thread,) = [t for t in hall.threads if t.name.endswith("round 1 table 3")]
+    board = last_board(thread)
+    assert "Game over" in (board.content or ""), board.content
+    table = await simcord_env.bot.db.latest_table_in(thread.id)
+    assert table is not None and table.seats[0].resigned

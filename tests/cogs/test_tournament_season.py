@@ -176,7 +176,7 @@ async def round_opened(s: Season, rnd: int, game: str, seats: int, count: int | 
     if everyone:
         assert paired | byes_ids == {m.id for m in live}
     assert pairings.embeds[0].footer.text == \
-        "Your game is in its thread. Turn clock: 24h, then a bot plays the late turn.", \
+        "Your game is in its thread. Turn clock: 24h, then a bot plays the turn.", \
         "no clock= was set: the server's default turn clock, as a lobby's"
     assert f"Round {rnd} is being played." in (card(s.hall).embeds[0].description or "")
     return tables
@@ -411,7 +411,9 @@ async def test_a_single_elimination_of_breaker_blocks_through_discord(simcord_en
             f"{f.name} {f.value}" for f in last_board(thread).embeds[0].fields), "the board says the actions left"
         await play_moves(s, thread, 2)
         winners.append(await resign_out(s, thread, players))
-    await standings_posted(s, 1, 4)
+    standings = await standings_posted(s, 1, 4)
+    assert standings.embeds[0].footer.text == "Placed by the round reached: a win goes through, a drawn game is " \
+        "replayed.", "an elimination's standings say what places them, not Swiss tie-breaks"
     (final_table,) = await round_opened(s, 2, "Breaker Blocks", 2, count=1, everyone=False)
     thread, players = final_table
     assert {p.id for p in players} == {w.id for w in winners}, "the final is between the semifinals' winners"

@@ -179,7 +179,7 @@ async def test_an_arenas_late_joiner_plays_the_open_rounds_deal(svc: TableServic
     with the same deal; the round (here the arena's only one) ends once every game has, the late one included."""
     tid = await create(svc, game="block", fmt="arena", players=(ALICE, BOB))
     card = svc.tournaments.card(await svc.tournaments.row(tid)).description or ""
-    assert " · 1 round\n" in card and "turn clock 24h, then a bot plays the late turn" in card, card
+    assert " · 1 round\n" in card and "turn clock 24h, then a bot plays the turn" in card, card
     await svc.tournaments.start(tid, ALICE, organiser=True)
     tables = await open_round(svc, tid, [7100])
     out = await svc.tournaments.join(tid, CARL)
@@ -195,7 +195,17 @@ async def test_an_arenas_late_joiner_plays_the_open_rounds_deal(svc: TableServic
     post = await svc.tournaments.standings(tid, final=True)  # ranked by score: no tie-breaks it never uses
     lines = (post.description or "").split("\n")
     assert len(lines) == 3 and all(" · score " in x and "Buchholz" not in x for x in lines), lines
-    assert post.footer == "Ranked by score in the same deal; equal scores share a place."
+    assert post.footer == "Ranked by score (each round, everyone plays the same deal); equal scores share a place."
+
+
+async def test_an_arenas_round_whose_time_is_up_takes_no_late_joiner(svc: TableService) -> None:
+    at(svc, 3_000_000)
+    tid = await create(svc, game="block", fmt="arena", players=(ALICE, BOB), options="round=1h")
+    await svc.tournaments.start(tid, ALICE, organiser=True)
+    at(svc, 3_000_000 + 3700)  # the deadline passed; the tick has not ended the round yet
+    with pytest.raises(Refusal, match="This round's time is up"):
+        await svc.tournaments.join(tid, CARL)
+    assert CARL.user_id not in (await svc.tournaments.row(tid)).tournament.players
 
 
 async def test_who_may_create_and_what_they_may_ask(svc: TableService) -> None:
@@ -260,7 +270,7 @@ async def test_sign_ups_close_and_it_starts_or_is_cancelled(svc: TableService) -
     assert await svc.tournaments.expire() == []
     await svc.tournaments.cancel(full, ALICE, organiser=True)  # by its organiser: said so
     said = {o.kind: p.description for o, p in await svc.tournaments.owed_posts(full)}
-    assert said["cancelled"] == "Its organiser cancelled this tournament."
+    assert said["cancelled"] == "This tournament was cancelled by an organiser."
     assert (await svc.tournaments.row(full)).status == "cancelled"
 
 
