@@ -212,10 +212,11 @@ def _game_block(game: GameLine) -> Image.Image:
     y = big_y + RATING // 2 + 12
     draw.line((left, y, right, y), fill=PANEL_EDGE, width=2)
 
-    # games, wins, win rate, best streak: four tiles
-    tiles = [("Games", str(game["games"])), ("Wins", str(game["wins"])),
-             ("Win rate", win_rate(game["versus"], game["wins"])),
-             ("Best streak", str(game["best_streak"]))]
+    # games, wins, win rate, best streak: four tiles (wins of the games with others: a solo game is neither)
+    versus = game["versus"]
+    wins = "\u2014" if not versus else str(game["wins"]) if versus == game["games"] else f"{game['wins']} of {versus}"
+    tiles = [("Games", str(game["games"])), ("Wins", wins), ("Win rate", win_rate(versus, game["wins"])),
+             ("Best streak", str(game["best_streak"]) if versus else "\u2014")]
     tile_w = INNER / len(tiles)
     for i, (label, value) in enumerate(tiles):
         tx = left + i * tile_w

@@ -177,7 +177,9 @@ ELIM_32_DONE = elimination(32, 5, final=True)
 STANDINGS = {"swiss8": SWISS_8, "zero": ZERO_ROUNDS, "final_two": FINAL_TWO, "seventy": SEVENTY,
              "elim4": ELIM_4, "elim5": ELIM_5, "elim8": ELIM_8, "elim32": ELIM_32, "elim32_done": ELIM_32_DONE}
 
-PROFILES = {"none": NO_GAMES, "one": ONE_GAME, "five": FIVE_GAMES, "unrated": UNRATED}
+SOLO = profile([game_line("BLOCK", games=42, versus=34, wins=17), game_line("BLOCK", games=20, versus=0, wins=0,
+                                                                          best_streak=0)])
+PROFILES = {"none": NO_GAMES, "one": ONE_GAME, "five": FIVE_GAMES, "unrated": UNRATED, "solo": SOLO}
 BOARDS = {"empty": BOARD_EMPTY, "three": BOARD_THREE, "full_you": BOARD_FULL, "full_in": BOARD_FULL_ASKER_IN}
 CASES: list[tuple[str, Callable[[Any], bytes], Any]] = (
     [(f"profile_{k}", render_profile, v) for k, v in PROFILES.items()]
@@ -235,6 +237,12 @@ def test_what_the_card_says(rendered: dict[str, tuple[bytes, list[tuple[str, int
     assert any(t.endswith("\u2026") for t in texts)  # the long names are cut short
     assert "Sixth" not in texts
     assert "No finished games yet" in [t for t, _ in rendered["profile_none"][1]]
+
+
+def test_solo_games_are_no_wins_nor_losses(rendered: dict[str, tuple[bytes, list[tuple[str, int]]]]) -> None:
+    texts = [t for t, _ in rendered["profile_solo"][1]]
+    assert "17 of 34" in texts and "50%" in texts, "wins of the games with others, and their rate"
+    assert texts.count("\u2014") >= 3, "all solo: no wins, win rate nor streak"
 
 
 def test_what_the_board_says(rendered: dict[str, tuple[bytes, list[tuple[str, int]]]]) -> None:
