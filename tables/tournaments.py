@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from community.tournament import Final, Format, Settings, Tournament, TournamentError
+from community.tournament import Final, Format, Round, Settings, Tournament, TournamentError
 from community.views import BracketMatch, StandingRow, StandingsView
 from engine.base import GameError
 from engine.text import players
@@ -557,12 +557,7 @@ class Tournaments:
         bracket: list[list[BracketMatch]] = []
         if t.settings.format == Format.ELIMINATION:
             for rnd in t.rounds:
-                matches = []
-                for table in rnd.tables:
-                    winner = table.result.winner_seat if table.result else None
-                    matches.append(BracketMatch(players=[row.name_of(p) for p in table.seats], winner=winner))
-                matches += [BracketMatch(players=[row.name_of(p), None], winner=0) for p in rnd.byes]
-                bracket.append(matches)
+                bracket.append(_bracket_round(rnd, row.name_of))
         view = StandingsView(tournament=row.name, game=self.core.game(row.game).name, format=format_words(t.settings),
                              round=played, rounds=t.planned_rounds, final=final, rows=rows, bracket=bracket,
                              tiebreaks=t.settings.format in (Format.SWISS, Format.ROUND_ROBIN),
@@ -598,6 +593,25 @@ class Tournaments:
                                         "This tournament was cancelled by an organiser.")
             out.append((owed, post))
         return out
+
+
+def _bracket_round(rnd: Round, name_of: Callable[[int], str]) -> list[BracketMatch]:
+    """An elimination round's matches in the order of its slots, two slots a match, as the bracket picture joins
+    them (match k of a round is fed by matches 2k and 2k+1 of the one before); each match names its players in slot
+    order (the upper first, whatever their seats), a bye with its empty place, two empty slots as an empty match."""
+    seated = {p: table for table in rnd.tables for p in table.seats}
+    matches = []
+    for a, b in zip(rnd.slots[::2], rnd.slots[1::2], strict=True):
+        alone = a if b is None else b if a is None else None
+        if a is not None and b is not None and (table := seated.get(a)) is not None:
+            seat = table.result.winner_seat if table.result else None
+            winner = None if seat is None else (0 if table.seats[seat] == a else 1)
+            matches.append(BracketMatch(players=[name_of(a), name_of(b)], winner=winner))
+        elif alone is not None:  # a bye
+            matches.append(BracketMatch(players=[name_of(alone), None], winner=0))
+        else:
+            matches.append(BracketMatch(players=[None, None], winner=None))
+    return matches
 
 
 def _number(value: float) -> str:

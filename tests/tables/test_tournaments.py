@@ -459,3 +459,25 @@ async def test_names_and_games_a_tournament_refuses(svc: TableService) -> None:
         await svc.tournaments.create(game_key="blocbybloc", **args)  # type: ignore[arg-type]
     with pytest.raises(Refusal, match="at most 80 characters"):
         await svc.tournaments.create(game_key="breaks", name="x" * 81, **args)  # type: ignore[arg-type]
+
+
+def test_a_brackets_matches_follow_its_slots() -> None:
+    """The bracket picture joins match k of a round to matches 2k and 2k+1 of the one before: a round's matches come
+    in slot order (byes where they fall, not after the tables), each naming its players upper slot first, the
+    winner's index counted the same way."""
+    from community.tournament import Format, Settings
+    from tables.tournaments import _bracket_round
+    from tests.community.test_tournament import pair, seeded
+
+    t = seeded(Settings(Format.ELIMINATION), 6)
+    first = pair(t)
+    assert first.slots == (1, None, 4, 5, 2, None, 3, 6) and [x.seats for x in first.tables] == [(4, 5), (6, 3)]
+    t.report(1, [2, 1])  # 5 beats 4
+    t.report(2, [1, 2])  # 6 (seated first) beats 3
+    name = "P{}".format
+    assert _bracket_round(first, name) == [
+        {"players": ["P1", None], "winner": 0}, {"players": ["P4", "P5"], "winner": 1},
+        {"players": ["P2", None], "winner": 0}, {"players": ["P3", "P6"], "winner": 1}]
+    second = pair(t)
+    assert second.slots == (1, 5, 2, 6)
+    assert [m["players"] for m in _bracket_round(second, name)] == [["P1", "P5"], ["P2", "P6"]]
